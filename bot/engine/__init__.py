@@ -1,0 +1,34 @@
+"""The rules of backgammon as a pure library: no I/O, no randomness, no discord.
+
+>>> from bot.engine import Position, legal_plays
+>>> plays = legal_plays(Position.start(), (6, 5))
+>>> sorted(str(p) for p in plays)[:3]
+['13/2', '13/7 13/8', '13/7 8/3']
+"""
+
+from bot.engine.errors import (
+    EngineError,
+    IllegalPlayError,
+    InvalidNotationError,
+    InvalidPositionError,
+    NotAllowedNowError,
+)
+from bot.engine.moves import Dice, LegalPlays, Move, Play, legal_plays
+from bot.engine.notation import format_moves, parse_play
+from bot.engine.position import Position
+
+__all__ = [
+    "Dice",
+    "EngineError",
+    "IllegalPlayError",
+    "InvalidNotationError",
+    "InvalidPositionError",
+    "LegalPlays",
+    "Move",
+    "NotAllowedNowError",
+    "Play",
+    "Position",
+    "format_moves",
+    "legal_plays",
+    "parse_play",
+]
