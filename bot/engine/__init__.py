@@ -13,21 +13,39 @@ from bot.engine.errors import (
     InvalidPositionError,
     NotAllowedNowError,
 )
+from bot.engine.game import (
+    EndReason,
+    Game,
+    GameResult,
+    MatchOptions,
+    Phase,
+    Resignation,
+    ResultKind,
+)
+from bot.engine.match_id import MatchIdFields
 from bot.engine.moves import Dice, LegalPlays, Move, Play, legal_plays
 from bot.engine.notation import format_moves, parse_play
 from bot.engine.position import Position
 
 __all__ = [
     "Dice",
+    "EndReason",
     "EngineError",
+    "Game",
+    "GameResult",
     "IllegalPlayError",
     "InvalidNotationError",
     "InvalidPositionError",
     "LegalPlays",
+    "MatchIdFields",
+    "MatchOptions",
     "Move",
     "NotAllowedNowError",
+    "Phase",
     "Play",
     "Position",
+    "Resignation",
+    "ResultKind",
     "format_moves",
     "legal_plays",
     "parse_play",

@@ -1,0 +1,472 @@
+"""The game and match state machine: phases, the cube, scoring, Crawford and resignations.
+
+A :class:`Game` is an immutable snapshot of one game inside its match (a money game is a
+match with ``length`` 0 that ends after one game). Every action returns a new snapshot and
+raises :class:`~bot.engine.errors.NotAllowedNowError` when the phase, the cube or the options
+forbid it, so a caller can try an action and show the message to the player unchanged.
+
+Dice are always inputs: the engine never rolls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+
+from bot.engine.errors import IllegalPlayError, NotAllowedNowError
+from bot.engine.match_id import (
+    GAME_DROP,
+    GAME_NONE,
+    GAME_OVER,
+    GAME_PLAYING,
+    GAME_RESIGNED,
+    MatchIdFields,
+)
+from bot.engine.moves import Dice, LegalPlays, Play, check_dice, legal_plays
+from bot.engine.notation import parse_play
+from bot.engine.position import Position
+
+MAX_MATCH_LENGTH = 25
+
+
+class Phase(StrEnum):
+    """Where the game stands; each phase allows a small set of actions."""
+
+    OPENING = "opening"  # waiting for the opening roll (one die each)
+    ROLL = "roll"  # the player on roll may double or roll
+    MOVE = "move"  # dice are out: the player on roll must move
+    DOUBLED = "doubled"  # a double is offered: the other player takes or drops
+    OVER = "over"  # the game is finished
+
+
+class ResultKind(IntEnum):
+    """How big a win is; the value multiplies the cube."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+class EndReason(StrEnum):
+    BORNE_OFF = "borne_off"
+    DROPPED = "dropped"
+    RESIGNED = "resigned"
+    FORFEIT = "forfeit"  # claimed for inactivity, or conceded outside the rules
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """How a game or match is played. Money-game extras are off by default.
+
+    ``length`` 0 means a single money game; 1-25 a match to that many points.
+    ``auto_doubles`` is how many times a tied opening roll may turn the cube.
+    """
+
+    length: int = 0
+    cube: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    auto_doubles: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.length <= MAX_MATCH_LENGTH:
+            raise NotAllowedNowError(
+                f"A match is 1 to {MAX_MATCH_LENGTH} points (or 0 for a money game), "
+                f"not {self.length}."
+            )
+        if self.length and (self.jacoby or self.beavers or self.auto_doubles):
+            raise NotAllowedNowError(
+                "Jacoby, beavers and automatic doubles are money-game options."
+            )
+        if not 0 <= self.auto_doubles <= 6:
+            raise NotAllowedNowError("Automatic doubles are limited to 0-6.")
+
+    @property
+    def is_money(self) -> bool:
+        return self.length == 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    winner: int
+    kind: ResultKind
+    cube: int
+    points: int
+    reason: EndReason
+
+
+@dataclass(frozen=True, slots=True)
+class Resignation:
+    """An offer by ``player`` to lose a game of size ``kind``."""
+
+    player: int
+    kind: ResultKind
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game of a match, as an immutable value.
+
+    ``position`` is seen from ``on_roll``; ``score`` is the match score before this game.
+
+    >>> g = Game.new().opening_roll(3, 1)
+    >>> g.on_roll, g.dice, g.phase
+    (0, (3, 1), <Phase.MOVE: 'move'>)
+    >>> g = g.move('8/5 6/5')
+    >>> g.on_roll, g.phase, g.position.position_id()
+    (1, <Phase.ROLL: 'roll'>, '4HPwATDgc/ABMA')
+    """
+
+    options: MatchOptions = field(default_factory=MatchOptions)
+    position: Position = field(default_factory=Position.start)
+    on_roll: int = 0
+    phase: Phase = Phase.OPENING
+    dice: Dice | None = None
+    cube: int = 1
+    cube_owner: int | None = None
+    score: tuple[int, int] = (0, 0)
+    game_number: int = 1
+    crawford: bool = False  # this is the Crawford game: no doubling
+    post_crawford: bool = False  # the Crawford game has been played
+    auto_doubles_done: int = 0
+    resignation: Resignation | None = None
+    result: GameResult | None = None
+    last_play: Play | None = None  # the last checker play, seen from the player who made it
+    last_player: int | None = None
+    last_position: Position | None = None  # the position the last play started from
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, options: MatchOptions | None = None) -> Game:
+        """The first game of a match (or a money game), waiting for the opening roll."""
+        return cls(options=options or MatchOptions())
+
+    def next_game(self) -> Game:
+        """The next game of the match once this one is over, with the score carried."""
+        if self.result is None:
+            raise NotAllowedNowError("This game is not over yet.")
+        if self.match_over:
+            raise NotAllowedNowError("The match is over.")
+        score = self.final_score
+        length = self.options.length
+        crawford = not self.post_crawford and not self.crawford and (length - 1 in score)
+        return Game(
+            options=self.options,
+            score=score,
+            game_number=self.game_number + 1,
+            crawford=crawford,
+            post_crawford=self.post_crawford or self.crawford,
+        )
+
+    # --- views ---------------------------------------------------------------------------
+
+    @property
+    def actor(self) -> int | None:
+        """The player who must act now (None when the game is over)."""
+        if self.phase is Phase.OVER:
+            return None
+        if self.resignation is not None:
+            return 1 - self.resignation.player
+        if self.phase is Phase.DOUBLED:
+            return 1 - self.on_roll
+        return self.on_roll
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        """The match score after this game (the same as ``score`` while it is played)."""
+        if self.result is None:
+            return self.score
+        scores = list(self.score)
+        scores[self.result.winner] += self.result.points
+        return scores[0], scores[1]
+
+    @property
+    def match_over(self) -> bool:
+        if self.result is None:
+            return False
+        if self.options.is_money:
+            return True
+        return max(self.final_score) >= self.options.length
+
+    @property
+    def match_winner(self) -> int | None:
+        if not self.match_over or self.result is None:
+            return None
+        if self.options.is_money:
+            return self.result.winner
+        return 0 if self.final_score[0] >= self.options.length else 1
+
+    def position_for(self, player: int) -> Position:
+        """The board seen by ``player``."""
+        return self.position if player == self.on_roll else self.position.flip()
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts of (player 0, player 1)."""
+        mine, theirs = self.position.pips()
+        return (mine, theirs) if self.on_roll == 0 else (theirs, mine)
+
+    def borne_off(self) -> tuple[int, int]:
+        mine, theirs = self.position.borne_off()
+        return (mine, theirs) if self.on_roll == 0 else (theirs, mine)
+
+    def legal_plays(self) -> LegalPlays:
+        if self.phase is not Phase.MOVE or self.dice is None:
+            raise NotAllowedNowError("There are no dice to play: roll first.")
+        return legal_plays(self.position, self.dice)
+
+    def cube_refusal(self) -> str | None:
+        """Why the player on roll may not double now, or None when they may."""
+        if self.phase is Phase.OVER:
+            return "The game is over."
+        if self.resignation is not None:
+            return "Answer the resignation offer first."
+        if self.phase is Phase.OPENING:
+            return "You can double only before your own roll, after the opening."
+        if self.phase is Phase.DOUBLED:
+            return "A double is already offered."
+        if self.phase is Phase.MOVE:
+            return "You can double only before you roll."
+        if not self.options.cube:
+            return "The cube is off in this game."
+        if self.options.length == 1:
+            return "The cube is dead in a 1-point match: the game is worth 1 point anyway."
+        if self.crawford:
+            return "No doubling in the Crawford game."
+        if self.cube_owner is not None and self.cube_owner != self.on_roll:
+            return "Your opponent owns the cube: only the cube's owner can redouble."
+        if self.options.length and self.score[self.on_roll] + self.cube >= self.options.length:
+            return "You already win the match with the current cube: doubling gains nothing."
+        return None
+
+    def can_double(self) -> bool:
+        return self.cube_refusal() is None
+
+    def match_id(self) -> str:
+        """GNU Backgammon's Match ID for this state."""
+        if self.phase is Phase.OVER and self.result is not None:
+            state = {
+                EndReason.DROPPED: GAME_DROP,
+                EndReason.RESIGNED: GAME_RESIGNED,
+            }.get(self.result.reason, GAME_OVER)
+        elif self.phase is Phase.OPENING:
+            state = GAME_NONE
+        else:
+            state = GAME_PLAYING
+        actor = self.actor
+        return MatchIdFields(
+            match_length=self.options.length,
+            score=self.score,
+            cube=self.cube,
+            cube_owner=-1 if self.cube_owner is None else self.cube_owner,
+            on_roll=self.on_roll,
+            turn=self.on_roll if actor is None else actor,
+            crawford=self.crawford,
+            double_offered=self.phase is Phase.DOUBLED,
+            resigned=int(self.resignation.kind) if self.resignation else 0,
+            dice=self.dice if self.phase is Phase.MOVE and self.dice else (0, 0),
+            game_state=state,
+            jacoby=self.options.jacoby,
+        ).encode()
+
+    def position_id(self) -> str:
+        return self.position.position_id()
+
+    # --- actions -------------------------------------------------------------------------
+
+    def opening_roll(self, die0: int, die1: int) -> Game:
+        """One die each: the higher die's player moves both numbers; a tie rolls again.
+
+        On a tie the game stays in the opening phase, turning the cube first when the
+        money-game option for automatic doubles asks for it.
+        """
+        self._require(Phase.OPENING, "The opening roll has already been made.")
+        check_dice((die0, die1))
+        if die0 == die1:
+            if (
+                self.options.is_money
+                and self.options.cube
+                and self.auto_doubles_done < self.options.auto_doubles
+            ):
+                return dataclasses.replace(
+                    self, cube=self.cube * 2, auto_doubles_done=self.auto_doubles_done + 1
+                )
+            return self
+        winner = 0 if die0 > die1 else 1
+        dice = (die0, die1) if winner == 0 else (die1, die0)
+        return dataclasses.replace(
+            self, on_roll=winner, phase=Phase.MOVE, dice=dice, position=Position.start()
+        )
+
+    def roll(self, dice: Dice) -> Game:
+        """The player on roll rolls: the game moves to the checker play."""
+        self._require_no_resignation()
+        self._require(Phase.ROLL, self._phase_hint())
+        return dataclasses.replace(self, phase=Phase.MOVE, dice=check_dice(dice))
+
+    def play(self, play: Play) -> Game:
+        """Make a checker play (an empty play when no checker can move)."""
+        self._require_no_resignation()
+        self._require(Phase.MOVE, self._phase_hint())
+        assert self.dice is not None
+        plays = legal_plays(self.position, self.dice)
+        try:
+            result = self.position.apply(play)
+        except IllegalPlayError:
+            result = None
+        if result is None or result not in plays:
+            raise IllegalPlayError(f"{play} is not legal with {self.dice[0]}-{self.dice[1]}.")
+        canonical = plays.play_for(result) or play
+        return self._after_play(canonical, result)
+
+    def move(self, text: str) -> Game:
+        """Make the checker play written in standard notation."""
+        self._require_no_resignation()
+        self._require(Phase.MOVE, self._phase_hint())
+        assert self.dice is not None
+        plays = legal_plays(self.position, self.dice)
+        play = parse_play(self.position, self.dice, text, plays)
+        return self._after_play(play, self.position.apply(play))
+
+    def pass_turn(self) -> Game:
+        """Forfeit the turn when the roll has no legal play (the only time that is allowed)."""
+        self._require(Phase.MOVE, self._phase_hint())
+        if not self.legal_plays().is_forced_pass:
+            raise NotAllowedNowError("You have a legal play, so you must move.")
+        return self._after_play(Play(()), self.position)
+
+    def double(self) -> Game:
+        refusal = self.cube_refusal()
+        if refusal:
+            raise NotAllowedNowError(refusal)
+        return dataclasses.replace(self, phase=Phase.DOUBLED)
+
+    def take(self) -> Game:
+        self._require_no_resignation()
+        self._require(Phase.DOUBLED, "There is no double to take.")
+        return dataclasses.replace(
+            self, phase=Phase.ROLL, cube=self.cube * 2, cube_owner=1 - self.on_roll
+        )
+
+    def beaver(self) -> Game:
+        """Take and at once redouble, keeping the cube (money games with beavers only)."""
+        self._require_no_resignation()
+        self._require(Phase.DOUBLED, "There is no double to beaver.")
+        if not (self.options.is_money and self.options.beavers):
+            raise NotAllowedNowError("Beavers are not allowed in this game.")
+        return dataclasses.replace(
+            self, phase=Phase.ROLL, cube=self.cube * 4, cube_owner=1 - self.on_roll
+        )
+
+    def drop(self) -> Game:
+        """Refuse a double: the doubler wins the cube's value before the double."""
+        self._require_no_resignation()
+        self._require(Phase.DOUBLED, "There is no double to drop.")
+        return self._finish(self.on_roll, ResultKind.SINGLE, EndReason.DROPPED, jacoby=False)
+
+    def offer_resignation(self, player: int, kind: ResultKind = ResultKind.SINGLE) -> Game:
+        """``player`` offers to lose a single game, a gammon or a backgammon."""
+        if self.phase is Phase.OVER:
+            raise NotAllowedNowError("The game is already over.")
+        if self.phase is Phase.OPENING:
+            raise NotAllowedNowError("Wait for the opening roll before resigning.")
+        if self.resignation is not None:
+            raise NotAllowedNowError("A resignation offer is already waiting for an answer.")
+        return dataclasses.replace(self, resignation=Resignation(player, ResultKind(kind)))
+
+    def accept_resignation(self) -> Game:
+        if self.resignation is None:
+            raise NotAllowedNowError("There is no resignation offer to accept.")
+        loser = self.resignation.player
+        return self._finish(1 - loser, self.resignation.kind, EndReason.RESIGNED)
+
+    def reject_resignation(self) -> Game:
+        if self.resignation is None:
+            raise NotAllowedNowError("There is no resignation offer to reject.")
+        return dataclasses.replace(self, resignation=None)
+
+    def forfeit(self, winner: int, *, whole_match: bool = True) -> Game:
+        """End the game outside the rules (a claim for inactivity).
+
+        With ``whole_match`` the winner is given enough points to win the match.
+        """
+        if self.phase is Phase.OVER:
+            raise NotAllowedNowError("The game is already over.")
+        points_needed = (
+            max(self.options.length - self.score[winner], 1)
+            if whole_match and self.options.length
+            else self.cube
+        )
+        finished = self._finish(winner, ResultKind.SINGLE, EndReason.FORFEIT, jacoby=False)
+        assert finished.result is not None
+        return dataclasses.replace(
+            finished,
+            result=dataclasses.replace(finished.result, points=max(points_needed, 1)),
+        )
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _after_play(self, play: Play, result: Position) -> Game:
+        mover = self.on_roll
+        if result.borne_off()[0] == 15:
+            kind = _result_kind(result)
+            played = dataclasses.replace(
+                self,
+                position=result,
+                last_play=play,
+                last_player=mover,
+                last_position=self.position,
+            )
+            return played._finish(mover, kind, EndReason.BORNE_OFF)
+        return dataclasses.replace(
+            self,
+            position=result.flip(),
+            on_roll=1 - mover,
+            phase=Phase.ROLL,
+            dice=None,
+            last_play=play,
+            last_player=mover,
+            last_position=self.position,
+        )
+
+    def _finish(
+        self, winner: int, kind: ResultKind, reason: EndReason, *, jacoby: bool = True
+    ) -> Game:
+        if jacoby and self.options.is_money and self.options.jacoby and self.cube == 1:
+            kind = ResultKind.SINGLE  # Jacoby: gammons count only once the cube is turned
+        points = int(kind) * self.cube
+        return dataclasses.replace(
+            self,
+            phase=Phase.OVER,
+            resignation=None,
+            result=GameResult(winner, kind, self.cube, points, reason),
+        )
+
+    def _require(self, phase: Phase, message: str) -> None:
+        if self.phase is not phase:
+            raise NotAllowedNowError(message)
+
+    def _require_no_resignation(self) -> None:
+        if self.resignation is not None:
+            raise NotAllowedNowError("Answer the resignation offer first.")
+
+    def _phase_hint(self) -> str:
+        return {
+            Phase.OPENING: "The game has not started yet.",
+            Phase.ROLL: "Roll first.",
+            Phase.MOVE: "You have already rolled: make your move.",
+            Phase.DOUBLED: "A double is waiting for an answer: take or drop.",
+            Phase.OVER: "The game is over.",
+        }[self.phase]
+
+
+def _result_kind(position: Position) -> ResultKind:
+    """Single, gammon or backgammon, for the player on roll who has just borne off."""
+    board = position.board
+    if position.borne_off()[1] > 0:
+        return ResultKind.SINGLE
+    # A backgammon: the loser still has a checker on the bar or in the winner's home board.
+    if board[0] > 0 or any(board[p] < 0 for p in range(1, 7)):
+        return ResultKind.BACKGAMMON
+    return ResultKind.GAMMON
