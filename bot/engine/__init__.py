@@ -3,7 +3,7 @@
 >>> from bot.engine import Position, legal_plays
 >>> plays = legal_plays(Position.start(), (6, 5))
 >>> sorted(str(p) for p in plays)[:3]
-['13/2', '13/7 13/8', '13/7 8/3']
+['13/2', '13/7 8/3', '13/8 13/7']
 """
 
 from bot.engine.errors import (

@@ -115,7 +115,7 @@ class Game:
     (0, (3, 1), <Phase.MOVE: 'move'>)
     >>> g = g.move('8/5 6/5')
     >>> g.on_roll, g.phase, g.position.position_id()
-    (1, <Phase.ROLL: 'roll'>, '4HPwATDgc/ABMA')
+    (1, <Phase.ROLL: 'roll'>, 'sGfwATDgc/ABMA')
     """
 
     options: MatchOptions = field(default_factory=MatchOptions)
