@@ -1,0 +1,706 @@
+"""Per-channel game sessions: lock, load, check the actor, act, save, report.
+
+This layer knows nothing of Discord: it takes plain ids and display names, runs the action
+through the rules engine under the channel's lock, stores the new state with its events in
+one transaction (see :mod:`bot.store`), and returns a :class:`Report` that any front end
+(the Discord cog, the terminal) turns into messages and board images.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from bot.dice import Roller, SystemRoller
+from bot.engine import (
+    EndReason,
+    EngineError,
+    Game,
+    GameResult,
+    MatchOptions,
+    Phase,
+    ResultKind,
+)
+from bot.errors import ConflictError, NoGameError, NotYourTurnError, UserError
+from bot.store import (
+    Change,
+    EventRecord,
+    FinishedGame,
+    MatchOutcome,
+    MatchRow,
+    NewEvent,
+    PlayerStats,
+    Store,
+)
+
+RESULT_WORDS = {
+    ResultKind.SINGLE: "a single game",
+    ResultKind.GAMMON: "a gammon",
+    ResultKind.BACKGAMMON: "a backgammon",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who is acting, as the front end knows them."""
+
+    id: int
+    name: str
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSettings:
+    challenge_timeout: float = 15 * 60.0
+    inactivity_timeout: float = 60 * 60.0
+
+
+@dataclass(slots=True)
+class Report:
+    """What an action did, for the front end to show.
+
+    ``lines`` tell the story in order; ``boards`` are the states worth drawing (the end of a
+    finished game, then the current state); ``game`` is the current state.
+    """
+
+    action: str
+    match: MatchRow
+    lines: list[str] = field(default_factory=list)
+    boards: list[Game] = field(default_factory=list)
+    finished: GameResult | None = None
+    match_over: bool = False
+
+    @property
+    def game(self) -> Game | None:
+        return self.match.game
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
+
+    @property
+    def next_actor(self) -> int | None:
+        """The player index who must act next, if a game is running."""
+        if self.match.status != "playing" or self.match.game is None:
+            return None
+        return self.match.game.actor
+
+
+def dice_text(dice: tuple[int, int] | None) -> str:
+    return f"{dice[0]}-{dice[1]}" if dice else ""
+
+
+class _Turn:
+    """The working state of one action: the game as it evolves, and what to write."""
+
+    def __init__(self, row: MatchRow, now: float) -> None:
+        self.row = row
+        self.now = now
+        self.game: Game | None = row.game
+        self.events: list[NewEvent] = []
+        self.lines: list[str] = []
+        self.boards: list[Game] = []
+        self.finished: list[FinishedGame] = []
+        self.outcome: MatchOutcome | None = None
+        self.status = row.status
+        self.last_result: GameResult | None = None
+
+    def name(self, player: int) -> str:
+        return self.row.player_names[player]
+
+    def log(
+        self,
+        action: str,
+        actor_id: int | None,
+        player: int | None,
+        notation: str | None = None,
+        dice: tuple[int, int] | None = None,
+    ) -> None:
+        assert self.game is not None
+        self.events.append(
+            NewEvent(
+                game_number=self.game.game_number,
+                actor_id=actor_id,
+                player=player,
+                action=action,
+                position_id=self.game.position_id(),
+                gnu_match_id=self.game.match_id(),
+                notation=notation,
+                dice=dice,
+            )
+        )
+
+
+class SessionService:
+    """Runs every game action for every channel. One instance serves the whole bot."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        roller: Roller | None = None,
+        settings: SessionSettings | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.roller = roller or SystemRoller()
+        self.settings = settings or SessionSettings()
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    # --- reading -------------------------------------------------------------------------
+
+    async def current(self, channel_id: int) -> MatchRow | None:
+        """The live challenge or match in a channel (expired challenges count as none)."""
+        row = await self.store.live_match(channel_id)
+        if row is not None and self._expired(row, self.clock()):
+            return None
+        return row
+
+    async def latest(self, channel_id: int) -> MatchRow | None:
+        """The live match, or else the last one played in the channel."""
+        return await self.store.latest_match(channel_id)
+
+    async def legal_play_texts(self, channel_id: int, user_id: int) -> list[str]:
+        """The legal plays for the player on roll, in canonical notation; else empty."""
+        row = await self.current(channel_id)
+        if row is None or row.game is None or row.status != "playing":
+            return []
+        game = row.game
+        if game.phase is not Phase.MOVE or game.resignation is not None:
+            return []
+        if row.player_index(user_id) != game.on_roll:
+            return []
+        plays = game.legal_plays()
+        return [str(play) for play in plays] if not plays.is_forced_pass else []
+
+    async def history(self, channel_id: int) -> tuple[MatchRow, list[EventRecord]]:
+        row = await self.latest(channel_id)
+        if row is None:
+            raise NoGameError("No game has been played in this channel yet.")
+        return row, await self.store.events(row.id)
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        return await self.store.player_stats(guild_id, user_id)
+
+    async def leaderboard(
+        self, guild_id: int, *, min_rated_matches: int = 1, limit: int = 10
+    ) -> list[PlayerStats]:
+        return await self.store.leaderboard(
+            guild_id, min_rated_matches=min_rated_matches, limit=limit
+        )
+
+    # --- challenges ----------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        options: MatchOptions | None = None,
+        *,
+        rated: bool = True,
+        computer_level: str | None = None,
+    ) -> Report:
+        """Post a challenge; the channel must hold no live game or challenge."""
+        options = options or MatchOptions()
+        if challenger.id == opponent.id:
+            raise UserError("You can't challenge yourself. Pick another player.")
+        if opponent.is_bot and computer_level is None:
+            raise UserError("Bots can't play backgammon here. Challenge a person instead.")
+        async with self._lock(channel_id):
+            now = self.clock()
+            await self._expire_stale(channel_id, now)
+            row = await self.store.create_challenge(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                players=((challenger.id, challenger.name), (opponent.id, opponent.name)),
+                options=options,
+                rated=rated,
+                now=now,
+                expires_at=now + self.settings.challenge_timeout,
+                computer_level=computer_level,
+            )
+        what = f"a {options.length}-point match" if options.length else "a money game (one game)"
+        extras = []
+        if not options.cube:
+            extras.append("no cube")
+        extras.append("rated" if rated else "casual")
+        minutes = max(1, round(self.settings.challenge_timeout / 60))
+        return Report(
+            "challenge",
+            row,
+            [
+                f"{challenger.name} challenges {opponent.name} to {what} ({', '.join(extras)}).",
+                f"{opponent.name}: accept or decline within {minutes} minutes.",
+            ],
+        )
+
+    async def accept(self, channel_id: int, user: Player) -> Report:
+        """The challenged player accepts: the bot rolls the opening and the game starts."""
+
+        def act(turn: _Turn) -> str:
+            row = turn.row
+            self._require_challenge(row)
+            if user.id != row.player_ids[1]:
+                if user.id == row.player_ids[0]:
+                    raise NotYourTurnError(
+                        f"Waiting for {row.player_names[1]} to accept your challenge."
+                    )
+                raise NotYourTurnError(f"This challenge is for {row.player_names[1]}.")
+            turn.status = "playing"
+            turn.game = Game.new(row.options)
+            turn.lines.append(f"{row.player_names[1]} accepts.")
+            turn.log("start", user.id, 1)
+            self._opening(turn)
+            return "accept"
+
+        return await self._act(channel_id, act, allow_challenge=True)
+
+    async def decline(self, channel_id: int, user: Player) -> Report:
+        """The challenged player declines, or the challenger withdraws."""
+
+        def act(turn: _Turn) -> str:
+            row = turn.row
+            self._require_challenge(row)
+            if user.id == row.player_ids[1]:
+                turn.status = "declined"
+                turn.lines.append(f"{row.player_names[1]} declines the challenge.")
+                return "decline"
+            if user.id == row.player_ids[0]:
+                turn.status = "withdrawn"
+                turn.lines.append(f"{row.player_names[0]} withdraws the challenge.")
+                return "withdraw"
+            raise NotYourTurnError(f"This challenge is for {row.player_names[1]}.")
+
+        return await self._act(channel_id, act, allow_challenge=True)
+
+    # --- game actions --------------------------------------------------------------------
+
+    async def roll(self, channel_id: int, user: Player) -> Report:
+        def act(turn: _Turn) -> str:
+            me, game = self._my_turn(turn, user, "roll")
+            # A dry run with dummy dice raises the engine's explanation when rolling is not
+            # allowed now, before a real die is taken from the roller.
+            game.roll((1, 1))
+            dice = (self.roller.die(), self.roller.die())
+            turn.game = game.roll(dice)
+            turn.log("roll", user.id, me, dice=dice)
+            turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)}.")
+            self._after_roll(turn)
+            return "roll"
+
+        return await self._act(channel_id, act)
+
+    async def move(self, channel_id: int, user: Player, text: str) -> Report:
+        def act(turn: _Turn) -> str:
+            me, game = self._my_turn(turn, user, "move")
+            dice = game.dice
+            turn.game = game.move(text)
+            play = turn.game.last_play
+            assert play is not None and dice is not None
+            turn.log("move", user.id, me, notation=str(play), dice=dice)
+            turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)} and plays {play}.")
+            self._after_play(turn)
+            return "move"
+
+        return await self._act(channel_id, act)
+
+    async def double(self, channel_id: int, user: Player) -> Report:
+        def act(turn: _Turn) -> str:
+            me, game = self._my_turn(turn, user, "double")
+            turn.game = game.double()
+            turn.log("double", user.id, me)
+            turn.lines.append(
+                f"{turn.name(me)} doubles to {game.cube * 2}. {turn.name(1 - me)}: take or drop."
+            )
+            return "double"
+
+        return await self._act(channel_id, act)
+
+    async def take(self, channel_id: int, user: Player) -> Report:
+        def act(turn: _Turn) -> str:
+            me, game = self._my_turn(turn, user, "take")
+            turn.game = game.take()
+            turn.log("take", user.id, me)
+            turn.lines.append(
+                f"{turn.name(me)} takes: the cube is at {turn.game.cube} and {turn.name(me)} "
+                f"owns it. {turn.name(1 - me)} to roll."
+            )
+            return "take"
+
+        return await self._act(channel_id, act)
+
+    async def beaver(self, channel_id: int, user: Player) -> Report:
+        def act(turn: _Turn) -> str:
+            me, game = self._my_turn(turn, user, "take")
+            turn.game = game.beaver()
+            turn.log("beaver", user.id, me)
+            turn.lines.append(
+                f"{turn.name(me)} beavers: the cube is at {turn.game.cube} and "
+                f"{turn.name(me)} owns it. {turn.name(1 - me)} to roll."
+            )
+            return "beaver"
+
+        return await self._act(channel_id, act)
+
+    async def drop(self, channel_id: int, user: Player) -> Report:
+        def act(turn: _Turn) -> str:
+            me, game = self._my_turn(turn, user, "drop")
+            turn.game = game.drop()
+            turn.log("drop", user.id, me)
+            turn.lines.append(f"{turn.name(me)} drops.")
+            self._after_game_end(turn)
+            return "drop"
+
+        return await self._act(channel_id, act)
+
+    async def resign(
+        self, channel_id: int, user: Player, kind: ResultKind = ResultKind.SINGLE
+    ) -> Report:
+        """Offer to resign; the opponent accepts or rejects."""
+
+        def act(turn: _Turn) -> str:
+            me, game = self._participant(turn, user)
+            if game.phase is Phase.DOUBLED:
+                raise UserError("Answer the double first: dropping it ends the game.")
+            turn.game = game.offer_resignation(me, ResultKind(kind))
+            turn.log("resign", user.id, me, notation=ResultKind(kind).name.lower())
+            points = int(kind) * game.cube
+            turn.lines.append(
+                f"{turn.name(me)} offers to resign {RESULT_WORDS[ResultKind(kind)]} "
+                f"({_points(points)}). {turn.name(1 - me)}: accept or reject."
+            )
+            return "resign"
+
+        return await self._act(channel_id, act)
+
+    async def answer_resignation(self, channel_id: int, user: Player, accept: bool) -> Report:
+        def act(turn: _Turn) -> str:
+            me, game = self._participant(turn, user)
+            offer = game.resignation
+            if offer is None:
+                raise UserError("There is no resignation offer to answer.")
+            if offer.player == me:
+                raise NotYourTurnError(
+                    f"{turn.name(1 - me)} must answer your offer. You can play on meanwhile "
+                    "once they reject it."
+                )
+            if accept:
+                turn.game = game.accept_resignation()
+                turn.log("resign_accept", user.id, me)
+                turn.lines.append(f"{turn.name(me)} accepts the resignation.")
+                self._after_game_end(turn)
+                return "resign_accept"
+            turn.game = game.reject_resignation()
+            turn.log("resign_reject", user.id, me)
+            turn.lines.append(f"{turn.name(me)} rejects the resignation. Play on.")
+            return "resign_reject"
+
+        return await self._act(channel_id, act)
+
+    async def claim(self, channel_id: int, user: Player) -> Report:
+        """Win the match when the opponent has been idle past the inactivity limit."""
+
+        def act(turn: _Turn) -> str:
+            me, game = self._participant(turn, user)
+            if game.actor == me:
+                raise UserError("It's your turn: you can't claim a win while others wait on you.")
+            idle = turn.now - turn.row.last_action_at
+            limit = self.settings.inactivity_timeout
+            if idle < limit:
+                left = max(1, round((limit - idle) / 60))
+                raise UserError(
+                    f"{turn.name(1 - me)} still has {left} minute{'s' if left != 1 else ''} "
+                    "to act before you can claim."
+                )
+            turn.game = game.forfeit(me)
+            turn.log("claim", user.id, me)
+            turn.lines.append(
+                f"{turn.name(1 - me)} has not acted for {round(idle / 60)} minutes: "
+                f"{turn.name(me)} claims the win."
+            )
+            self._after_game_end(turn)
+            return "claim"
+
+        return await self._act(channel_id, act)
+
+    async def cancel(self, channel_id: int, moderator: Player) -> Report:
+        """A moderator ends the game or challenge in a channel with no result."""
+
+        def act(turn: _Turn) -> str:
+            turn.status = "cancelled"
+            if turn.game is not None:
+                turn.log("cancel", moderator.id, turn.row.player_index(moderator.id))
+            turn.lines.append(f"{moderator.name} cancelled the game. No result is recorded.")
+            return "cancel"
+
+        return await self._act(channel_id, act, allow_challenge=True)
+
+    # --- the action runner ---------------------------------------------------------------
+
+    async def _act(
+        self, channel_id: int, act: Callable[[_Turn], str], *, allow_challenge: bool = False
+    ) -> Report:
+        async with self._lock(channel_id):
+            now = self.clock()
+            row = await self._expire_stale(channel_id, now)
+            if row is None:
+                raise NoGameError(
+                    "There is no game in this channel. Start one with /backgammon challenge."
+                )
+            if row.status == "challenge" and not allow_challenge:
+                raise UserError(
+                    f"The game starts when {row.player_names[1]} accepts the challenge."
+                )
+            turn = _Turn(row, now)
+            try:
+                action = act(turn)
+            except EngineError as exc:
+                raise UserError(str(exc)) from exc
+            if (
+                turn.game is not None
+                and turn.status == "playing"
+                and (not turn.boards or turn.boards[-1] is not turn.game)
+            ):
+                turn.boards.append(turn.game)
+            stored = await self.store.apply(
+                Change(
+                    match_id=row.id,
+                    expected_version=row.version,
+                    status=turn.status,
+                    game=turn.game,
+                    now=now,
+                    events=turn.events,
+                    finished_games=turn.finished,
+                    outcome=turn.outcome,
+                )
+            )
+            return Report(
+                action,
+                stored,
+                turn.lines,
+                turn.boards,
+                finished=turn.last_result,
+                match_over=turn.outcome is not None,
+            )
+
+    async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
+        """Load the live row, expiring a challenge whose time has run out."""
+        row = await self.store.live_match(channel_id)
+        if row is None or not self._expired(row, now):
+            return row
+        with contextlib.suppress(ConflictError):
+            await self.store.apply(
+                Change(row.id, row.version, "expired", row.game, now, touch=False)
+            )
+        return None
+
+    @staticmethod
+    def _expired(row: MatchRow, now: float) -> bool:
+        return row.status == "challenge" and row.expires_at is not None and now >= row.expires_at
+
+    @staticmethod
+    def _require_challenge(row: MatchRow) -> None:
+        if row.status != "challenge":
+            raise UserError("The game has already started.")
+
+    @staticmethod
+    def _participant(turn: _Turn, user: Player) -> tuple[int, Game]:
+        row = turn.row
+        me = row.player_index(user.id)
+        if me is None:
+            raise NotYourTurnError(
+                f"This is {row.player_names[0]} and {row.player_names[1]}'s game; "
+                "you are not playing in it."
+            )
+        if turn.game is None or row.status != "playing":
+            raise UserError("The game has not started yet.")
+        return me, turn.game
+
+    def _my_turn(self, turn: _Turn, user: Player, verb: str) -> tuple[int, Game]:
+        me, game = self._participant(turn, user)
+        if game.resignation is not None:
+            offerer = game.resignation.player
+            if offerer == me:
+                raise UserError(f"Wait for {turn.name(1 - me)} to answer your resignation offer.")
+            raise UserError("Answer the resignation offer first: accept or reject it.")
+        actor = game.actor
+        if actor != me:
+            assert actor is not None
+            if game.phase is Phase.DOUBLED:
+                raise NotYourTurnError(f"Waiting for {turn.name(actor)} to take or drop.")
+            if verb in ("take", "drop"):
+                raise UserError("There is no double to answer.")
+            raise NotYourTurnError(f"It's {turn.name(actor)}'s turn.")
+        return me, game
+
+    # --- follow-on events ----------------------------------------------------------------
+
+    def _opening(self, turn: _Turn) -> None:
+        """Roll one die each until they differ; the higher die moves both numbers."""
+        assert turn.game is not None
+        game = turn.game
+        names = turn.row.player_names
+        while game.phase is Phase.OPENING:
+            dice = (self.roller.die(), self.roller.die())
+            cube_before = game.cube
+            game = game.opening_roll(*dice)
+            turn.game = game
+            turn.log("opening", None, None, dice=dice)
+            head = f"{names[0]} rolls {dice[0]}, {names[1]} rolls {dice[1]}"
+            if game.phase is Phase.OPENING:
+                extra = f" The cube turns to {game.cube}." if game.cube > cube_before else ""
+                turn.lines.append(f"{head}: a tie, rolling again.{extra}")
+            else:
+                first = game.on_roll
+                turn.lines.append(
+                    f"{head}: {names[first]} moves first with {dice_text(game.dice)}."
+                )
+        self._after_roll(turn)
+
+    def _after_roll(self, turn: _Turn) -> None:
+        """Pass the turn when no checker can move."""
+        game = turn.game
+        assert game is not None and game.dice is not None
+        plays = game.legal_plays()
+        if plays.is_forced_pass:
+            mover = game.on_roll
+            turn.game = game.pass_turn()
+            turn.log("pass", None, mover, dice=game.dice)
+            turn.lines.append(
+                f"{turn.name(mover)} cannot move with {dice_text(game.dice)}: "
+                f"{turn.name(1 - mover)} to roll."
+            )
+
+    def _after_play(self, turn: _Turn) -> None:
+        if turn.game is not None and turn.game.phase is Phase.OVER:
+            self._after_game_end(turn)
+
+    def _after_game_end(self, turn: _Turn) -> None:
+        game = turn.game
+        assert game is not None and game.result is not None
+        result = game.result
+        turn.last_result = result
+        turn.finished.append(FinishedGame(game.game_number, result))
+        turn.boards.append(game)
+        turn.lines.append(_result_line(turn.row, game, result))
+        if game.match_over:
+            winner = game.match_winner
+            assert winner is not None
+            turn.status = "finished"
+            turn.outcome = MatchOutcome(winner, game.final_score, result.reason.value)
+            if game.options.length:
+                a, b = game.final_score
+                turn.lines.append(
+                    f"{turn.name(winner)} wins the {game.options.length}-point match "
+                    f"{max(a, b)}-{min(a, b)}."
+                )
+            return
+        following = game.next_game()
+        turn.game = following
+        turn.log("next_game", None, None)
+        crawford = " This is the Crawford game: no doubling." if following.crawford else ""
+        turn.lines.append(f"Game {following.game_number} begins.{crawford}")
+        self._opening(turn)
+
+
+def _points(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def _result_line(row: MatchRow, game: Game, result: GameResult) -> str:
+    names = row.player_names
+    winner = names[result.winner]
+    points = _points(result.points)
+    if result.reason is EndReason.DROPPED:
+        line = f"{winner} wins {points}: the double was dropped."
+    elif result.reason is EndReason.RESIGNED:
+        line = (
+            f"{names[1 - result.winner]} resigns: {winner} wins "
+            f"{RESULT_WORDS[result.kind]}, {points}."
+        )
+    elif result.reason is EndReason.FORFEIT:
+        line = f"{winner} wins by forfeit."
+    elif result.kind is ResultKind.SINGLE:
+        line = f"{winner} wins: {points}."
+    else:
+        line = f"{winner} wins {RESULT_WORDS[result.kind]}: {points}."
+    if game.options.length:
+        a, b = game.final_score
+        line += f" Score: {names[0]} {a}, {names[1]} {b} (match to {game.options.length})."
+    return line
+
+
+def replay(options: MatchOptions, events: Sequence[EventRecord]) -> Game | None:
+    """Rebuild a match's current state from its event log (None before it started).
+
+    The store keeps the state too; replaying proves the log alone is enough, so a game can
+    be audited or recovered from its events.
+    """
+    game: Game | None = None
+    for event in events:
+        action = event.action
+        if action == "start":
+            game = Game.new(options)
+            continue
+        if game is None:
+            raise ValueError(f"event {event.seq} ({action}) comes before the game started")
+        match action:
+            case "opening":
+                assert event.dice is not None
+                game = game.opening_roll(*event.dice)
+            case "roll":
+                assert event.dice is not None
+                game = game.roll(event.dice)
+            case "move":
+                assert event.notation is not None
+                game = game.move(event.notation)
+            case "pass":
+                game = game.pass_turn()
+            case "double":
+                game = game.double()
+            case "take":
+                game = game.take()
+            case "beaver":
+                game = game.beaver()
+            case "drop":
+                game = game.drop()
+            case "resign":
+                assert event.player is not None and event.notation is not None
+                game = game.offer_resignation(event.player, ResultKind[event.notation.upper()])
+            case "resign_accept":
+                game = game.accept_resignation()
+            case "resign_reject":
+                game = game.reject_resignation()
+            case "claim":
+                assert event.player is not None
+                game = game.forfeit(event.player)
+            case "next_game":
+                game = game.next_game()
+            case "cancel":
+                pass
+            case _:
+                raise ValueError(f"unknown event action {action!r}")
+        if game.position_id() != event.position_id or game.match_id() != event.gnu_match_id:
+            raise ValueError(f"replay diverges from the log at event {event.seq} ({action})")
+    return game
+
+
+__all__ = [
+    "Player",
+    "Report",
+    "SessionService",
+    "SessionSettings",
+    "replay",
+]

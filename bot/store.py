@@ -1,0 +1,684 @@
+"""SQLite persistence (aiosqlite): every SQL statement of the project lives in this module.
+
+One row in ``matches`` is a challenge that may become a match (a money game is a match of
+one game). The row keeps the whole engine state as JSON plus a ``version``: every change is
+``UPDATE ... WHERE version = ?`` inside one transaction together with its events, finished
+games and player statistics, so an action is either wholly applied or not at all, and two
+racing writers can never both win. A partial unique index keeps one live row per channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot import codec
+from bot.engine import Game, GameResult, MatchOptions, ResultKind
+from bot.errors import ChannelBusyError, ConflictError
+from bot.ratings import Rated, fibs_update
+
+log = logging.getLogger(__name__)
+
+LIVE = ("challenge", "playing")
+STATUSES = ("challenge", "playing", "finished", "declined", "withdrawn", "expired", "cancelled")
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: matches, their event log, finished games and per-server player statistics.
+    """
+    CREATE TABLE matches (
+        id             INTEGER PRIMARY KEY,
+        guild_id       INTEGER NOT NULL,
+        channel_id     INTEGER NOT NULL,
+        status         TEXT NOT NULL CHECK (status IN ('challenge', 'playing', 'finished',
+                            'declined', 'withdrawn', 'expired', 'cancelled')),
+        player0_id     INTEGER NOT NULL,
+        player0_name   TEXT NOT NULL,
+        player1_id     INTEGER NOT NULL,
+        player1_name   TEXT NOT NULL,
+        options        TEXT NOT NULL,
+        rated          INTEGER NOT NULL,
+        computer_level TEXT,
+        state          TEXT,
+        version        INTEGER NOT NULL DEFAULT 0,
+        created_at     REAL NOT NULL,
+        updated_at     REAL NOT NULL,
+        last_action_at REAL NOT NULL,
+        expires_at     REAL,
+        winner         INTEGER,
+        score0         INTEGER,
+        score1         INTEGER,
+        end_reason     TEXT
+    );
+    CREATE UNIQUE INDEX matches_one_live_per_channel
+        ON matches (channel_id) WHERE status IN ('challenge', 'playing');
+    CREATE INDEX matches_by_channel ON matches (channel_id, id);
+    CREATE TABLE events (
+        id           INTEGER PRIMARY KEY,
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seq          INTEGER NOT NULL,
+        game_number  INTEGER NOT NULL,
+        actor_id     INTEGER,
+        player       INTEGER,
+        action       TEXT NOT NULL,
+        notation     TEXT,
+        dice         TEXT,
+        position_id  TEXT NOT NULL,
+        gnu_match_id TEXT NOT NULL,
+        created_at   REAL NOT NULL,
+        UNIQUE (match_id, seq)
+    );
+    CREATE TABLE game_results (
+        match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        game_number INTEGER NOT NULL,
+        winner      INTEGER NOT NULL,
+        kind        INTEGER NOT NULL,
+        cube        INTEGER NOT NULL,
+        points      INTEGER NOT NULL,
+        reason      TEXT NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (match_id, game_number)
+    );
+    CREATE TABLE players (
+        guild_id      INTEGER NOT NULL,
+        user_id       INTEGER NOT NULL,
+        name          TEXT NOT NULL,
+        rating        REAL NOT NULL DEFAULT 1500,
+        experience    INTEGER NOT NULL DEFAULT 0,
+        rated_matches INTEGER NOT NULL DEFAULT 0,
+        games         INTEGER NOT NULL DEFAULT 0,
+        game_wins     INTEGER NOT NULL DEFAULT 0,
+        game_losses   INTEGER NOT NULL DEFAULT 0,
+        matches       INTEGER NOT NULL DEFAULT 0,
+        match_wins    INTEGER NOT NULL DEFAULT 0,
+        match_losses  INTEGER NOT NULL DEFAULT 0,
+        gammons       INTEGER NOT NULL DEFAULT 0,
+        backgammons   INTEGER NOT NULL DEFAULT 0,
+        points_won    INTEGER NOT NULL DEFAULT 0,
+        points_lost   INTEGER NOT NULL DEFAULT 0,
+        streak        INTEGER NOT NULL DEFAULT 0,
+        best_streak   INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A stored challenge or match."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    player_ids: tuple[int, int]
+    player_names: tuple[str, str]
+    options: MatchOptions
+    rated: bool
+    computer_level: str | None
+    game: Game | None
+    version: int
+    created_at: float
+    updated_at: float
+    last_action_at: float
+    expires_at: float | None
+    winner: int | None
+    final_score: tuple[int, int] | None
+    end_reason: str | None
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
+
+    def player_index(self, user_id: int) -> int | None:
+        if user_id == self.player_ids[0]:
+            return 0
+        if user_id == self.player_ids[1]:
+            return 1
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """One applied action, logged in the same transaction as the state it produced."""
+
+    game_number: int
+    actor_id: int | None
+    player: int | None
+    action: str
+    position_id: str
+    gnu_match_id: str
+    notation: str | None = None
+    dice: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    seq: int
+    game_number: int
+    actor_id: int | None
+    player: int | None
+    action: str
+    notation: str | None
+    dice: tuple[int, int] | None
+    position_id: str
+    gnu_match_id: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    game_number: int
+    result: GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """How a match ended, for statistics and ratings. ``winner`` None means no result."""
+
+    winner: int | None
+    final_score: tuple[int, int]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Everything one action writes, applied atomically by :meth:`Store.apply`."""
+
+    match_id: int
+    expected_version: int
+    status: str
+    game: Game | None
+    now: float
+    touch: bool = True  # whether this counts as activity (resets the inactivity clock)
+    events: Sequence[NewEvent] = ()
+    finished_games: Sequence[FinishedGame] = ()
+    outcome: MatchOutcome | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    guild_id: int
+    user_id: int
+    name: str
+    rating: float
+    experience: int
+    rated_matches: int
+    games: int
+    game_wins: int
+    game_losses: int
+    matches: int
+    match_wins: int
+    match_losses: int
+    gammons: int
+    backgammons: int
+    points_won: int
+    points_lost: int
+    streak: int
+    best_streak: int
+
+
+_MATCH_COLUMNS = (
+    "id, guild_id, channel_id, status, player0_id, player0_name, player1_id, player1_name, "
+    "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
+    "expires_at, winner, score0, score1, end_reason"
+)
+_PLAYER_COLUMNS = (
+    "guild_id, user_id, name, rating, experience, rated_matches, games, game_wins, "
+    "game_losses, matches, match_wins, match_losses, gammons, backgammons, points_won, "
+    "points_lost, streak, best_streak"
+)
+
+
+def _match_from_row(row: Sequence[Any]) -> MatchRow:
+    (
+        id_,
+        guild_id,
+        channel_id,
+        status,
+        p0,
+        n0,
+        p1,
+        n1,
+        options,
+        rated,
+        level,
+        state,
+        version,
+        created,
+        updated,
+        last_action,
+        expires,
+        winner,
+        score0,
+        score1,
+        reason,
+    ) = row
+    return MatchRow(
+        id=id_,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        status=status,
+        player_ids=(p0, p1),
+        player_names=(n0, n1),
+        options=codec.options_from_dict(codec.loads(options)),
+        rated=bool(rated),
+        computer_level=level,
+        game=codec.game_from_dict(codec.loads(state)) if state else None,
+        version=version,
+        created_at=created,
+        updated_at=updated,
+        last_action_at=last_action,
+        expires_at=expires,
+        winner=winner,
+        final_score=(score0, score1) if score0 is not None else None,
+        end_reason=reason,
+    )
+
+
+class Store:
+    """The database. Open with :meth:`open`; all methods are coroutines.
+
+    One connection serves the whole bot; an asyncio lock keeps each transaction's statements
+    together, since coroutines sharing a connection would otherwise interleave them.
+    """
+
+    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
+        self._db = connection
+        self.path = path
+        self._lock = asyncio.Lock()
+        # Test seam: called with a label before each write statement of a transaction.
+        self.fault_hook: Callable[[str], None] | None = None
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating the file and folders if needed) and migrate the database."""
+        text = str(path)
+        if text != ":memory:":
+            Path(text).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(text, isolation_level=None)
+        store = cls(connection, text)
+        await store._setup()
+        return store
+
+    async def _setup(self) -> None:
+        await self._db.execute("PRAGMA journal_mode = WAL")
+        await self._db.execute("PRAGMA synchronous = NORMAL")
+        await self._db.execute("PRAGMA foreign_keys = ON")
+        await self._db.execute("PRAGMA busy_timeout = 5000")
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        version = int(row[0]) if row else 0
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            log.info("migrating database %s to schema version %d", self.path, number)
+            await self._db.executescript(
+                f"BEGIN; {script}; PRAGMA user_version = {number}; COMMIT;"
+            )
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    # --- matches -------------------------------------------------------------------------
+
+    async def live_match(self, channel_id: int) -> MatchRow | None:
+        """The challenge or match in progress in a channel, if any."""
+        return await self._one_match(
+            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            "WHERE channel_id = ? AND status IN ('challenge', 'playing')",
+            (channel_id,),
+        )
+
+    async def latest_match(self, channel_id: int) -> MatchRow | None:
+        """The most recent match (live or finished) that was actually played in a channel."""
+        return await self._one_match(
+            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            "WHERE channel_id = ? AND state IS NOT NULL ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        return await self._one_match(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
+        )
+
+    async def live_matches(self) -> list[MatchRow]:
+        async with (
+            self._lock,
+            self._db.execute(
+                f"SELECT {_MATCH_COLUMNS} FROM matches "
+                "WHERE status IN ('challenge', 'playing') ORDER BY id"
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [_match_from_row(row) for row in rows]
+
+    async def _one_match(self, sql: str, params: Sequence[Any]) -> MatchRow | None:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return _match_from_row(row) if row else None
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        players: tuple[tuple[int, str], tuple[int, str]],
+        options: MatchOptions,
+        rated: bool,
+        now: float,
+        expires_at: float | None,
+        computer_level: str | None = None,
+    ) -> MatchRow:
+        """Store a new challenge; the channel must be free."""
+        (p0, n0), (p1, n1) = players
+        async with self._lock:
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO matches (guild_id, channel_id, status, player0_id, "
+                    "player0_name, player1_id, player1_name, options, rated, computer_level, "
+                    "created_at, updated_at, last_action_at, expires_at) "
+                    "VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        p0,
+                        n0,
+                        p1,
+                        n1,
+                        codec.dumps(codec.options_to_dict(options)),
+                        int(rated),
+                        computer_level,
+                        now,
+                        now,
+                        now,
+                        expires_at,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ChannelBusyError(
+                    "This channel already has a game or a challenge. Finish it first, or "
+                    "play in another channel or thread."
+                ) from exc
+            match_id = cursor.lastrowid
+        row = await self.get_match(int(match_id or 0))
+        assert row is not None
+        return row
+
+    async def apply(self, change: Change) -> MatchRow:
+        """Apply one action atomically: state, events, results, statistics, ratings.
+
+        Raises :class:`ConflictError` (and writes nothing) when the row's version is no
+        longer ``expected_version``.
+        """
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._apply(change)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+        row = await self.get_match(change.match_id)
+        assert row is not None
+        return row
+
+    def _fault(self, label: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(label)
+
+    async def _apply(self, change: Change) -> None:
+        db = self._db
+        outcome = change.outcome
+        self._fault("update")
+        cursor = await db.execute(
+            "UPDATE matches SET status = ?, state = ?, version = version + 1, updated_at = ?, "
+            "last_action_at = CASE WHEN ? THEN ? ELSE last_action_at END, "
+            "winner = ?, score0 = ?, score1 = ?, end_reason = ? "
+            "WHERE id = ? AND version = ?",
+            (
+                change.status,
+                codec.dumps(codec.game_to_dict(change.game)) if change.game else None,
+                change.now,
+                int(change.touch),
+                change.now,
+                outcome.winner if outcome else None,
+                outcome.final_score[0] if outcome else None,
+                outcome.final_score[1] if outcome else None,
+                outcome.reason if outcome else None,
+                change.match_id,
+                change.expected_version,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise ConflictError("The game changed while you were acting; look again and retry.")
+        if change.events:
+            async with db.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE match_id = ?",
+                (change.match_id,),
+            ) as seq_cursor:
+                row = await seq_cursor.fetchone()
+            seq = int(row[0]) if row else 0
+            for event in change.events:
+                seq += 1
+                self._fault("event")
+                await db.execute(
+                    "INSERT INTO events (match_id, seq, game_number, actor_id, player, action, "
+                    "notation, dice, position_id, gnu_match_id, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        change.match_id,
+                        seq,
+                        event.game_number,
+                        event.actor_id,
+                        event.player,
+                        event.action,
+                        event.notation,
+                        f"{event.dice[0]}-{event.dice[1]}" if event.dice else None,
+                        event.position_id,
+                        event.gnu_match_id,
+                        change.now,
+                    ),
+                )
+        if change.finished_games or outcome:
+            match = await self._match_unlocked(change.match_id)
+            for finished in change.finished_games:
+                self._fault("game_result")
+                await self._record_game(match, finished, change.now)
+            if outcome is not None and outcome.winner is not None:
+                self._fault("match_result")
+                await self._record_match(match, outcome)
+
+    async def _match_unlocked(self, match_id: int) -> MatchRow:
+        async with self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return _match_from_row(row)
+
+    async def _ensure_players(self, match: MatchRow) -> None:
+        for user_id, name in zip(match.player_ids, match.player_names, strict=True):
+            await self._db.execute(
+                "INSERT INTO players (guild_id, user_id, name) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name",
+                (match.guild_id, user_id, name),
+            )
+
+    async def _record_game(self, match: MatchRow, finished: FinishedGame, now: float) -> None:
+        result = finished.result
+        await self._db.execute(
+            "INSERT INTO game_results (match_id, game_number, winner, kind, cube, points, "
+            "reason, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                match.id,
+                finished.game_number,
+                result.winner,
+                int(result.kind),
+                result.cube,
+                result.points,
+                result.reason.value,
+                now,
+            ),
+        )
+        if match.computer_level is not None:
+            return  # games against the computer stay out of the human statistics
+        await self._ensure_players(match)
+        winner_id = match.player_ids[result.winner]
+        loser_id = match.player_ids[1 - result.winner]
+        gammon = int(result.kind == ResultKind.GAMMON)
+        backgammon = int(result.kind == ResultKind.BACKGAMMON)
+        await self._db.execute(
+            "UPDATE players SET games = games + 1, game_wins = game_wins + 1, "
+            "gammons = gammons + ?, backgammons = backgammons + ?, "
+            "points_won = points_won + ? WHERE guild_id = ? AND user_id = ?",
+            (gammon, backgammon, result.points, match.guild_id, winner_id),
+        )
+        await self._db.execute(
+            "UPDATE players SET games = games + 1, game_losses = game_losses + 1, "
+            "points_lost = points_lost + ? WHERE guild_id = ? AND user_id = ?",
+            (result.points, match.guild_id, loser_id),
+        )
+
+    async def _record_match(self, match: MatchRow, outcome: MatchOutcome) -> None:
+        if match.computer_level is not None or outcome.winner is None:
+            return
+        await self._ensure_players(match)
+        winner_id = match.player_ids[outcome.winner]
+        loser_id = match.player_ids[1 - outcome.winner]
+        await self._db.execute(
+            "UPDATE players SET matches = matches + 1, match_wins = match_wins + 1, "
+            "streak = streak + 1, best_streak = MAX(best_streak, streak + 1) "
+            "WHERE guild_id = ? AND user_id = ?",
+            (match.guild_id, winner_id),
+        )
+        await self._db.execute(
+            "UPDATE players SET matches = matches + 1, match_losses = match_losses + 1, "
+            "streak = 0 WHERE guild_id = ? AND user_id = ?",
+            (match.guild_id, loser_id),
+        )
+        if not match.rated:
+            return
+        ratings: dict[int, Rated] = {}
+        for user_id in (winner_id, loser_id):
+            async with self._db.execute(
+                "SELECT rating, experience FROM players WHERE guild_id = ? AND user_id = ?",
+                (match.guild_id, user_id),
+            ) as cursor:
+                row = await cursor.fetchone()
+            assert row is not None
+            ratings[user_id] = Rated(float(row[0]), int(row[1]))
+        new_winner, new_loser = fibs_update(
+            ratings[winner_id], ratings[loser_id], match.options.length
+        )
+        for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser)):
+            await self._db.execute(
+                "UPDATE players SET rating = ?, experience = ?, "
+                "rated_matches = rated_matches + 1 WHERE guild_id = ? AND user_id = ?",
+                (rated.rating, rated.experience, match.guild_id, user_id),
+            )
+
+    # --- events --------------------------------------------------------------------------
+
+    async def events(self, match_id: int) -> list[EventRecord]:
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT seq, game_number, actor_id, player, action, notation, dice, position_id, "
+                "gnu_match_id, created_at FROM events WHERE match_id = ? ORDER BY seq",
+                (match_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            EventRecord(
+                seq=row[0],
+                game_number=row[1],
+                actor_id=row[2],
+                player=row[3],
+                action=row[4],
+                notation=row[5],
+                dice=_parse_dice(row[6]),
+                position_id=row[7],
+                gnu_match_id=row[8],
+                created_at=row[9],
+            )
+            for row in rows
+        ]
+
+    async def game_results(self, match_id: int) -> list[FinishedGame]:
+        from bot.engine import EndReason
+
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT game_number, winner, kind, cube, points, reason FROM game_results "
+                "WHERE match_id = ? ORDER BY game_number",
+                (match_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            FinishedGame(
+                row[0], GameResult(row[1], ResultKind(row[2]), row[3], row[4], EndReason(row[5]))
+            )
+            for row in rows
+        ]
+
+    # --- players -------------------------------------------------------------------------
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        async with (
+            self._lock,
+            self._db.execute(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return PlayerStats(*row) if row else None
+
+    async def leaderboard(
+        self, guild_id: int, *, min_rated_matches: int = 1, limit: int = 10
+    ) -> list[PlayerStats]:
+        """Players of a server by rating, among those with enough rated matches."""
+        async with (
+            self._lock,
+            self._db.execute(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND rated_matches >= ? "
+                "ORDER BY rating DESC, rated_matches DESC, user_id LIMIT ?",
+                (guild_id, max(min_rated_matches, 1), limit),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [PlayerStats(*row) for row in rows]
+
+
+def _parse_dice(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    first, second = text.split("-")
+    return int(first), int(second)
+
+
+__all__ = [
+    "Change",
+    "EventRecord",
+    "FinishedGame",
+    "MatchOutcome",
+    "MatchRow",
+    "NewEvent",
+    "PlayerStats",
+    "Store",
+]
