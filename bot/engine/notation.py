@@ -30,48 +30,57 @@ def format_point(point: int) -> str:
 
 
 def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:
-    """Format single-die moves the way GNU Backgammon writes a play.
+    """Format single-die moves the way GNU Backgammon's ``FormatMove`` writes a play.
+
+    Moves are sorted by source point, then target, both descending; a move that starts where
+    an earlier one ended continues that checker's path, keeping the intermediate point only
+    when it hits; identical paths are counted as ``(2)``; a hit is marked once per point
+    (an intermediate hit always).
 
     >>> format_moves([Move(24, 18), Move(18, 13)])
     '24/13'
+    >>> format_moves([Move(24, 18, True), Move(18, 13)])
+    '24/18*/13'
     >>> format_moves([Move(8, 5), Move(6, 5), Move(8, 5), Move(6, 5)])
     '8/5(2) 6/5(2)'
     """
     if not moves:
         return "(no move)"
+    # Each point where a move hits had an opponent's blot before the play (and no other
+    # point did), which is what GNU Backgammon looks up on the board.
+    hit_points = {m.target for m in moves if m.hit}
     ordered = sorted(moves, key=lambda m: (m.source, m.target), reverse=True)
-    # Each path: [source, (point, hit), (point, hit), ...]
-    paths: list[list | None] = [[m.source, (m.target, m.hit)] for m in ordered]
-    for i in range(len(paths)):
-        for j in range(i + 1, len(paths)):
-            first, second = paths[i], paths[j]
-            if first is None or second is None:
-                continue
-            end, hit = first[-1]
-            if end == second[0] and end != OFF:
-                if hit:
-                    first.extend(second[1:])
+    paths: list[list[int]] = []
+    for move in ordered:
+        for path in paths:
+            if path[-1] == move.source:
+                if path[-1] in hit_points:
+                    path.append(move.target)
                 else:
-                    first[-1:] = second[1:]
-                paths[j] = None
-    compact = [p for p in paths if p is not None]
-    marked: set[int] = set()
-    groups: list[tuple[tuple, int]] = []
-    for path in compact:
-        key = (path[0], *(point for point, _ in path[1:]))
-        if groups and groups[-1][0][0] == key:
-            groups[-1] = ((key, groups[-1][0][1] or path), groups[-1][1] + 1)
+                    path[-1] = move.target
+                break
         else:
-            groups.append(((key, path), 1))
+            paths.append([move.source, move.target])
+    counted: list[tuple[list[int], int]] = []
+    for path in paths:
+        for index, (seen, count) in enumerate(counted):
+            if seen == path:
+                counted[index] = (seen, count + 1)
+                break
+        else:
+            counted.append((path, 1))
+    marked: set[int] = set()
     parts = []
-    for (key, path), count in groups:
+    for path, count in counted:
         text = format_point(path[0])
-        hits_here = [hit for _, hit in path[1:]]
-        for point, hit in zip(key[1:], hits_here, strict=True):
-            text += "/" + format_point(point)
-            if hit and point not in marked:
-                text += "*"
-                marked.add(point)
+        for point in path[1:-1]:
+            text += f"/{format_point(point)}*"
+            marked.add(point)
+        end = path[-1]
+        text += "/" + format_point(end)
+        if end in hit_points and end not in marked:
+            text += "*"
+            marked.add(end)
         if count > 1:
             text += f"({count})"
         parts.append(text)
@@ -99,7 +108,10 @@ def _parse_point(token: str, text: str) -> int:
 
 
 def parse_hops(text: str) -> list[_Hop]:
-    """Split typed notation into written segments, expanding counts like ``(2)``."""
+    """Split typed notation into written segments, expanding counts like ``(2)``.
+
+    A pass (``(no move)``, ``pass``) gives no segments.
+    """
     if len(text) > MAX_TEXT:
         raise InvalidNotationError("That is too long to be a backgammon play.")
     cleaned = text.strip().lower().replace(",", " ").replace("\\", "/")
@@ -108,6 +120,8 @@ def parse_hops(text: str) -> list[_Hop]:
     cleaned = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", cleaned)
     if not cleaned:
         raise InvalidNotationError("Write a play like 13/7 8/7 (from/to for each checker).")
+    if " ".join(cleaned.split()) in PASS_WORDS:
+        return []
     hops: list[_Hop] = []
     for token in cleaned.split():
         match = _PATH_RE.match(token)
@@ -137,91 +151,85 @@ def parse_hops(text: str) -> list[_Hop]:
     return hops
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Realisation:
-    result: tuple[int, ...]
+    """One way to play the written hops: the moves made and the dice left over."""
+
     moves: tuple[Move, ...]
-    strict: bool  # the hits match the written asterisks exactly
+    unused: tuple[int, ...]
+
+
+# Why a written play could not be made, most useful first: a rule that stopped a checker
+# beats "needs more dice", which beats "does not fit the dice".
+_RULE, _TOO_MANY, _NO_FIT = 0, 1, 2
 
 
 def _realise(
     position: Position, dice: Dice, hops: list[_Hop]
-) -> tuple[list[_Realisation], str | None]:
-    """Every way the written hops can be played step by step with the roll's dice.
+) -> tuple[dict[tuple[int, ...], _Realisation], str | None]:
+    """Every result the written hops can reach, played a die at a time with the roll.
 
-    Returns the realisations and, when there are none, the reason the first failing
-    attempt gave (for the error message).
+    The hops may interleave (with two checkers on the bar, ``bar/19(2)`` enters both before
+    either moves on). Returns one realisation per result and, when there are none, the
+    reason for the failure most worth telling the player.
     """
     d1, d2 = dice
-    all_dice = [d1] * 4 if d1 == d2 else [d1, d2]
     board = list(position.board)
-    out: list[_Realisation] = []
-    seen: set[tuple[tuple[int, ...], tuple[Move, ...]]] = set()
-    first_reason: list[str] = []
+    found: dict[tuple[int, ...], _Realisation] = {}
+    seen: set[tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...]]] = set()
+    reasons: list[tuple[int, str]] = []
 
-    def fail(reason: str) -> None:
-        if not first_reason:
-            first_reason.append(reason)
+    def fail(rank: int, reason: str) -> None:
+        if not reasons or rank < reasons[0][0]:
+            reasons[:] = [(rank, reason)]
 
-    def play_hops(
-        order: tuple[_Hop, ...], remaining: list[int], moves: tuple[Move, ...], strict: bool
+    def search(
+        pending: tuple[tuple[int, int], ...], remaining: tuple[int, ...], moves: tuple[Move, ...]
     ) -> None:
-        if not order:
-            key = (tuple(board), moves)
-            if key not in seen:
-                seen.add(key)
-                out.append(_Realisation(tuple(board), moves, strict))
+        # pending: (where the checker is now, where the hop ends) for each unfinished hop.
+        if not pending:
+            found.setdefault(tuple(board), _Realisation(moves, remaining))
             return
-        hop, rest = order[0], order[1:]
-        play_hop(hop, hop.source, remaining, moves, strict, rest)
-
-    def play_hop(
-        hop: _Hop,
-        at: int,
-        remaining: list[int],
-        moves: tuple[Move, ...],
-        strict: bool,
-        rest: tuple[_Hop, ...],
-    ) -> None:
+        state = (tuple(board), tuple(sorted(pending)), remaining)
+        if state in seen:
+            return
+        seen.add(state)
         if not remaining:
-            fail(f"it needs more than the {d1}-{d2} you rolled")
+            fail(_TOO_MANY, f"it needs more than the {d1}-{d2} you rolled")
             return
-        if board[at] <= 0:
-            where = "on the bar" if at == BAR else f"on the {at}-point"
-            fail(f"you have no checker {where}")
-            return
-        if board[BAR] and at != BAR:
-            fail("you must enter from the bar first")
-            return
-        attempted = False
-        for index, die in enumerate(remaining):
-            if die in remaining[:index]:
+        for index, (at, target) in enumerate(pending):
+            if (at, target) in pending[:index]:
+                continue  # the same hop as an earlier one; that one covers it
+            if board[at] <= 0:
+                where = "on the bar" if at == BAR else f"on the {at}-point"
+                fail(_RULE, f"you have no checker {where}")
                 continue
-            if hop.target != OFF and at - die < hop.target:
-                continue  # this die would overshoot the written point
-            attempted = True
-            move = step(board, at, die)
-            if move is None:
-                fail(_why_not(board, at, die))
+            if board[BAR] and at != BAR:
+                fail(_RULE, "you must enter from the bar first")
                 continue
-            left = remaining[:index] + remaining[index + 1 :]
-            done = move.target == hop.target
-            hit_ok = strict and move.hit == (hop.marked_hit and done)
-            if done:
-                play_hops(rest, left, (*moves, move), hit_ok)
-            else:
-                play_hop(hop, move.target, left, (*moves, move), hit_ok, rest)
-            undo(board, move)
-        if not attempted:
-            fail(
-                f"{format_point(hop.source)}/{format_point(hop.target)} does not fit "
-                f"the dice {d1}-{d2}"
-            )
+            fits = False
+            for die in sorted(set(remaining), reverse=True):
+                if target != OFF and at - die < target:
+                    continue  # this die would overshoot the written point
+                fits = True
+                move = step(board, at, die)
+                if move is None:
+                    fail(_RULE, _why_not(board, at, die))
+                    continue
+                left = list(remaining)
+                left.remove(die)
+                if move.target == target:
+                    after = pending[:index] + pending[index + 1 :]
+                else:
+                    after = (*pending[:index], (move.target, target), *pending[index + 1 :])
+                search(after, tuple(left), (*moves, move))
+                undo(board, move)
+            if not fits:
+                fail(_NO_FIT, f"{format_point(at)}/{format_point(target)} does not fit {d1}-{d2}")
 
-    orders = set(itertools.permutations(hops))
-    for order in sorted(orders, key=lambda o: [hops.index(h) for h in o]):
-        play_hops(order, list(all_dice), (), True)
-    return out, (first_reason[0] if first_reason else None)
+    dice_left = (d1,) * 4 if d1 == d2 else (d1, d2)
+    search(tuple((hop.source, hop.target) for hop in hops), dice_left, ())
+    return found, (reasons[0][1] if reasons else None)
 
 
 def _why_not(board: list[int], source: int, die: int) -> str:
@@ -234,72 +242,90 @@ def _why_not(board: list[int], source: int, die: int) -> str:
     return f"a {die} bears off from the {source}-point only when no checker is on a higher point"
 
 
+def _hit_points(before: tuple[int, ...], after: tuple[int, ...]) -> set[int]:
+    """The points where the play between two boards hit a blot."""
+    return {p for p in range(1, BAR) if before[p] == -1 and after[p] != -1}
+
+
 def _dice_text(dice: Dice) -> str:
     return f"{dice[0]}-{dice[1]}"
 
 
-def _unplayed(dice: Dice, used: tuple[Move, ...], best: int) -> str:
-    d1, d2 = dice
-    if d1 == d2:
-        return f"you can play {best} of your {d1}s, not {len(used)}"
-    if not used:
-        return "you must move"
-    played = used[0].source - used[0].target
-    other = d2 if played == d1 else d1 if played == d2 else min(d1, d2)
-    return f"{format_moves(used)} alone leaves the {other} unplayed"
+PASS_WORDS = frozenset({"pass", "no move", "(no move)"})
 
 
 def parse_play(position: Position, dice: Dice, text: str, plays: LegalPlays | None = None) -> Play:
     """Resolve typed notation to the single legal play it describes.
 
-    >>> parse_play(Position.start(), (6, 5), '24/13')
-    Play(moves=(Move(source=24, target=18, hit=False), Move(source=18, target=13, hit=False)))
+    ``plays`` may be given when the legal plays are already at hand. A forced pass is
+    written ``(no move)`` (or ``pass``), as :func:`format_moves` writes it.
+
+    >>> str(parse_play(Position.start(), (6, 5), '24/18 18/13'))
+    '24/13'
+    >>> parse_play(Position.start(), (6, 5), '24/18')
+    Traceback (most recent call last):
+    ...
+    bot.engine.errors.IllegalPlayError: Use both dice: 24/18 alone leaves the 5 unplayed.
     """
     dice = check_dice(dice)
-    plays = plays if plays is not None else legal_plays(position, dice)
     hops = parse_hops(text)
+    plays = plays if plays is not None else legal_plays(position, dice)
     shown = text.strip()
+    rolled = _dice_text(dice)
     if plays.max_dice == 0:
-        raise IllegalPlayError(f"You cannot move with {_dice_text(dice)}: no checker can move.")
-    realisations, reason = _realise(position, dice, hops)
-    if not realisations:
-        if position.bar and hops and hops[0].source != BAR and all(h.source != BAR for h in hops):
+        if not hops:
+            return Play(())
+        raise IllegalPlayError(f"You cannot move with {rolled}: no checker can move. Pass.")
+    if not hops:
+        raise IllegalPlayError(f"You can move with {rolled}, so you must.{_suggest(plays)}")
+
+    realised, reason = _realise(position, dice, hops)
+    if not realised:
+        if position.bar and all(hop.source != BAR for hop in hops):
             raise IllegalPlayError("You must enter from the bar first.")
         raise IllegalPlayError(
-            f"{shown} is not legal with {_dice_text(dice)}: {reason or 'it does not fit'}."
-            f"{_suggest(plays)}"
+            f"{shown} is not legal with {rolled}: {reason or 'it does not fit'}.{_suggest(plays)}"
         )
-    legal_strict = {r.result for r in realisations if r.strict and r.result in plays._by_result}
-    legal_loose = {r.result for r in realisations if r.result in plays._by_result}
-    for candidates in (legal_strict, legal_loose):
+
+    legal = [result for result in realised if result in plays._raw]
+    # Prefer the play whose hits are exactly the points marked with *: "24/13" past a blot
+    # on 18 means the quiet 24/19/13 when that is possible, and "24/18*/13" means the hit.
+    starred = {hop.target for hop in hops if hop.marked_hit}
+    exact = [r for r in legal if _hit_points(position.board, r) == starred]
+    for candidates in (exact, legal):
         if len(candidates) == 1:
-            (result,) = candidates
-            return plays._by_result[result]
-    if len(legal_loose) > 1:
-        options = ", ".join(sorted(str(plays._by_result[r]) for r in legal_loose))
+            play = plays._play_for_board(candidates[0])
+            assert play is not None
+            return play
+    if legal:
+        options = ", ".join(sorted(str(plays._play_for_board(r)) for r in legal))
         raise IllegalPlayError(
             f"{shown} could mean more than one play: {options}. Write the one you mean."
         )
-    used = max(realisations, key=lambda r: len(r.moves))
-    if len(used.moves) < plays.max_dice:
-        if dice[0] != dice[1] and plays.max_dice == 2:
-            raise IllegalPlayError(f"Use both dice: {_unplayed(dice, used.moves, 2)}.")
+
+    longest = max(realised.values(), key=lambda r: len(r.moves))
+    if len(longest.moves) < plays.max_dice:
+        if dice[0] != dice[1]:
+            raise IllegalPlayError(
+                f"Use both dice: {format_moves(longest.moves)} alone leaves the "
+                f"{longest.unused[0]} unplayed."
+            )
         raise IllegalPlayError(
-            f"{shown} is not legal with {_dice_text(dice)}: "
-            f"{_unplayed(dice, used.moves, plays.max_dice)}.{_suggest(plays)}"
+            f"{shown} is not legal with {rolled}: you can play {plays.max_dice} of your "
+            f"{dice[0]}s, not {len(longest.moves)}.{_suggest(plays)}"
         )
     if plays.max_dice == 1 and dice[0] != dice[1]:
         raise IllegalPlayError(
-            f"{shown} is not legal with {_dice_text(dice)}: only one die can be played, so "
-            f"you must play the {max(dice)}.{_suggest(plays)}"
+            f"{shown} is not legal with {rolled}: only one die can be played, so you must "
+            f"play the {max(dice)}.{_suggest(plays)}"
         )
-    raise IllegalPlayError(f"{shown} is not legal with {_dice_text(dice)}.{_suggest(plays)}")
+    raise IllegalPlayError(f"{shown} is not legal with {rolled}.{_suggest(plays)}")
 
 
 def _suggest(plays: LegalPlays, limit: int = 3) -> str:
-    names = [str(p) for p in plays][:limit]
-    more = " …" if len(plays) > limit else ""
-    return f" Legal: {', '.join(names)}{more}"
+    names = sorted(str(p) for p in plays)
+    more = " …" if len(names) > limit else ""
+    return f" Legal: {', '.join(names[:limit])}{more}"
 
 
 def format_play(play: Play) -> str:
