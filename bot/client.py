@@ -1,0 +1,71 @@
+"""The Bot subclass: opens nothing itself; its dependencies are made in ``main`` and passed in.
+
+``setup_hook`` loads the cog, registers the restart-proof buttons and syncs the commands
+(to DEV_GUILD_ID when set, which is instant; otherwise globally).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.session import SessionService
+from cogs.backgammon import Backgammon
+from cogs.views import ActionButton
+
+log = logging.getLogger(__name__)
+
+# Guilds is all the bot needs: commands, buttons and autocomplete arrive as interactions,
+# which carry the users and members they mention.
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+
+
+def point_discord_at(settings: Settings) -> None:
+    """Send REST calls and the gateway connection to another host (a proxy or a fake)."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+class GammonBot(commands.Bot):
+    def __init__(self, settings: Settings, service: SessionService) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS, help_command=None)
+        self.settings = settings
+        self.service = service
+        self.synced = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        cog = Backgammon(
+            self, self.service, leaderboard_min_matches=self.settings.leaderboard_min_matches
+        )
+        await self.add_cog(cog)
+        self.add_dynamic_items(ActionButton)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            commands_ = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(commands_), guild.id)
+        else:
+            commands_ = await self.tree.sync()
+            log.info("synced %d commands globally", len(commands_))
+        self.synced.set()
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
+
+    async def drain(self, timeout: float = 4.0) -> None:
+        """Stop taking new actions and wait for the ones in flight to finish."""
+        cog = self.get_cog("Backgammon")
+        if isinstance(cog, Backgammon):
+            cog.accepting = False
+            try:
+                await asyncio.wait_for(cog.idle.wait(), timeout)
+            except TimeoutError:
+                log.warning("shutting down with %d action(s) still running", cog.in_flight)

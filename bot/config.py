@@ -1,0 +1,144 @@
+"""Settings: the only reader of the environment and the ``.env`` file.
+
+Environment variables win over ``.env``; ``.env`` is read from the working directory. A bad
+value raises :class:`SettingsError` with one line the operator can act on. The token is never
+put in a message, a log line or ``repr``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TOKEN_HELP = (
+    "Create a bot at https://discord.com/developers/applications (Bot > Reset Token), "
+    "put DISCORD_TOKEN=<token> in .env (see .env.example), or try the game offline "
+    "with: python -m bot play"
+)
+_TOKEN_RE = re.compile(r"^[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{20,}$")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(Exception):
+    """A missing or invalid setting; the message is one line meant for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str | None = field(default=None, repr=False)
+    dev_guild_id: int | None = None
+    database_path: Path = Path("data/gammon.db")
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    challenge_timeout_minutes: float = 15.0
+    inactivity_timeout_minutes: float = 60.0
+    leaderboard_min_matches: int = 1
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env"
+    ) -> Settings:
+        """Read settings from ``.env`` and the environment (the environment wins)."""
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update(read_env_file(Path(env_file)))
+        values.update(os.environ if environ is None else environ)
+
+        def get(key: str) -> str | None:
+            value = values.get(key, "").strip()
+            return value or None
+
+        return cls(
+            token=get("DISCORD_TOKEN"),
+            dev_guild_id=_int(get("DEV_GUILD_ID"), "DEV_GUILD_ID", minimum=1),
+            database_path=Path(get("DATABASE_PATH") or "data/gammon.db"),
+            log_level=_log_level(get("LOG_LEVEL") or "INFO"),
+            api_base=_url(get("DISCORD_API_BASE"), "DISCORD_API_BASE", ("http", "https")),
+            gateway_url=_url(get("DISCORD_GATEWAY_URL"), "DISCORD_GATEWAY_URL", ("ws", "wss")),
+            challenge_timeout_minutes=_minutes(
+                get("CHALLENGE_TIMEOUT_MINUTES"), "CHALLENGE_TIMEOUT_MINUTES", 15.0
+            ),
+            inactivity_timeout_minutes=_minutes(
+                get("INACTIVITY_TIMEOUT_MINUTES"), "INACTIVITY_TIMEOUT_MINUTES", 60.0
+            ),
+            leaderboard_min_matches=_int(
+                get("LEADERBOARD_MIN_MATCHES"), "LEADERBOARD_MIN_MATCHES", minimum=1
+            )
+            or 1,
+        )
+
+    def require_token(self) -> str:
+        """The bot token, or a :class:`SettingsError` that says how to get one."""
+        if self.token is None:
+            raise SettingsError(f"DISCORD_TOKEN is not set. {TOKEN_HELP}")
+        if not _TOKEN_RE.match(self.token):
+            raise SettingsError(
+                "DISCORD_TOKEN does not look like a bot token (three dot-separated parts). "
+                + TOKEN_HELP
+            )
+        return self.token
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """Parse ``KEY=value`` lines; ``#`` comments, ``export`` and quotes are allowed."""
+    values: dict[str, str] = {}
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :].strip()
+        key, sep, value = line.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise SettingsError(f"{path}:{number}: expected KEY=value")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in value:
+            value = value.split(" #", 1)[0].rstrip()
+        values[key.strip()] = value
+    return values
+
+
+def _int(value: str | None, key: str, *, minimum: int) -> int | None:
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise SettingsError(f"{key} must be a whole number, not {value!r}") from None
+    if number < minimum:
+        raise SettingsError(f"{key} must be at least {minimum}, not {number}")
+    return number
+
+
+def _minutes(value: str | None, key: str, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        minutes = float(value)
+    except ValueError:
+        raise SettingsError(f"{key} must be a number of minutes, not {value!r}") from None
+    if not 0 < minutes <= 60 * 24 * 30:
+        raise SettingsError(f"{key} must be between 0 and 43200 minutes, not {value}")
+    return minutes
+
+
+def _log_level(value: str) -> str:
+    level = value.upper()
+    if level not in LOG_LEVELS:
+        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
+    return level
+
+
+def _url(value: str | None, key: str, schemes: tuple[str, ...]) -> str | None:
+    if value is None:
+        return None
+    scheme, sep, rest = value.partition("://")
+    if not sep or scheme not in schemes or not rest:
+        raise SettingsError(f"{key} must be a {' or '.join(schemes)} URL, not {value!r}")
+    return value.rstrip("/")

@@ -1,0 +1,211 @@
+"""Offline play: a game in the terminal through the same session layer and database.
+
+Two people share one keyboard. Commands come from standard input, one a line, so a game
+can be scripted; after every action the board is printed as text and written as a PNG to
+the output folder. A game left unfinished is saved and resumed on the next run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from bot import present
+from bot.config import Settings
+from bot.dice import Roller, ScriptedRoller, SystemRoller
+from bot.engine import MatchOptions, ResultKind
+from bot.errors import UserError
+from bot.session import Player, Report, SessionService, SessionSettings
+from bot.store import MatchRow, Store
+
+# The terminal is its own little "server": one guild, one channel.
+OFFLINE_GUILD = 0
+OFFLINE_CHANNEL = 0
+COMMANDS = """\
+Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,
+resign [single|gammon|backgammon], accept, reject, board, history, help, quit"""
+
+
+class Terminal:
+    def __init__(
+        self,
+        service: SessionService,
+        players: tuple[Player, Player],
+        out: Path,
+        stdout: TextIO,
+    ) -> None:
+        self.service = service
+        self.players = players
+        self.out = out
+        self.stdout = stdout
+        self.images = 0
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def show(self, report: Report) -> None:
+        self.say(report.text)
+        for game in report.boards:
+            self.write_png(report.match, game)
+        row = report.match
+        if row.game is not None and row.status == "playing":
+            game = row.game
+            viewer = present.perspective(game)
+            self.say(game.position_for(viewer).ascii())
+            self.say(f"(X = {row.player_names[viewer]}, O = {row.player_names[1 - viewer]})")
+        step = present.next_step(row, commands=False)
+        if step:
+            self.say(step)
+
+    def write_png(self, row: MatchRow, game: object) -> None:
+        from renderers import render_board
+
+        self.images += 1
+        self.out.mkdir(parents=True, exist_ok=True)
+        path = self.out / f"board-{self.images:04d}.png"
+        png = render_board(game, perspective=present.perspective(game), names=row.player_names)
+        path.write_bytes(png)
+        self.say(f"[board image: {path}]")
+
+    def actor(self, row: MatchRow) -> Player:
+        """Who types next: the player the game is waiting for."""
+        if row.status == "challenge":
+            return self.players[1]
+        assert row.game is not None and row.game.actor is not None
+        return self.players[row.game.actor]
+
+    async def handle(self, line: str) -> bool:
+        """Run one command line; False when the session should end."""
+        words = line.strip().split(maxsplit=1)
+        if not words:
+            return True
+        command, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
+        if command in ("quit", "exit"):
+            return False
+        if command == "help":
+            self.say(COMMANDS)
+            return True
+        row = await self.service.current(OFFLINE_CHANNEL)
+        if row is None:
+            self.say("No game is running.")
+            return False
+        if command == "history":
+            row, events = await self.service.history(OFFLINE_CHANNEL)
+            self.say("\n".join(present.history_lines(row, events)))
+            return True
+        if command == "board":
+            if row.game is not None:
+                self.show(Report("board", row, [], [row.game]))
+            return True
+        user = self.actor(row)
+        svc, channel = self.service, OFFLINE_CHANNEL
+        if command == "move" or "/" in command:
+            text = rest if command == "move" else line
+            report = await svc.move(channel, user, text)
+        elif command == "roll":
+            report = await svc.roll(channel, user)
+        elif command == "double":
+            report = await svc.double(channel, user)
+        elif command == "take":
+            report = await svc.take(channel, user)
+        elif command in ("drop", "pass"):
+            report = await svc.drop(channel, user)
+        elif command == "beaver":
+            report = await svc.beaver(channel, user)
+        elif command == "resign":
+            kind = ResultKind[(rest or "single").strip().upper()]
+            resigner = self.players[row.game.on_roll] if row.game else user
+            report = await svc.resign(channel, resigner, kind)
+        elif command in ("accept", "reject"):
+            report = await svc.answer_resignation(channel, user, command == "accept")
+        else:
+            self.say(f"Unknown command {command!r}. {COMMANDS}")
+            return True
+        self.show(report)
+        return report.match.status == "playing"
+
+
+async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
+    names = [n.strip() for n in str(args.names).split(",")]
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
+        print("gammon-bot: --names takes two different names, like alice,bob", file=sys.stderr)
+        return 2
+    roller: Roller = SystemRoller()
+    if args.dice:
+        try:
+            roller = ScriptedRoller(int(d) for d in str(args.dice).split(","))
+        except ValueError:
+            print("gammon-bot: --dice takes numbers 1-6, like 3,1,6,5", file=sys.stderr)
+            return 2
+    try:
+        options = MatchOptions(length=args.length, cube=not args.no_cube)
+    except ValueError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 2
+    store = await Store.open(args.db or settings.database_path)
+    try:
+        service = SessionService(
+            store,
+            roller=roller,
+            settings=SessionSettings(challenge_timeout=365 * 24 * 3600.0),
+        )
+        players = (Player(1, names[0]), Player(2, names[1]))
+        terminal = Terminal(service, players, Path(args.out), sys.stdout)
+        row = await service.current(OFFLINE_CHANNEL)
+        if row is not None and args.new:
+            await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
+            row = None
+        if row is not None and row.status == "playing":
+            terminal.players = (
+                Player(row.player_ids[0], row.player_names[0]),
+                Player(row.player_ids[1], row.player_names[1]),
+            )
+            terminal.say("Resuming your saved game (start afresh with --new).")
+            if row.game is not None:
+                terminal.show(Report("board", row, [], [row.game]))
+        else:
+            if row is not None:
+                await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
+            await service.challenge(
+                OFFLINE_GUILD, OFFLINE_CHANNEL, players[0], players[1], options, rated=False
+            )
+            terminal.show(await service.accept(OFFLINE_CHANNEL, players[1]))
+        terminal.say(COMMANDS)
+        return await _loop(terminal)
+    finally:
+        await store.close()
+
+
+async def _loop(terminal: Terminal) -> int:
+    loop = asyncio.get_running_loop()
+    while True:
+        row = await terminal.service.current(OFFLINE_CHANNEL)
+        if row is None or row.status != "playing":
+            terminal.say("Game over. Thanks for playing!")
+            return 0
+        prompt = f"{terminal.actor(row).name}> "
+        print(prompt, end="", file=terminal.stdout, flush=True)
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            terminal.say("\nGame saved: run the same command again to continue.")
+            return 0
+        if not sys.stdin.isatty():
+            terminal.say(line.rstrip())
+        try:
+            keep_going = await terminal.handle(line)
+        except UserError as exc:
+            terminal.say(str(exc))
+            continue
+        except KeyError:
+            terminal.say("Resign with single, gammon or backgammon.")
+            continue
+        if not keep_going:
+            row = await terminal.service.current(OFFLINE_CHANNEL)
+            if row is not None and row.status == "playing":
+                terminal.say("Game saved: run the same command again to continue.")
+                return 0
+            terminal.say("Game over. Thanks for playing!")
+            return 0

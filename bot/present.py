@@ -1,0 +1,147 @@
+"""Player-facing text built from session data, shared by the Discord cog and the terminal.
+
+Nothing here knows about Discord: mentions are produced by a callback the front end passes
+(``<@id>`` on Discord, the plain name in a terminal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.engine import Game, Phase
+from bot.store import EventRecord, MatchRow, PlayerStats
+
+MESSAGE_LIMIT = 2000
+
+Mention = Callable[[int, str], str]
+
+
+def plain(_: int, name: str) -> str:
+    return name
+
+
+def perspective(game: Game) -> int:
+    """Whose side to draw the board from: the player who must act, or the winner."""
+    if game.actor is not None:
+        return game.actor
+    if game.result is not None:
+        return game.result.winner
+    return game.on_roll
+
+
+def next_step(row: MatchRow, mention: Mention = plain, *, commands: bool = True) -> str | None:
+    """One sentence telling the right player what to do next."""
+    if row.status == "challenge":
+        return None
+    game = row.game
+    if row.status != "playing" or game is None or game.actor is None:
+        return None
+    actor = game.actor
+    who = mention(row.player_ids[actor], row.player_names[actor])
+    if game.resignation is not None:
+        return f"{who}: accept or reject the resignation."
+    if game.phase is Phase.DOUBLED:
+        return f"{who}: take or drop?"
+    if game.phase is Phase.ROLL:
+        if game.can_double():
+            return f"{who}, your turn: roll or double."
+        return f"{who}, your turn: roll."
+    if game.phase is Phase.MOVE and game.dice:
+        how = " with /backgammon move" if commands else ""
+        return f"{who}, move your {game.dice[0]}-{game.dice[1]}{how}."
+    return None
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """Trim text to a message limit, keeping the end (the newest news) when it must cut."""
+    if len(text) <= limit:
+        return text
+    return "…" + text[-(limit - 1) :]
+
+
+def history_lines(row: MatchRow, events: Sequence[EventRecord]) -> list[str]:
+    """The current (or last) game's moves in standard notation, one turn a line."""
+    game = row.game
+    current = game.game_number if game else 1
+    names = row.player_names
+    lines: list[str] = []
+    for event in events:
+        if event.game_number != current:
+            continue
+        who = names[event.player] if event.player is not None else ""
+        dice = f"{event.dice[0]}-{event.dice[1]}" if event.dice else ""
+        match event.action:
+            case "opening":
+                assert event.dice is not None
+                lines.append(f"Opening: {names[0]} {event.dice[0]}, {names[1]} {event.dice[1]}")
+            case "move":
+                lines.append(f"{who} {dice}: {event.notation}")
+            case "pass":
+                lines.append(f"{who} {dice}: cannot move")
+            case "double":
+                lines.append(f"{who} doubles")
+            case "take" | "drop" | "beaver":
+                lines.append(f"{who} {event.action}s")
+            case "resign":
+                lines.append(f"{who} offers to resign ({event.notation})")
+            case "resign_accept":
+                lines.append(f"{who} accepts the resignation")
+            case "resign_reject":
+                lines.append(f"{who} rejects the resignation")
+            case "claim":
+                lines.append(f"{who} claims the game (opponent idle)")
+            case "cancel":
+                lines.append("cancelled by a moderator")
+    numbered = [f"{i}. {line}" for i, line in enumerate(lines, start=1)]
+    if game is not None:
+        numbered.append(f"Position ID {game.position_id()} · Match ID {game.match_id()}")
+    return numbered
+
+
+def history_text(row: MatchRow, events: Sequence[EventRecord]) -> str:
+    title = (
+        f"Game {row.game.game_number if row.game else 1}: {row.player_names[0]} vs "
+        f"{row.player_names[1]}"
+    )
+    body = "\n".join(history_lines(row, events)) or "No moves yet."
+    return fit(f"**{title}**\n```\n{body}\n```", MESSAGE_LIMIT)
+
+
+def stats_text(stats: PlayerStats | None, name: str) -> str:
+    if stats is None or stats.games == 0:
+        return f"{name} has not finished a game on this server yet."
+    rating = (
+        f"{stats.rating:.1f} ({stats.rated_matches} rated)" if stats.rated_matches else ("unrated")
+    )
+    return "\n".join(
+        [
+            f"Rating: {rating}",
+            f"Matches: {stats.matches} ({stats.match_wins} won, {stats.match_losses} lost)",
+            f"Games: {stats.games} ({stats.game_wins} won, {stats.game_losses} lost)",
+            f"Gammons: {stats.gammons} · Backgammons: {stats.backgammons}",
+            f"Points: {stats.points_won} won, {stats.points_lost} lost",
+            f"Streak: {stats.streak} (best {stats.best_streak})",
+        ]
+    )
+
+
+def leaderboard_lines(rows: Sequence[PlayerStats]) -> list[str]:
+    return [
+        f"{i}. {row.name} — {row.rating:.1f} "
+        f"({row.match_wins}-{row.match_losses} in {row.rated_matches} rated)"
+        for i, row in enumerate(rows, start=1)
+    ]
+
+
+HELP_TEXT = """\
+**Start**: `/backgammon challenge opponent:@friend` (options: `length` 0 for a money game or \
+1-25 for a match, `cube`, `rated`). Your friend presses Accept; the bot rolls the opening.
+**Each turn**: press **Roll** (or `/backgammon roll`), or **Double** before rolling. Then \
+`/backgammon move` — the `play` box lists your legal plays as you type.
+**Writing moves**: from/to for each checker: `13/7 8/7`, `24/13` (one checker, both dice), \
+`8/5(2) 6/5(2)` (doubles), `bar/22` to enter, `6/off` to bear off, `*` marks a hit (optional).
+**Cube**: `double`, then your opponent `take`s or `drop`s (`pass`). No doubling in the \
+Crawford game or a 1-point match.
+**Also**: `resign` (single, gammon or backgammon), `board`, `history`, `stats`, \
+`leaderboard`, `claim` (win when your opponent has been idle too long), `cancel` (moderators).
+"""

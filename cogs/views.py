@@ -1,0 +1,93 @@
+"""Buttons that survive restarts.
+
+Each button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` says what it means
+(``bg:<action>:<match id>``). Nothing lives in memory: after a restart the bot parses the
+id again, and the session layer decides whether the person pressing may do it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine import Phase
+from bot.store import MatchRow
+
+if TYPE_CHECKING:
+    from cogs.backgammon import Backgammon
+
+# action -> (label, style)
+BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "accept": ("Accept", discord.ButtonStyle.success),
+    "decline": ("Decline", discord.ButtonStyle.danger),
+    "roll": ("Roll", discord.ButtonStyle.primary),
+    "double": ("Double", discord.ButtonStyle.secondary),
+    "take": ("Take", discord.ButtonStyle.success),
+    "drop": ("Drop", discord.ButtonStyle.danger),
+    "beaver": ("Beaver", discord.ButtonStyle.secondary),
+    "resign_accept": ("Accept resignation", discord.ButtonStyle.success),
+    "resign_reject": ("Reject", discord.ButtonStyle.danger),
+}
+_ACTIONS = "|".join(BUTTONS)
+
+
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"bg:(?P<action>{_ACTIONS}):(?P<match>[0-9]{{1,19}})",
+):
+    """A game button; the cog performs the action for whoever presses it."""
+
+    def __init__(self, action: str, match_id: int) -> None:
+        label, style = BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"bg:{action}:{match_id}")
+        )
+        self.action = action
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: Any,
+        /,
+    ) -> ActionButton:
+        return cls(match["action"], int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
+        if cog is None:  # pragma: no cover - the cog is always loaded with the buttons
+            await interaction.response.send_message(
+                "The game commands are not loaded right now; try again shortly.", ephemeral=True
+            )
+            return
+        await cog.press(interaction, self.action, self.match_id)
+
+
+def actions_for(row: MatchRow) -> list[str]:
+    """The buttons for the next natural action in a match's current state."""
+    if row.status == "challenge":
+        return ["accept", "decline"]
+    game = row.game
+    if row.status != "playing" or game is None:
+        return []
+    if game.resignation is not None:
+        return ["resign_accept", "resign_reject"]
+    if game.phase is Phase.DOUBLED:
+        beaver = game.options.is_money and game.options.beavers
+        return ["take", "drop", *(["beaver"] if beaver else [])]
+    if game.phase is Phase.ROLL:
+        return ["roll", *(["double"] if game.can_double() else [])]
+    return []
+
+
+def view_for(row: MatchRow) -> discord.ui.View | None:
+    actions = actions_for(row)
+    if not actions:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        view.add_item(ActionButton(action, row.id))
+    return view
