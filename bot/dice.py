@@ -27,6 +27,10 @@ class SystemRoller:
         return self._random.randint(1, 6)
 
 
+class DiceExhausted(RuntimeError):
+    """A scripted roller was asked for more dice than it was given."""
+
+
 class ScriptedRoller:
     """Dice read from a list, for tests and reproducible demos.
 
@@ -47,7 +51,7 @@ class ScriptedRoller:
 
     def die(self) -> int:
         if not self._dice:
-            raise RuntimeError("the scripted roller ran out of dice")
+            raise DiceExhausted("the scripted dice ran out")
         return self._dice.pop(0)
 
     def remaining(self) -> int:

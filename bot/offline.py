@@ -15,7 +15,7 @@ from typing import TextIO
 
 from bot import present
 from bot.config import Settings
-from bot.dice import Roller, ScriptedRoller, SystemRoller
+from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.session import Player, Report, SessionService, SessionSettings
@@ -202,6 +202,9 @@ async def _loop(terminal: Terminal) -> int:
         except KeyError:
             terminal.say("Resign with single, gammon or backgammon.")
             continue
+        except DiceExhausted:
+            terminal.say("The scripted dice (--dice) ran out. Game saved.")
+            return 0
         if not keep_going:
             row = await terminal.service.current(OFFLINE_CHANNEL)
             if row is not None and row.status == "playing":

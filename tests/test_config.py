@@ -1,0 +1,84 @@
+"""Settings come from the environment and .env, and bad values give one actionable line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings, SettingsError, read_env_file
+
+GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+
+
+def test_defaults_without_any_setting(tmp_path: Path) -> None:
+    settings = Settings.from_env({}, env_file=tmp_path / "missing.env")
+    assert settings.token is None
+    assert settings.database_path == Path("data/gammon.db")
+    assert settings.log_level == "INFO"
+    assert settings.challenge_timeout_minutes == 15.0
+    assert settings.inactivity_timeout_minutes == 60.0
+    assert settings.dev_guild_id is None
+
+
+def test_env_file_is_read_and_environment_wins(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "# comment\nexport DISCORD_TOKEN='from-file'\nDEV_GUILD_ID=42\n"
+        'DATABASE_PATH="x/y.db"\nLOG_LEVEL=debug # trailing comment\n',
+        encoding="utf-8",
+    )
+    settings = Settings.from_env({"DEV_GUILD_ID": "7"}, env_file=env)
+    assert settings.token == "from-file"
+    assert settings.dev_guild_id == 7
+    assert settings.database_path == Path("x/y.db")
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "fragment"),
+    [
+        ("DEV_GUILD_ID", "abc", "DEV_GUILD_ID must be a whole number"),
+        ("LOG_LEVEL", "loud", "LOG_LEVEL must be one of"),
+        ("CHALLENGE_TIMEOUT_MINUTES", "-3", "CHALLENGE_TIMEOUT_MINUTES must be between"),
+        ("INACTIVITY_TIMEOUT_MINUTES", "soon", "must be a number of minutes"),
+        ("DISCORD_API_BASE", "ftp://x", "DISCORD_API_BASE must be a http or https URL"),
+        ("DISCORD_GATEWAY_URL", "http://x", "DISCORD_GATEWAY_URL must be a ws or wss URL"),
+    ],
+)
+def test_invalid_values_name_the_key(key: str, value: str, fragment: str, tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match=fragment):
+        Settings.from_env({key: value}, env_file=tmp_path / "none")
+
+
+def test_missing_token_says_where_to_get_one(tmp_path: Path) -> None:
+    settings = Settings.from_env({}, env_file=tmp_path / "none")
+    with pytest.raises(SettingsError) as info:
+        settings.require_token()
+    message = str(info.value)
+    assert "discord.com/developers/applications" in message
+    assert ".env" in message
+    assert "python -m bot play" in message
+    assert "\n" not in message
+
+
+def test_malformed_token_is_refused_without_echoing_it(tmp_path: Path) -> None:
+    secret = "not-a-token-but-secret-ish"
+    settings = Settings.from_env({"DISCORD_TOKEN": secret}, env_file=tmp_path / "none")
+    with pytest.raises(SettingsError) as info:
+        settings.require_token()
+    assert secret not in str(info.value)
+    assert secret not in repr(settings)
+
+
+def test_well_formed_token_is_accepted(tmp_path: Path) -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": GOOD_TOKEN}, env_file=tmp_path / "none")
+    assert settings.require_token() == GOOD_TOKEN
+    assert GOOD_TOKEN not in repr(settings)
+
+
+def test_env_file_syntax_error_names_the_line(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("GOOD=1\nthis is not a setting\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"\.env:2: expected KEY=value"):
+        read_env_file(env)
