@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from bot.engine.errors import IllegalPlayError
 from bot.engine.position import BAR, OFF, Position
 
 Dice = tuple[int, int]
@@ -135,11 +134,38 @@ class LegalPlays:
         if isinstance(item, Position):
             return item.board in self._raw
         if isinstance(item, Play):
-            try:
-                return self.position.apply(item).board in self._raw
-            except IllegalPlayError:
-                return False
+            result = self._result_of(item)
+            return result is not None and result in self._raw
         return False
+
+    def _result_of(self, play: Play) -> _Board | None:
+        """The board ``play`` reaches when each of its moves uses one of the roll's dice.
+
+        None when some move is not a single die of this roll (``13/9`` is not a move with
+        3-1, though ``13/10 10/9`` is) or cannot be made.
+        """
+        d1, d2 = self.dice
+        board = list(self.position.board)
+
+        def walk(index: int, remaining: tuple[int, ...]) -> _Board | None:
+            if index == len(play.moves):
+                return tuple(board)
+            wanted = play.moves[index]
+            for die in set(remaining):
+                made = step(board, wanted.source, die)
+                if made is None:
+                    continue
+                result = None
+                if made.target == wanted.target:
+                    left = list(remaining)
+                    left.remove(die)
+                    result = walk(index + 1, tuple(left))
+                undo(board, made)
+                if result is not None:
+                    return result
+            return None
+
+        return walk(0, (d1,) * 4 if d1 == d2 else (d1, d2))
 
     @cached_property
     def _by_result(self) -> dict[_Board, Play]:
