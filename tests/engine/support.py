@@ -1,0 +1,46 @@
+"""Shared helpers for the engine tests: hand-built positions and the conformance data."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bot.engine import LegalPlays, Position
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def pos(points: dict[int, int]) -> Position:
+    """A position from the player on roll's view, written as {point: count}.
+
+    Positive counts are the player on roll's checkers, negative the opponent's; key 25 is the
+    player on roll's bar and key 0 the opponent's bar (both positive). Checkers not placed
+    have been borne off.
+
+    >>> pos({25: 1, 19: -2}).board[19], pos({25: 1}).bar
+    (-2, 1)
+    """
+    board = [0] * 26
+    for point, count in points.items():
+        board[point] = count
+    return Position.from_board(board)
+
+
+def formatted(plays: LegalPlays) -> set[str]:
+    """The legal plays as GNU Backgammon would write them."""
+    return {str(play) for play in plays}
+
+
+@cache
+def conformance_cases() -> tuple[dict[str, Any], ...]:
+    """Every line of tests/data/legal_plays.jsonl (GNU Backgammon's own move generator)."""
+    lines = (DATA / "legal_plays.jsonl").read_text().splitlines()
+    return tuple(json.loads(line) for line in lines if line.strip())
+
+
+def case_id(case: dict[str, Any]) -> str:
+    """A readable test id: the tags, the dice and the Position ID."""
+    d1, d2 = case["dice"]
+    return f"{'+'.join(case['tags'])}-{d1}{d2}-{case['position_id']}"
