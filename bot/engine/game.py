@@ -36,7 +36,7 @@ class Phase(StrEnum):
     OPENING = "opening"  # waiting for the opening roll (one die each)
     ROLL = "roll"  # the player on roll may double or roll
     MOVE = "move"  # dice are out: the player on roll must move
-    DOUBLED = "doubled"  # a double is offered: the other player takes or drops
+    DOUBLED = "doubled"  # a double (or a beaver) is offered: the receiver takes or drops
     OVER = "over"  # the game is finished
 
 
@@ -169,9 +169,18 @@ class Game:
             return None
         if self.resignation is not None:
             return 1 - self.resignation.player
-        if self.phase is Phase.DOUBLED:
+        if self.phase is Phase.DOUBLED and not self.beaver_pending:
             return 1 - self.on_roll
         return self.on_roll
+
+    @property
+    def beaver_pending(self) -> bool:
+        """Whether the doubled player has beavered and the doubler must now take or drop.
+
+        Only a beaver leaves a double pending with the cube on the receiver's side: a double
+        itself needs the cube centred or owned by the doubler.
+        """
+        return self.phase is Phase.DOUBLED and self.cube_owner == 1 - self.on_roll
 
     @property
     def final_score(self) -> tuple[int, int]:
@@ -331,6 +340,7 @@ class Game:
 
     def pass_turn(self) -> Game:
         """Forfeit the turn when the roll has no legal play (the only time that is allowed)."""
+        self._require_no_resignation()
         self._require(Phase.MOVE, self._phase_hint())
         if not self.legal_plays().is_forced_pass:
             raise NotAllowedNowError("You have a legal play, so you must move.")
@@ -343,6 +353,10 @@ class Game:
         return dataclasses.replace(self, phase=Phase.DOUBLED)
 
     def take(self) -> Game:
+        """Accept the double (or the beaver): the cube doubles and goes to the receiver.
+
+        After a beaver the beaverer already holds the cube and keeps it.
+        """
         self._require_no_resignation()
         self._require(Phase.DOUBLED, "There is no double to take.")
         return dataclasses.replace(
@@ -350,23 +364,33 @@ class Game:
         )
 
     def beaver(self) -> Game:
-        """Take and at once redouble, keeping the cube (money games with beavers only)."""
+        """Take and at once redouble, keeping the cube (money games with beavers only).
+
+        The doubler then takes or drops the beaver like any double; a drop concedes the
+        value of the taken double.
+        """
         self._require_no_resignation()
         self._require(Phase.DOUBLED, "There is no double to beaver.")
         if not (self.options.is_money and self.options.beavers):
             raise NotAllowedNowError("Beavers are not allowed in this game.")
-        return dataclasses.replace(
-            self, phase=Phase.ROLL, cube=self.cube * 4, cube_owner=1 - self.on_roll
-        )
+        if self.beaver_pending:
+            raise NotAllowedNowError("The beaver is waiting for an answer: take or drop.")
+        return dataclasses.replace(self, cube=self.cube * 2, cube_owner=1 - self.on_roll)
 
     def drop(self) -> Game:
-        """Refuse a double: the doubler wins the cube's value before the double."""
+        """Refuse a double: the doubler wins the cube's value before the double.
+
+        Refusing a beaver concedes the beaverer the value of the taken double.
+        """
         self._require_no_resignation()
         self._require(Phase.DOUBLED, "There is no double to drop.")
-        return self._finish(self.on_roll, ResultKind.SINGLE, EndReason.DROPPED, jacoby=False)
+        winner = self.actor
+        assert winner is not None
+        return self._finish(1 - winner, ResultKind.SINGLE, EndReason.DROPPED, jacoby=False)
 
     def offer_resignation(self, player: int, kind: ResultKind = ResultKind.SINGLE) -> Game:
         """``player`` offers to lose a single game, a gammon or a backgammon."""
+        _check_player(player)
         if self.phase is Phase.OVER:
             raise NotAllowedNowError("The game is already over.")
         if self.phase is Phase.OPENING:
@@ -391,6 +415,7 @@ class Game:
 
         With ``whole_match`` the winner is given enough points to win the match.
         """
+        _check_player(winner)
         if self.phase is Phase.OVER:
             raise NotAllowedNowError("The game is already over.")
         points_needed = (
@@ -433,8 +458,10 @@ class Game:
     def _finish(
         self, winner: int, kind: ResultKind, reason: EndReason, *, jacoby: bool = True
     ) -> Game:
-        if jacoby and self.options.is_money and self.options.jacoby and self.cube == 1:
-            kind = ResultKind.SINGLE  # Jacoby: gammons count only once the cube is turned
+        if jacoby and self.options.is_money and self.options.jacoby and self.cube_owner is None:
+            # Jacoby: gammons count only once a double has been offered and taken. The cube
+            # stays centred until then, even when automatic doubles have turned it.
+            kind = ResultKind.SINGLE
         points = int(kind) * self.cube
         return dataclasses.replace(
             self,
@@ -459,6 +486,11 @@ class Game:
             Phase.DOUBLED: "A double is waiting for an answer: take or drop.",
             Phase.OVER: "The game is over.",
         }[self.phase]
+
+
+def _check_player(player: int) -> None:
+    if player not in (0, 1):
+        raise ValueError(f"a player is 0 or 1, not {player!r}")
 
 
 def _result_kind(position: Position) -> ResultKind:
