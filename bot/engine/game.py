@@ -28,6 +28,9 @@ from bot.engine.notation import parse_play
 from bot.engine.position import Position
 
 MAX_MATCH_LENGTH = 25
+# GNU Backgammon's highest cube. It keeps every state expressible as a Match ID: even a
+# backgammon at this cube (12288 points) fits the ID's 15-bit score.
+MAX_CUBE = 1 << 12
 
 
 class Phase(StrEnum):
@@ -247,6 +250,8 @@ class Game:
             return "Your opponent owns the cube: only the cube's owner can redouble."
         if self.options.length and self.score[self.on_roll] + self.cube >= self.options.length:
             return "You already win the match with the current cube: doubling gains nothing."
+        if self.cube * 2 > MAX_CUBE:
+            return f"The cube is at {self.cube}, its highest value: play on without doubling."
         return None
 
     def can_double(self) -> bool:
@@ -264,16 +269,20 @@ class Game:
         else:
             state = GAME_PLAYING
         actor = self.actor
+        resigned = self.resignation.kind if self.resignation else 0
+        if self.result is not None and self.result.reason is EndReason.RESIGNED:
+            resigned = self.result.kind  # GNU Backgammon keeps what was resigned
         return MatchIdFields(
             match_length=self.options.length,
-            score=self.score,
+            # GNU Backgammon adds a finished game's points to the score at once.
+            score=self.final_score,
             cube=self.cube,
             cube_owner=-1 if self.cube_owner is None else self.cube_owner,
             on_roll=self.on_roll,
             turn=self.on_roll if actor is None else actor,
             crawford=self.crawford,
             double_offered=self.phase is Phase.DOUBLED,
-            resigned=int(self.resignation.kind) if self.resignation else 0,
+            resigned=int(resigned),
             dice=self.dice if self.phase is Phase.MOVE and self.dice else (0, 0),
             game_state=state,
             jacoby=self.options.jacoby,
@@ -375,6 +384,10 @@ class Game:
             raise NotAllowedNowError("Beavers are not allowed in this game.")
         if self.beaver_pending:
             raise NotAllowedNowError("The beaver is waiting for an answer: take or drop.")
+        if self.cube * 4 > MAX_CUBE:
+            raise NotAllowedNowError(
+                f"A beaver would take the cube past {MAX_CUBE}: take or drop instead."
+            )
         return dataclasses.replace(self, cube=self.cube * 2, cube_owner=1 - self.on_roll)
 
     def drop(self) -> Game:

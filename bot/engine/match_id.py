@@ -92,12 +92,14 @@ class MatchIdFields:
     def decode(cls, match_id: str) -> MatchIdFields:
         """Read a Match ID back into its fields."""
         text = match_id.strip()
+        if len(text) != 12:
+            raise InvalidPositionError(f"{match_id!r} is not a 12-character Match ID")
         try:
             raw = base64.b64decode(text, validate=True)
         except ValueError as exc:
             raise InvalidPositionError(f"{match_id!r} is not a valid Match ID") from exc
-        if len(text) != 12 or len(raw) != 9:
-            raise InvalidPositionError(f"{match_id!r} is not a 12-character Match ID")
+        if len(raw) != 9:  # padding inside the 12 characters
+            raise InvalidPositionError(f"{match_id!r} is not a valid Match ID")
         bits = int.from_bytes(raw, "little")
         values: dict[str, int] = {}
         shift = 0
