@@ -76,7 +76,7 @@ def actions_for(row: MatchRow) -> list[str]:
     if game.resignation is not None:
         return ["resign_accept", "resign_reject"]
     if game.phase is Phase.DOUBLED:
-        beaver = game.options.is_money and game.options.beavers
+        beaver = game.options.is_money and game.options.beavers and not game.beaver_pending
         return ["take", "drop", *(["beaver"] if beaver else [])]
     if game.phase is Phase.ROLL:
         return ["roll", *(["double"] if game.can_double() else [])]
