@@ -627,8 +627,8 @@ def _result_line(row: MatchRow, game: Game, result: GameResult) -> str:
         line = f"{winner} wins {points}: the double was dropped."
     elif result.reason is EndReason.RESIGNED:
         line = (
-            f"{names[1 - result.winner]} resigns: {winner} wins "
-            f"{RESULT_WORDS[result.kind]}, {points}."
+            f"{winner} wins {RESULT_WORDS[result.kind]}: {points} "
+            f"({names[1 - result.winner]} resigned)."
         )
     elif result.reason is EndReason.FORFEIT:
         line = f"{winner} wins by forfeit."

@@ -1,0 +1,105 @@
+"""``python -m bot`` as a newcomer meets it: with no token, and in offline play."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bot(
+    args: list[str],
+    cwd: Path,
+    stdin: str = "",
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    environment["PYTHONPATH"] = str(ROOT)
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=environment,
+    )
+
+
+def test_no_token_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    result = run_bot([], tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "DISCORD_TOKEN is not set" in lines[0]
+    assert "python -m bot play" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_setting_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nLOG_LEVEL=shouty\n", encoding="utf-8")
+    result = run_bot([], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert "LOG_LEVEL" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+SCRIPT = """\
+roll
+13/7 8/7
+8/5 6/5
+roll
+24/13
+double
+take
+drop
+"""
+
+
+def test_offline_scripted_game_writes_boards_and_ends(tmp_path: Path) -> None:
+    out = tmp_path / "boards"
+    db = tmp_path / "offline.db"
+    # Opening 3-1 for alice, then bob rolls 6-5.
+    result = run_bot(
+        ["play", "--names", "alice,bob", "--dice", "3,1,6,5", "--out", str(out), "--db", str(db)],
+        tmp_path,
+        stdin=SCRIPT,
+    )
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "alice rolls 3, bob rolls 1: alice moves first with 3-1." in text
+    # Wrong inputs are explained and change nothing.
+    assert "You have already rolled" in text
+    assert "13/7 8/7 is not legal with 3-1" in text
+    assert "alice rolls 3-1 and plays 8/5 6/5." in text
+    assert "bob rolls 6-5 and plays 24/13." in text
+    assert "alice doubles to 2." in text
+    assert "bob takes" in text
+    # There is no double pending any more, so a drop is refused and changes nothing.
+    assert "There is no double to answer." in text or "no double to drop" in text
+    pngs = sorted(out.glob("*.png"))
+    assert len(pngs) >= 5
+    for png in pngs:
+        with Image.open(png) as image:
+            assert image.format == "PNG"
+            assert image.width >= 600
+    # The game was saved unfinished: running again resumes it.
+    again = run_bot(
+        ["play", "--names", "alice,bob", "--dice", "6,6", "--out", str(out), "--db", str(db)],
+        tmp_path,
+        stdin="resign gammon\naccept\n",
+    )
+    assert again.returncode == 0, again.stderr
+    assert "Resuming your saved game" in again.stdout
+    assert "accepts the resignation" in again.stdout
+    assert "wins a gammon: 4 points" in again.stdout
+    assert "Game over" in again.stdout
