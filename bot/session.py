@@ -231,7 +231,7 @@ class SessionService:
                 expires_at=now + self.settings.challenge_timeout,
                 computer_level=computer_level,
             )
-        what = f"a {options.length}-point match" if options.length else "a money game (one game)"
+        what = f"a {options.length}-point match" if options.length else "a money game"
         extras = []
         if not options.cube:
             extras.append("no cube")
