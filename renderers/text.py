@@ -8,19 +8,27 @@ none of them has is left out. Right-to-left text is ordered by Raqm when Pillow 
 
 from __future__ import annotations
 
+import struct
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 from PIL.ImageFont import Layout
 
-from renderers.theme import LAYOUT_ENGINE, RGB, fallback_fonts, font
+from renderers.theme import (
+    FALLBACK_FONTS,
+    FONT_BOLD,
+    FONT_REGULAR,
+    LAYOUT_ENGINE,
+    RGB,
+    fallback_fonts,
+    font,
+)
 
 ELLIPSIS = "…"
 MAX_CHARS = 200  # a Discord display name is at most 32; anything longer is cut first
-_MISSING_PROBE = "\U0010fffd"  # a private-use code point no font here maps
-_PROBE_SIZE = 24
 
 # Invisible characters that steer emoji or bidi rendering; none of our fonts draws them and
 # they only confuse the per-character font choice.
@@ -61,31 +69,81 @@ def _fonts(size: int, bold: bool) -> tuple[ImageFont.FreeTypeFont, ...]:
     return (font(size, bold=bold), *fallback_fonts(size))
 
 
-def _signature(face: ImageFont.FreeTypeFont, ch: str) -> tuple[object, ...]:
-    mask = face.getmask(ch)
-    return face.getlength(ch), mask.size, bytes(mask)
-
-
-@lru_cache(maxsize=8192)
-def _has_glyph(font_index: int, bold: bool, ch: str) -> bool:
-    # Pillow has no cmap lookup: a character whose drawing and advance equal those of a
-    # code point no font maps is drawn with the font's "missing glyph" box.
-    face = _fonts(_PROBE_SIZE, bold)[font_index]
-    return _signature(face, ch) != _missing_signature(font_index, bold)
+def _paths(bold: bool) -> tuple[Path, ...]:
+    return (FONT_BOLD if bold else FONT_REGULAR, *FALLBACK_FONTS)
 
 
 @cache
-def _missing_signature(font_index: int, bold: bool) -> tuple[object, ...]:
-    return _signature(_fonts(_PROBE_SIZE, bold)[font_index], _MISSING_PROBE)
+def covered(path: Path) -> frozenset[int]:
+    """The code points a TrueType font maps to a glyph, read from its ``cmap`` table.
+
+    Pillow cannot tell whether a font has a glyph, so the table is read here: the Unicode
+    subtable of format 12 (all planes) when there is one, else format 4 (the BMP).
+    """
+    data = path.read_bytes()
+    (count,) = struct.unpack_from(">H", data, 4)
+    tables = {}
+    for index in range(count):
+        tag, _, offset, _ = struct.unpack_from(">4sIII", data, 12 + 16 * index)
+        tables[tag] = offset
+    base = tables[b"cmap"]
+    (subtables,) = struct.unpack_from(">H", data, base + 2)
+    found: dict[int, int] = {}
+    for index in range(subtables):
+        platform, encoding, offset = struct.unpack_from(">HHI", data, base + 4 + 8 * index)
+        if (platform, encoding) in ((3, 10), (0, 4), (3, 1), (0, 3)):
+            (fmt,) = struct.unpack_from(">H", data, base + offset)
+            found.setdefault(fmt, base + offset)
+    if 12 in found:
+        return _format_12(data, found[12])
+    if 4 in found:
+        return _format_4(data, found[4])
+    return frozenset()
+
+
+def _format_12(data: bytes, at: int) -> frozenset[int]:
+    (groups,) = struct.unpack_from(">I", data, at + 12)
+    codes: set[int] = set()
+    for index in range(groups):
+        start, end, glyph = struct.unpack_from(">III", data, at + 16 + 12 * index)
+        codes.update(range(start + (1 if glyph == 0 else 0), end + 1))
+    return frozenset(codes)
+
+
+def _format_4(data: bytes, at: int) -> frozenset[int]:
+    (seg_x2,) = struct.unpack_from(">H", data, at + 6)
+    segs = seg_x2 // 2
+    ends = struct.unpack_from(f">{segs}H", data, at + 14)
+    starts = struct.unpack_from(f">{segs}H", data, at + 16 + seg_x2)
+    deltas = struct.unpack_from(f">{segs}h", data, at + 16 + 2 * seg_x2)
+    range_at = at + 16 + 3 * seg_x2
+    offsets = struct.unpack_from(f">{segs}H", data, range_at)
+    codes: set[int] = set()
+    for i in range(segs):
+        for code in range(starts[i], ends[i] + 1):
+            if code == 0xFFFF:
+                continue
+            if offsets[i] == 0:
+                glyph = (code + deltas[i]) & 0xFFFF
+            else:
+                where = range_at + 2 * i + offsets[i] + 2 * (code - starts[i])
+                (glyph,) = struct.unpack_from(">H", data, where)
+                glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
+            if glyph:
+                codes.add(code)
+    return frozenset(codes)
+
+
+def _has_glyph(font_index: int, bold: bool, ch: str) -> bool:
+    return ord(ch) in covered(_paths(bold)[font_index])
 
 
 def font_index_for(ch: str, *, bold: bool = False) -> int | None:
     """Which shipped font draws ``ch`` (0 = DejaVu Sans), or None when none has it."""
     if ch.isspace():
         return 0
-    count = len(_fonts(_PROBE_SIZE, bold))
-    for index in range(count):
-        if _has_glyph(index, bold, ch):
+    for index, path in enumerate(_paths(bold)):
+        if ord(ch) in covered(path):
             return index
     return None
 
