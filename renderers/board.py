@@ -492,7 +492,11 @@ class _Scene:
             details += f" · wins the match {a}–{b}"
         elif game.options.length:
             a, b = game.final_score
-            details += f" · score {a}–{b}"
+            if a == b:
+                details += f" · tied {a}–{b}"
+            else:
+                leader = names[0] if a > b else names[1]
+                details += f" · {leader} leads {max(a, b)}–{min(a, b)}"
         left, right = layout.field_left + layout.px(24), layout.field_right - layout.px(24)
         height = layout.px(112)
         top = layout.mid_y - height // 2

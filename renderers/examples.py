@@ -62,9 +62,9 @@ def hit() -> tuple[Game, int]:
 
 
 def bearoff() -> tuple[Game, int]:
-    """A bear-off race in a money game: bob has borne off two checkers, alice has rolled."""
+    """Both bearing off in a money game: bob bore off two more (4 off), alice (5 off) rolled."""
     race = Position.from_board(
-        [0, 3, 2, 3, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -3, -3, -3, -2, -3, 0, 0]
+        [0, 3, 2, 3, 2, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -2, -2, -2, -2, -1, 0]
     )
     start = dataclasses.replace(
         Game.new(MatchOptions(length=0)),
