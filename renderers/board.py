@@ -101,9 +101,7 @@ def compose(
 
 def encode(image: Image.Image, theme: Theme | str = CLASSIC) -> bytes:
     """PNG bytes of a composed picture, on the theme's fixed palette."""
-    th = _theme(theme)
-    layout = Layout.for_width(image.width)
-    indexed = image.quantize(palette=_palette(th, layout), dither=Image.Dither.NONE)
+    indexed = image.quantize(palette=_palette(_theme(theme)), dither=Image.Dither.NONE)
     out = io.BytesIO()
     indexed.save(out, "PNG", compress_level=3)
     return out.getvalue()
@@ -957,13 +955,18 @@ def _empty_board(theme: Theme, layout: Layout) -> Image.Image:
 # --- the palette --------------------------------------------------------------------------
 
 
+PALETTE_WIDTH = 480  # the palette is learnt from small pictures: same colours, less work
+
+
 @cache
-def _palette(theme: Theme, layout: Layout) -> Image.Image:
+def _palette(theme: Theme) -> Image.Image:
     """A fixed 256-colour palette for the theme, learnt from pictures of every element.
 
     The theme's own colours go in exactly, so flat areas keep their colour; the rest are
-    the median-cut colours of a few sample pictures (edges, shadows, text, arrows).
+    the median-cut colours of a few sample pictures (edges, shadows, text, arrows). The
+    same colours appear at every width, so one palette serves them all.
     """
+    layout = Layout.for_width(PALETTE_WIDTH)
     samples = [
         compose(
             game, perspective=p, names=("alice 山田 🎲", "Bob"), theme=theme, width=layout.width
@@ -977,9 +980,7 @@ def _palette(theme: Theme, layout: Layout) -> Image.Image:
     for value in _theme_colours(theme):
         if value not in exact:
             exact.append(value)
-    # Every other pixel each way: real colours (no blending), a quarter of the work.
-    sample = strip.resize((strip.width // 2, strip.height // 2), Image.Resampling.NEAREST)
-    learnt = sample.quantize(colors=256 - len(exact), method=Image.Quantize.MEDIANCUT)
+    learnt = strip.quantize(colors=256 - len(exact), method=Image.Quantize.MEDIANCUT)
     flat = learnt.getpalette() or []
     colours = [*exact, *(tuple(flat[i : i + 3]) for i in range(0, (256 - len(exact)) * 3, 3))]
     palette = Image.new("P", (1, 1))
