@@ -95,5 +95,8 @@ def test_random_games_render_from_both_sides_in_every_theme():
         if index % 10 == 0:  # the whole path, PNG included, for a sample
             png = render_board(game, perspective=perspective, names=names, theme=theme)
             assert decode(png).width == 1000
+        elif index % 7 == 0:  # a play that does not belong to this position: still no error
+            stranger = states[index - 1][0].last_play
+            compose(game, perspective=perspective, names=names, theme=theme, last_play=stranger)
         else:
             compose(game, perspective=perspective, names=names, theme=theme)
