@@ -6,7 +6,7 @@
 b'\x89PNG'
 """
 
-from renderers.board import GAME_LAST_PLAY, compose, encode, render_board
+from renderers.board import GAME_LAST_PLAY, compose, encode, render_board, warm_up
 from renderers.theme import CLASSIC, DARK, THEMES, Layout, Theme
 
 __all__ = [
@@ -19,4 +19,5 @@ __all__ = [
     "compose",
     "encode",
     "render_board",
+    "warm_up",
 ]

@@ -107,6 +107,13 @@ def encode(image: Image.Image, theme: Theme | str = CLASSIC) -> bytes:
     return out.getvalue()
 
 
+def warm_up(*, themes: Iterable[Theme | str] = THEMES, width: int = DEFAULT_WIDTH) -> None:
+    """Build the caches (fonts, sprites, palettes) now rather than on the first picture,
+    which otherwise takes about half a second longer per theme."""
+    for theme in themes:
+        render_board(Game.new(), perspective=0, theme=theme, width=width)
+
+
 # --- inputs -----------------------------------------------------------------------------
 
 

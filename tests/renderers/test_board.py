@@ -8,7 +8,7 @@ from functools import cache
 import pytest
 
 from bot.engine import Game, MatchOptions, Phase, Position
-from renderers import CLASSIC, DARK, Layout, Theme, render_board
+from renderers import CLASSIC, DARK, Layout, Theme, render_board, warm_up
 from renderers.examples import EXAMPLES
 from tests.renderers.support import colour_at, count_near, decode, distance, is_colour
 
@@ -296,3 +296,7 @@ def test_other_widths_scale_the_layout(width):
 def test_bad_options_are_refused_clearly(kwargs, message):
     with pytest.raises(ValueError, match=message):
         render_board(Game.new(), **kwargs)
+
+
+def test_warm_up_builds_the_caches_without_a_game():
+    warm_up(themes=["classic", DARK], width=400)
