@@ -54,7 +54,7 @@ def hit() -> tuple[Game, int]:
         .roll((6, 3))
         .move("24/18 18/15")
         .roll((6, 4))
-        .move("9/3* 8/4")
+        .move("9/3 8/4")
         .roll((6, 6))
         .move("13/7(2) 7/1*(2)")
     )
