@@ -333,9 +333,12 @@ class SessionService:
             me, game = self._my_turn(turn, user, "take")
             turn.game = game.take()
             turn.log("take", user.id, me)
+            # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
+            taken = turn.game
+            owner = taken.cube_owner if taken.cube_owner is not None else me
             turn.lines.append(
-                f"{turn.name(me)} takes: the cube is at {turn.game.cube} and {turn.name(me)} "
-                f"owns it. {turn.name(1 - me)} to roll."
+                f"{turn.name(me)} takes: the cube is at {taken.cube} and {turn.name(owner)} "
+                f"owns it. {turn.name(taken.on_roll)} to roll."
             )
             return "take"
 
@@ -346,9 +349,12 @@ class SessionService:
             me, game = self._my_turn(turn, user, "take")
             turn.game = game.beaver()
             turn.log("beaver", user.id, me)
+            # The beaver is a take and a redouble: the doubler must now answer it.
+            cube = turn.game.cube
             turn.lines.append(
-                f"{turn.name(me)} beavers: the cube is at {turn.game.cube} and "
-                f"{turn.name(me)} owns it. {turn.name(1 - me)} to roll."
+                f"{turn.name(me)} beavers: the cube is at {cube} and {turn.name(me)} owns it. "
+                f"{turn.name(1 - me)}: take the beaver (cube to {cube * 2}) or drop it "
+                f"({_points(cube)})."
             )
             return "beaver"
 
