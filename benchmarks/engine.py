@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from bot.engine import Position, legal_plays, parse_play  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "legal_plays.jsonl"
-RUNS = 5  # best of RUNS for each case
+RUNS = 10  # best of RUNS for each case
 REPEAT = 3  # calls per run, so tiny cases are not all timer noise
 
 # Typical things a player types, against the opening position.
@@ -100,7 +100,31 @@ def bench_parse_play() -> None:
     print(f"  median with legal_plays: {statistics.median(with_generation):.3f} ms")
 
 
+def bench_parse_round_trip() -> None:
+    """Parse the formatted text of every legal play of every conformance case."""
+    cases = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    times: list[float] = []
+    for case in cases:
+        position = Position.from_board(case["board"])
+        dice = tuple(case["dice"])
+        plays = legal_plays(position, dice)
+        for play in plays:
+            text = str(play)
+            times.append(
+                best_time(
+                    lambda p=position, d=dice, t=text, ps=plays: parse_play(p, d, t, ps), 3, 1
+                )
+            )
+    ms = [t * 1000 for t in times]
+    print(f"parse_play of every formatted conformance play ({len(times)} plays, best of 3)")
+    print(f"  parses per second: {len(times) / sum(times):,.0f}")
+    print(f"  median: {statistics.median(ms):.3f} ms, p95: {percentile(ms, 0.95):.3f} ms, ", end="")
+    print(f"max: {max(ms):.3f} ms")
+
+
 if __name__ == "__main__":
     bench_legal_plays()
     print()
     bench_parse_play()
+    print()
+    bench_parse_round_trip()
