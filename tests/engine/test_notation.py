@@ -150,6 +150,15 @@ def test_parse_hops_expands_counts_and_chains() -> None:
         (24, 18, True),
         (18, 13, False),
     ]
+    # No roll plays 8/5(2) 6/5(2) (a 3 and a 1 are not a doublet), but it is well written.
+    assert [(h.source, h.target) for h in parse_hops("8/5(2) 6/5(2)")] == [
+        (8, 5),
+        (8, 5),
+        (6, 5),
+        (6, 5),
+    ]
+    with pytest.raises(IllegalPlayError, match="it needs more than the 3-1 you rolled"):
+        parse_play(START, (3, 1), "8/5(2) 6/5(2)")
     assert parse_hops("(no move)") == []
     assert parse_hops("Pass") == []
 
