@@ -17,6 +17,7 @@ from bot.config import Settings
 from bot.session import SessionService
 from cogs.backgammon import Backgammon
 from cogs.views import ActionButton
+from renderers import warm_up
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ class GammonBot(commands.Bot):
             self, self.service, leaderboard_min_matches=self.settings.leaderboard_min_matches
         )
         await self.add_cog(cog)
+        # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any player.
+        await asyncio.to_thread(warm_up)
         self.add_dynamic_items(ActionButton)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
