@@ -762,6 +762,36 @@ class ComputerPlayer:
         owned = self.evaluator.cube_equities(game.position, context)
         return 2.0 * owned.no_double
 
+    def accepts_resignation(self, game: Game) -> bool:
+        """Whether the computer accepts the pending resignation offer.
+
+        It accepts when the offered points are at least what it expects from playing on
+        (cubeless, per cube), so an offer of a single game is refused when a gammon is
+        likely.
+        Synchronous CPU work: call it from a worker thread.
+        """
+        offer = game.resignation
+        if offer is None:
+            raise NotAllowedNowError("There is no resignation offer to answer.")
+        computer = 1 - offer.player
+        chances = self.evaluator.cube_equities(game.position, CubeContext.for_game(game)).chances
+        if chances is None:
+            return True
+        on_roll_expects = (
+            chances.win
+            - chances.lose
+            + chances.win_gammon
+            - chances.lose_gammon
+            + chances.win_backgammon
+            - chances.lose_backgammon
+        )
+        expected = on_roll_expects if computer == game.on_roll else -on_roll_expects
+        offered = float(int(offer.kind))
+        if game.options.is_money and game.options.jacoby and game.cube_owner is None:
+            offered = 1.0  # Jacoby: a gammon with the cube centred counts single
+        # A hair of tolerance: refusing a sure gammon over a 0.1% backgammon is churlish.
+        return offered + 0.02 >= expected
+
     # --- hints --------------------------------------------------------------------------
 
     def hints(self, game: Game, count: int = 3) -> list[PlayHint] | CubeHint:

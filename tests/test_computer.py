@@ -6,6 +6,7 @@ exist only for Linux x86-64, macOS arm64 and Windows).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from bot.computer import (
     RankedResult,
     analyze,
 )
-from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position
+from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, ResultKind
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -464,3 +465,15 @@ def test_a_beginner_sometimes_plays_worse_than_world_class(bgsage) -> None:
     assert [first.choose_play(game) for game in games] == [
         second.choose_play(game) for game in games
     ]
+
+
+def test_resignation_answers_follow_the_expected_result(expert: ComputerPlayer) -> None:
+    """A single offered in an even position is taken; one offered when a gammon is certain
+    is refused, while the gammon itself is accepted."""
+    even = Game.new().opening_roll(3, 1).move("8/5 6/5")
+    assert expert.accepts_resignation(even.offer_resignation(1, ResultKind.SINGLE))
+    # Player 0 (the computer) is bearing off; player 1 has borne off nothing and is far away.
+    far_behind = board({1: 3, 2: 3, 3: 3, 4: 3, 5: 3, 7: -5, 8: -5, 9: -5})
+    crushing = dataclasses.replace(even, position=far_behind, on_roll=0, phase=Phase.ROLL)
+    assert not expert.accepts_resignation(crushing.offer_resignation(1, ResultKind.SINGLE))
+    assert expert.accepts_resignation(crushing.offer_resignation(1, ResultKind.GAMMON))
