@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.dice import Roller, SystemRoller
 from bot.engine import (
@@ -56,6 +57,7 @@ class Player:
 class SessionSettings:
     challenge_timeout: float = 15 * 60.0
     inactivity_timeout: float = 60 * 60.0
+    hints_in_casual: bool = True  # rated games never allow hints
 
 
 @dataclass(slots=True)
@@ -76,6 +78,25 @@ class Report:
     @property
     def game(self) -> Game | None:
         return self.match.game
+
+    def merge(self, later: Report) -> None:
+        """Fold a following action's report into this one (the computer's reply to a move).
+
+        Boards of finished games are kept; of the rest only the newest state is drawn.
+        """
+        finished = [board for board in self.boards if board.phase is Phase.OVER]
+        self.boards = finished + list(later.boards)
+        if (
+            later.action == "move"
+            and self.lines
+            and later.lines
+            and later.lines[0].startswith(self.lines[-1].removesuffix(".") + " and plays")
+        ):
+            self.lines.pop()  # "X rolls 5-2." is repeated by "X rolls 5-2 and plays ..."
+        self.lines.extend(later.lines)
+        self.match = later.match
+        self.finished = later.finished or self.finished
+        self.match_over = self.match_over or later.match_over
 
     @property
     def text(self) -> str:
@@ -144,18 +165,37 @@ class SessionService:
         roller: Roller | None = None,
         settings: SessionSettings | None = None,
         clock: Callable[[], float] = time.time,
+        computer: Callable[[str], Any] | None = None,
     ) -> None:
         self.store = store
         self.roller = roller or SystemRoller()
         self.settings = settings or SessionSettings()
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
+        self._holders: dict[int, asyncio.Task[Any] | None] = {}
+        self._computer_factory = computer
+        self._computers: dict[str, Any] = {}
 
-    def _lock(self, channel_id: int) -> asyncio.Lock:
+    @contextlib.asynccontextmanager
+    async def _lock(self, channel_id: int) -> AsyncIterator[bool]:
+        """Hold the channel's lock; yields True for the outermost holder.
+
+        Re-entrant for the task that holds it, so the computer opponent can act through the
+        same public actions while the human's action still holds the channel.
+        """
+        task = asyncio.current_task()
+        if self._holders.get(channel_id) is task:
+            yield False
+            return
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+        async with lock:
+            self._holders[channel_id] = task
+            try:
+                yield True
+            finally:
+                self._holders.pop(channel_id, None)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -458,48 +498,186 @@ class SessionService:
     async def _act(
         self, channel_id: int, act: Callable[[_Turn], str], *, allow_challenge: bool = False
     ) -> Report:
+        async with self._lock(channel_id) as outermost:
+            report = await self._act_locked(channel_id, act, allow_challenge)
+            if outermost and report.match.computer_level and report.match.status == "playing":
+                await self._computer_turns(report)
+            return report
+
+    async def _act_locked(
+        self, channel_id: int, act: Callable[[_Turn], str], allow_challenge: bool
+    ) -> Report:
+        now = self.clock()
+        row = await self._expire_stale(channel_id, now)
+        if row is None:
+            raise NoGameError(
+                "There is no game in this channel. Start one with /backgammon challenge."
+            )
+        if row.status == "challenge" and not allow_challenge:
+            raise UserError(f"The game starts when {row.player_names[1]} accepts the challenge.")
+        turn = _Turn(row, now)
+        try:
+            action = act(turn)
+        except EngineError as exc:
+            raise UserError(str(exc)) from exc
+        if (
+            turn.game is not None
+            and turn.status == "playing"
+            and (not turn.boards or turn.boards[-1] is not turn.game)
+        ):
+            turn.boards.append(turn.game)
+        stored = await self.store.apply(
+            Change(
+                match_id=row.id,
+                expected_version=row.version,
+                status=turn.status,
+                game=turn.game,
+                now=now,
+                events=turn.events,
+                finished_games=turn.finished,
+                outcome=turn.outcome,
+            )
+        )
+        return Report(
+            action,
+            stored,
+            turn.lines,
+            turn.boards,
+            finished=turn.last_result,
+            match_over=turn.outcome is not None,
+        )
+
+    # --- the computer opponent ----------------------------------------------------------
+
+    def computer(self, level: str) -> Any:
+        """The computer player for a level (made once; bgsage loads its weights once)."""
+        player = self._computers.get(level)
+        if player is None:
+            if self._computer_factory is not None:
+                player = self._computer_factory(level)
+            else:
+                from bot.computer import ComputerPlayer
+
+                player = ComputerPlayer(level)
+            self._computers[level] = player
+        return player
+
+    async def play_computer(
+        self,
+        guild_id: int,
+        channel_id: int,
+        human: Player,
+        computer: Player,
+        options: MatchOptions | None = None,
+        *,
+        level: str | None = None,
+    ) -> Report:
+        """Start a game or match against the computer; it accepts at once.
+
+        The human is player 0 and the computer player 1. Games against the computer are
+        never rated and stay out of the human leaderboard.
+        """
+        from bot.computer import DEFAULT_LEVEL, LEVELS, computer_available
+
+        level = level or DEFAULT_LEVEL
+        if level not in LEVELS:
+            raise UserError(f"Pick a level: {', '.join(LEVELS)}.")
+        if self._computer_factory is None and not computer_available():
+            from bot.computer import UNAVAILABLE_MESSAGE
+
+            raise UserError(UNAVAILABLE_MESSAGE)
         async with self._lock(channel_id):
-            now = self.clock()
-            row = await self._expire_stale(channel_id, now)
-            if row is None:
-                raise NoGameError(
-                    "There is no game in this channel. Start one with /backgammon challenge."
-                )
-            if row.status == "challenge" and not allow_challenge:
-                raise UserError(
-                    f"The game starts when {row.player_names[1]} accepts the challenge."
-                )
-            turn = _Turn(row, now)
-            try:
-                action = act(turn)
-            except EngineError as exc:
-                raise UserError(str(exc)) from exc
-            if (
-                turn.game is not None
-                and turn.status == "playing"
-                and (not turn.boards or turn.boards[-1] is not turn.game)
-            ):
-                turn.boards.append(turn.game)
-            stored = await self.store.apply(
-                Change(
-                    match_id=row.id,
-                    expected_version=row.version,
-                    status=turn.status,
-                    game=turn.game,
-                    now=now,
-                    events=turn.events,
-                    finished_games=turn.finished,
-                    outcome=turn.outcome,
-                )
+            await self.challenge(
+                guild_id,
+                channel_id,
+                human,
+                computer,
+                options,
+                rated=False,
+                computer_level=level,
             )
-            return Report(
-                action,
-                stored,
-                turn.lines,
-                turn.boards,
-                finished=turn.last_result,
-                match_over=turn.outcome is not None,
-            )
+            report = await self.accept(channel_id, computer)
+            await self._computer_turns(report)  # it may have won the opening roll
+        what = f"a {options.length}-point match" if options and options.length else "a game"
+        report.lines.insert(0, f"{human.name} plays {what} against {computer.name} ({level}).")
+        return report
+
+    async def _computer_turns(self, report: Report) -> None:
+        """Let the computer act while the game waits on it, adding what it did to ``report``.
+
+        Evaluations run in a worker thread; the channel stays locked meanwhile, so no human
+        action can slip in between the computer's roll and its move.
+        """
+        row = report.match
+        assert row.computer_level is not None
+        brain = self.computer(row.computer_level)
+        me = Player(row.player_ids[1], row.player_names[1], is_bot=True)
+        channel = row.channel_id
+        for _ in range(100):  # a turn is a handful of actions; this only guards a bug
+            game = row.game
+            if row.status != "playing" or game is None or game.actor != 1:
+                return
+            if game.resignation is not None:
+                accept = await asyncio.to_thread(brain.accepts_resignation, game)
+                step = await self.answer_resignation(channel, me, accept)
+            elif game.phase is Phase.ROLL:
+                doubling = await asyncio.to_thread(brain.should_double, game)
+                step = await (self.double(channel, me) if doubling else self.roll(channel, me))
+            elif game.phase is Phase.MOVE:
+                play = await asyncio.to_thread(brain.choose_play, game)
+                step = await self.move(channel, me, str(play))
+            elif game.phase is Phase.DOUBLED:
+                answer = str(await asyncio.to_thread(brain.cube_response, game))
+                if answer == "beaver":
+                    step = await self.beaver(channel, me)
+                elif answer == "take":
+                    step = await self.take(channel, me)
+                else:
+                    step = await self.drop(channel, me)
+            else:
+                return
+            report.merge(step)
+            row = step.match
+
+    async def hint(self, channel_id: int, user: Player) -> tuple[MatchRow, Any]:
+        """The computer's advice for the player who must act: best plays or the cube."""
+        row = await self.current(channel_id)
+        if row is None or row.game is None or row.status != "playing":
+            raise NoGameError("There is no game in this channel.")
+        me = row.player_index(user.id)
+        if me is None:
+            raise NotYourTurnError("Hints are for the players of this game.")
+        if row.rated:
+            raise UserError("Hints are off in rated games.")
+        if row.computer_level is None and not self.settings.hints_in_casual:
+            raise UserError("This server has turned hints off.")
+        game = row.game
+        if game.actor != me or game.resignation is not None:
+            raise UserError("Hints are for your own turn.")
+        from bot.computer import DEFAULT_LEVEL
+
+        brain = self.computer(DEFAULT_LEVEL)
+        advice = await asyncio.to_thread(brain.hints, game, 3)
+        return row, advice
+
+    async def analysis(self, channel_id: int) -> tuple[MatchRow, dict[int, Any]]:
+        """Error rates, blunders and the biggest mistakes of the humans in the last match."""
+        row = await self.latest(channel_id)
+        if row is None or row.game is None:
+            raise NoGameError("No game has been played in this channel yet.")
+        events = await self.store.events(row.id)
+        decisions = decisions_from_events(row.options, events)
+        humans = tuple(i for i in (0, 1) if not (row.computer_level and i == 1))
+        from bot.computer import DEFAULT_LEVEL, analyze
+
+        result = await asyncio.to_thread(
+            analyze,
+            decisions,
+            level=DEFAULT_LEVEL,
+            players=humans,
+            evaluator=self.computer(DEFAULT_LEVEL).evaluator,
+        )
+        return row, result
 
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
         """Load the live row, expiring a challenge whose time has run out."""
@@ -656,51 +834,88 @@ def replay(options: MatchOptions, events: Sequence[EventRecord]) -> Game | None:
     """
     game: Game | None = None
     for event in events:
-        action = event.action
-        if action == "start":
-            game = Game.new(options)
-            continue
-        if game is None:
-            raise ValueError(f"event {event.seq} ({action}) comes before the game started")
-        match action:
-            case "opening":
-                assert event.dice is not None
-                game = game.opening_roll(*event.dice)
-            case "roll":
-                assert event.dice is not None
-                game = game.roll(event.dice)
-            case "move":
-                assert event.notation is not None
-                game = game.move(event.notation)
-            case "pass":
-                game = game.pass_turn()
-            case "double":
-                game = game.double()
-            case "take":
-                game = game.take()
-            case "beaver":
-                game = game.beaver()
-            case "drop":
-                game = game.drop()
-            case "resign":
-                assert event.player is not None and event.notation is not None
-                game = game.offer_resignation(event.player, ResultKind[event.notation.upper()])
-            case "resign_accept":
-                game = game.accept_resignation()
-            case "resign_reject":
-                game = game.reject_resignation()
-            case "claim":
-                assert event.player is not None
-                game = game.forfeit(event.player)
-            case "next_game":
-                game = game.next_game()
-            case "cancel":
-                pass
-            case _:
-                raise ValueError(f"unknown event action {action!r}")
-        if game.position_id() != event.position_id or game.match_id() != event.gnu_match_id:
-            raise ValueError(f"replay diverges from the log at event {event.seq} ({action})")
+        game = replay_event(options, game, event)
     return game
+
+
+def replay_event(options: MatchOptions, game: Game | None, event: EventRecord) -> Game:
+    """The state after one logged event; raises ValueError when it disagrees with the log."""
+    action = event.action
+    if action == "start":
+        return Game.new(options)
+    if game is None:
+        raise ValueError(f"event {event.seq} ({action}) comes before the game started")
+    match action:
+        case "opening":
+            assert event.dice is not None
+            game = game.opening_roll(*event.dice)
+        case "roll":
+            assert event.dice is not None
+            game = game.roll(event.dice)
+        case "move":
+            assert event.notation is not None
+            game = game.move(event.notation)
+        case "pass":
+            game = game.pass_turn()
+        case "double":
+            game = game.double()
+        case "take":
+            game = game.take()
+        case "beaver":
+            game = game.beaver()
+        case "drop":
+            game = game.drop()
+        case "resign":
+            assert event.player is not None and event.notation is not None
+            game = game.offer_resignation(event.player, ResultKind[event.notation.upper()])
+        case "resign_accept":
+            game = game.accept_resignation()
+        case "resign_reject":
+            game = game.reject_resignation()
+        case "claim":
+            assert event.player is not None
+            game = game.forfeit(event.player)
+        case "next_game":
+            game = game.next_game()
+        case "cancel":
+            pass
+        case _:
+            raise ValueError(f"unknown event action {action!r}")
+    if game.position_id() != event.position_id or game.match_id() != event.gnu_match_id:
+        raise ValueError(f"replay diverges from the log at event {event.seq} ({action})")
+    return game
+
+
+def decisions_from_events(
+    options: MatchOptions, events: Sequence[EventRecord]
+) -> list[tuple[Game, Any]]:
+    """Every decision of a match, as (the game just before it, what was decided).
+
+    Checker plays are :class:`~bot.engine.Play` objects and cube actions are
+    :class:`bot.computer.CubeDecision` values; a roll counts as "no double" only when the
+    player could have doubled. Built by replaying the log, so it needs nothing else.
+    """
+    from bot.computer import CubeDecision
+
+    cube_actions = {
+        "double": CubeDecision.DOUBLE,
+        "take": CubeDecision.TAKE,
+        "drop": CubeDecision.DROP,
+        "beaver": CubeDecision.BEAVER,
+    }
+    decisions: list[tuple[Game, Any]] = []
+    before: Game | None = None
+    for event in events:
+        after = replay_event(options, before, event)
+        if before is not None and event.actor_id is not None:
+            if event.action == "move" and after is not None and after.last_play is not None:
+                decisions.append((before, after.last_play))
+            elif event.action in cube_actions:
+                decisions.append((before, cube_actions[event.action]))
+            elif event.action == "roll" and before.can_double():
+                decisions.append((before, CubeDecision.NO_DOUBLE))
+        before = after
+    return decisions
 
 
 __all__ = [

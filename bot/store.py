@@ -10,6 +10,8 @@ racing writers can never both win. A partial unique index keeps one live row per
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -105,6 +107,21 @@ MIGRATIONS: tuple[str, ...] = (
         streak        INTEGER NOT NULL DEFAULT 0,
         best_streak   INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (guild_id, user_id)
+    );
+    """,
+    # 2: results against the computer, per player and level (kept out of the leaderboard).
+    """
+    CREATE TABLE computer_results (
+        guild_id     INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        level        TEXT NOT NULL,
+        games        INTEGER NOT NULL DEFAULT 0,
+        game_wins    INTEGER NOT NULL DEFAULT 0,
+        matches      INTEGER NOT NULL DEFAULT 0,
+        match_wins   INTEGER NOT NULL DEFAULT 0,
+        points_won   INTEGER NOT NULL DEFAULT 0,
+        points_lost  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, user_id, level)
     );
     """,
 )
@@ -225,6 +242,24 @@ class PlayerStats:
     best_streak: int
 
 
+class _Unset:
+    pass
+
+
+_UNSET = _Unset()
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerResults:
+    level: str
+    games: int
+    game_wins: int
+    matches: int
+    match_wins: int
+    points_won: int
+    points_lost: int
+
+
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, status, player0_id, player0_name, player1_id, player1_name, "
     "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
@@ -237,7 +272,14 @@ _PLAYER_COLUMNS = (
 )
 
 
-def _match_from_row(row: Sequence[Any]) -> MatchRow:
+@functools.lru_cache(maxsize=256)
+def _options(text: str) -> MatchOptions:
+    # A handful of distinct option sets cover every row; MatchOptions is immutable.
+    return codec.options_from_dict(codec.loads(text))
+
+
+def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> MatchRow:
+    """A row of ``_MATCH_COLUMNS``; ``game`` spares parsing a state the caller already has."""
     (
         id_,
         guild_id,
@@ -268,10 +310,14 @@ def _match_from_row(row: Sequence[Any]) -> MatchRow:
         status=status,
         player_ids=(p0, p1),
         player_names=(n0, n1),
-        options=codec.options_from_dict(codec.loads(options)),
+        options=_options(options),
         rated=bool(rated),
         computer_level=level,
-        game=codec.game_from_dict(codec.loads(state)) if state else None,
+        game=(
+            (codec.game_from_dict(codec.loads(state)) if state else None)
+            if isinstance(game, _Unset)
+            else game
+        ),
         version=version,
         created_at=created,
         updated_at=updated,
@@ -354,20 +400,25 @@ class Store:
         )
 
     async def live_matches(self) -> list[MatchRow]:
-        async with (
-            self._lock,
-            self._db.execute(
-                f"SELECT {_MATCH_COLUMNS} FROM matches "
-                "WHERE status IN ('challenge', 'playing') ORDER BY id"
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+        rows = await self._select(
+            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            "WHERE status IN ('challenge', 'playing') ORDER BY id"
+        )
         return [_match_from_row(row) for row in rows]
 
     async def _one_match(self, sql: str, params: Sequence[Any]) -> MatchRow | None:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return _match_from_row(row) if row else None
+        rows = await self._select(sql, params)
+        return _match_from_row(rows[0]) if rows else None
+
+    async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """All rows of a query in one round trip to the database thread.
+
+        Each round trip costs a thread hand-off both ways, which dominates the cost of
+        these small queries; a cursor's execute/fetch/close would be three. The lock keeps
+        a read from seeing another coroutine's transaction half-way.
+        """
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, params))
 
     async def create_challenge(
         self,
@@ -385,11 +436,12 @@ class Store:
         (p0, n0), (p1, n1) = players
         async with self._lock:
             try:
-                cursor = await self._db.execute(
+                rows = await self._db.execute_fetchall(
                     "INSERT INTO matches (guild_id, channel_id, status, player0_id, "
                     "player0_name, player1_id, player1_name, options, rated, computer_level, "
                     "created_at, updated_at, last_action_at, expires_at) "
-                    "VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {_MATCH_COLUMNS}",
                     (
                         guild_id,
                         channel_id,
@@ -411,10 +463,8 @@ class Store:
                     "This channel already has a game or a challenge. Finish it first, or "
                     "play in another channel or thread."
                 ) from exc
-            match_id = cursor.lastrowid
-        row = await self.get_match(int(match_id or 0))
-        assert row is not None
-        return row
+        [row] = rows
+        return _match_from_row(row, None)
 
     async def apply(self, change: Change) -> MatchRow:
         """Apply one action atomically: state, events, results, statistics, ratings.
@@ -425,28 +475,35 @@ class Store:
         async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
-                await self._apply(change)
+                row = await self._apply(change)
+                await self._db.execute("COMMIT")
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                # A failed COMMIT (the database busy, the disk full) leaves the transaction
+                # open; roll it back too, or the next BEGIN on this connection would fail.
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        await self._db.execute("ROLLBACK")
                 raise
-            await self._db.execute("COMMIT")
-        row = await self.get_match(change.match_id)
-        assert row is not None
         return row
 
     def _fault(self, label: str) -> None:
         if self.fault_hook is not None:
             self.fault_hook(label)
 
-    async def _apply(self, change: Change) -> None:
+    async def _apply(self, change: Change) -> MatchRow:
+        """The statements of one action, inside the caller's transaction; the new row.
+
+        Few round trips on purpose: the update returns the new row, and all the events go
+        in one ``executemany`` whose statement numbers each event after the last one.
+        """
         db = self._db
         outcome = change.outcome
         self._fault("update")
-        cursor = await db.execute(
+        updated = await db.execute_fetchall(
             "UPDATE matches SET status = ?, state = ?, version = version + 1, updated_at = ?, "
             "last_action_at = CASE WHEN ? THEN ? ELSE last_action_at END, "
             "winner = ?, score0 = ?, score1 = ?, end_reason = ? "
-            "WHERE id = ? AND version = ?",
+            f"WHERE id = ? AND version = ? RETURNING {_MATCH_COLUMNS}",
             (
                 change.status,
                 codec.dumps(codec.game_to_dict(change.game)) if change.game else None,
@@ -461,25 +518,20 @@ class Store:
                 change.expected_version,
             ),
         )
-        if cursor.rowcount != 1:
+        if len(updated) != 1:
             raise ConflictError("The game changed while you were acting; look again and retry.")
+        match = _match_from_row(updated[0], change.game)
         if change.events:
-            async with db.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE match_id = ?",
-                (change.match_id,),
-            ) as seq_cursor:
-                row = await seq_cursor.fetchone()
-            seq = int(row[0]) if row else 0
-            for event in change.events:
-                seq += 1
+            for _event in change.events:
                 self._fault("event")
-                await db.execute(
-                    "INSERT INTO events (match_id, seq, game_number, actor_id, player, action, "
-                    "notation, dice, position_id, gnu_match_id, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            await db.executemany(
+                "INSERT INTO events (match_id, seq, game_number, actor_id, player, action, "
+                "notation, dice, position_id, gnu_match_id, created_at) "
+                "SELECT ?1, COALESCE(MAX(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 "
+                "FROM events WHERE match_id = ?1",
+                [
                     (
                         change.match_id,
-                        seq,
                         event.game_number,
                         event.actor_id,
                         event.player,
@@ -489,32 +541,27 @@ class Store:
                         event.position_id,
                         event.gnu_match_id,
                         change.now,
-                    ),
-                )
-        if change.finished_games or outcome:
-            match = await self._match_unlocked(change.match_id)
-            for finished in change.finished_games:
-                self._fault("game_result")
-                await self._record_game(match, finished, change.now)
-            if outcome is not None and outcome.winner is not None:
-                self._fault("match_result")
-                await self._record_match(match, outcome)
-
-    async def _match_unlocked(self, match_id: int) -> MatchRow:
-        async with self._db.execute(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        assert row is not None
-        return _match_from_row(row)
+                    )
+                    for event in change.events
+                ],
+            )
+        for finished in change.finished_games:
+            self._fault("game_result")
+            await self._record_game(match, finished, change.now)
+        if outcome is not None and outcome.winner is not None:
+            self._fault("match_result")
+            await self._record_match(match, outcome)
+        return match
 
     async def _ensure_players(self, match: MatchRow) -> None:
-        for user_id, name in zip(match.player_ids, match.player_names, strict=True):
-            await self._db.execute(
-                "INSERT INTO players (guild_id, user_id, name) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name",
-                (match.guild_id, user_id, name),
-            )
+        await self._db.executemany(
+            "INSERT INTO players (guild_id, user_id, name) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name",
+            [
+                (match.guild_id, user_id, name)
+                for user_id, name in zip(match.player_ids, match.player_names, strict=True)
+            ],
+        )
 
     async def _record_game(self, match: MatchRow, finished: FinishedGame, now: float) -> None:
         result = finished.result
@@ -533,7 +580,26 @@ class Store:
             ),
         )
         if match.computer_level is not None:
-            return  # games against the computer stay out of the human statistics
+            # Games against the computer stay out of the human statistics; the human
+            # (always player 0) gets a tally of their own per level.
+            human_won = int(result.winner == 0)
+            await self._db.execute(
+                "INSERT INTO computer_results (guild_id, user_id, level, games, game_wins, "
+                "points_won, points_lost) VALUES (?, ?, ?, 1, ?, ?, ?) "
+                "ON CONFLICT (guild_id, user_id, level) DO UPDATE SET "
+                "games = games + 1, game_wins = game_wins + excluded.game_wins, "
+                "points_won = points_won + excluded.points_won, "
+                "points_lost = points_lost + excluded.points_lost",
+                (
+                    match.guild_id,
+                    match.player_ids[0],
+                    match.computer_level,
+                    human_won,
+                    result.points * human_won,
+                    result.points * (1 - human_won),
+                ),
+            )
+            return
         await self._ensure_players(match)
         winner_id = match.player_ids[result.winner]
         loser_id = match.player_ids[1 - result.winner]
@@ -552,7 +618,20 @@ class Store:
         )
 
     async def _record_match(self, match: MatchRow, outcome: MatchOutcome) -> None:
-        if match.computer_level is not None or outcome.winner is None:
+        if outcome.winner is None:
+            return
+        if match.computer_level is not None:
+            await self._db.execute(
+                "INSERT INTO computer_results (guild_id, user_id, level, matches, match_wins) "
+                "VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, level) DO UPDATE SET "
+                "matches = matches + 1, match_wins = match_wins + excluded.match_wins",
+                (
+                    match.guild_id,
+                    match.player_ids[0],
+                    match.computer_level,
+                    int(outcome.winner == 0),
+                ),
+            )
             return
         await self._ensure_players(match)
         winner_id = match.player_ids[outcome.winner]
@@ -570,15 +649,12 @@ class Store:
         )
         if not match.rated:
             return
-        ratings: dict[int, Rated] = {}
-        for user_id in (winner_id, loser_id):
-            async with self._db.execute(
-                "SELECT rating, experience FROM players WHERE guild_id = ? AND user_id = ?",
-                (match.guild_id, user_id),
-            ) as cursor:
-                row = await cursor.fetchone()
-            assert row is not None
-            ratings[user_id] = Rated(float(row[0]), int(row[1]))
+        rows = await self._db.execute_fetchall(
+            "SELECT user_id, rating, experience FROM players "
+            "WHERE guild_id = ? AND user_id IN (?, ?)",
+            (match.guild_id, winner_id, loser_id),
+        )
+        ratings = {row[0]: Rated(float(row[1]), int(row[2])) for row in rows}
         new_winner, new_loser = fibs_update(
             ratings[winner_id], ratings[loser_id], match.options.length
         )
@@ -592,15 +668,11 @@ class Store:
     # --- events --------------------------------------------------------------------------
 
     async def events(self, match_id: int) -> list[EventRecord]:
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT seq, game_number, actor_id, player, action, notation, dice, position_id, "
-                "gnu_match_id, created_at FROM events WHERE match_id = ? ORDER BY seq",
-                (match_id,),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+        rows = await self._select(
+            "SELECT seq, game_number, actor_id, player, action, notation, dice, position_id, "
+            "gnu_match_id, created_at FROM events WHERE match_id = ? ORDER BY seq",
+            (match_id,),
+        )
         return [
             EventRecord(
                 seq=row[0],
@@ -620,15 +692,11 @@ class Store:
     async def game_results(self, match_id: int) -> list[FinishedGame]:
         from bot.engine import EndReason
 
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT game_number, winner, kind, cube, points, reason FROM game_results "
-                "WHERE match_id = ? ORDER BY game_number",
-                (match_id,),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+        rows = await self._select(
+            "SELECT game_number, winner, kind, cube, points, reason FROM game_results "
+            "WHERE match_id = ? ORDER BY game_number",
+            (match_id,),
+        )
         return [
             FinishedGame(
                 row[0], GameResult(row[1], ResultKind(row[2]), row[3], row[4], EndReason(row[5]))
@@ -639,29 +707,34 @@ class Store:
     # --- players -------------------------------------------------------------------------
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        rows = await self._select(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return PlayerStats(*rows[0]) if rows else None
+
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResults]:
+        """A player's record against the computer on a server, one row per level."""
         async with (
             self._lock,
             self._db.execute(
-                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
+                "SELECT level, games, game_wins, matches, match_wins, points_won, points_lost "
+                "FROM computer_results WHERE guild_id = ? AND user_id = ? ORDER BY level",
                 (guild_id, user_id),
             ) as cursor,
         ):
-            row = await cursor.fetchone()
-        return PlayerStats(*row) if row else None
+            rows = await cursor.fetchall()
+        return [ComputerResults(*row) for row in rows]
 
     async def leaderboard(
         self, guild_id: int, *, min_rated_matches: int = 1, limit: int = 10
     ) -> list[PlayerStats]:
         """Players of a server by rating, among those with enough rated matches."""
-        async with (
-            self._lock,
-            self._db.execute(
-                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND rated_matches >= ? "
-                "ORDER BY rating DESC, rated_matches DESC, user_id LIMIT ?",
-                (guild_id, max(min_rated_matches, 1), limit),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+        rows = await self._select(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND rated_matches >= ? "
+            "ORDER BY rating DESC, rated_matches DESC, user_id LIMIT ?",
+            (guild_id, max(min_rated_matches, 1), limit),
+        )
         return [PlayerStats(*row) for row in rows]
 
 
@@ -674,6 +747,7 @@ def _parse_dice(text: str | None) -> tuple[int, int] | None:
 
 __all__ = [
     "Change",
+    "ComputerResults",
     "EventRecord",
     "FinishedGame",
     "MatchOutcome",
