@@ -6,7 +6,8 @@ Nothing here knows about Discord: mentions are produced by a callback the front 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from bot.engine import Game, Phase
 from bot.store import EventRecord, MatchRow, PlayerStats
@@ -142,6 +143,58 @@ HELP_TEXT = """\
 `8/5(2) 6/5(2)` (doubles), `bar/22` to enter, `6/off` to bear off, `*` marks a hit (optional).
 **Cube**: `double`, then your opponent `take`s or `drop`s (`pass`). No doubling in the \
 Crawford game or a 1-point match.
+**Computer**: `/backgammon play [level]` (or challenge the bot itself); `hint` in casual \
+games; `analyze` after a game shows each player's error rate and biggest mistakes.
 **Also**: `resign` (single, gammon or backgammon), `board`, `history`, `stats`, \
 `leaderboard`, `claim` (win when your opponent has been idle too long), `cancel` (moderators).
 """
+
+
+def hint_text(advice: Any) -> str:
+    """The computer's advice: ranked plays with equities, or the cube decision."""
+    if isinstance(advice, list):
+        if not advice:
+            return "No hint: you have no choice to make."
+        lines = ["Best plays (equity, and how far behind the best):"]
+        for number, hint in enumerate(advice, start=1):
+            behind = "" if number == 1 else f" ({hint.difference:+.3f})"
+            lines.append(f"{number}. {hint.notation} — {hint.equity:+.3f}{behind}")
+        return "\n".join(lines)
+    if advice.refusal:
+        return f"{advice.refusal} No double; equity {advice.no_double:+.3f}."
+    parts = [f"Proper cube action: {advice.text}.", f"No double {advice.no_double:+.3f}"]
+    if advice.double_take is not None:
+        parts.append(f"double/take {advice.double_take:+.3f}")
+    if advice.double_pass is not None:
+        parts.append(f"double/pass {advice.double_pass:+.3f}")
+    return parts[0] + " " + ", ".join(parts[1:]) + "."
+
+
+def analysis_text(names: Sequence[str], analyses: Mapping[int, Any]) -> str:
+    """Per player: error rate (GNU style), blunders and the three biggest mistakes."""
+    if not analyses:
+        return "There is nothing to analyse yet."
+    blocks = []
+    for player, result in sorted(analyses.items()):
+        head = (
+            f"**{names[player]}**: {result.error_rate:.1f} millipoints per decision "
+            f"({result.rating}) over {result.decisions} decisions, "
+            f"{result.blunders} blunder{'s' if result.blunders != 1 else ''}."
+        )
+        lines = [head]
+        for number, mistake in enumerate(result.mistakes, start=1):
+            lines.append(
+                f"{number}. {mistake.position_id}: played {mistake.made}, better "
+                f"{mistake.best} (−{mistake.equity_lost:.3f})"
+            )
+        blocks.append("\n".join(lines))
+    return fit("\n\n".join(blocks))
+
+
+def computer_record_text(rows: Sequence[Any]) -> str:
+    """A player's results against the computer, one line per level."""
+    return "\n".join(
+        f"vs computer ({row.level}): games {row.game_wins}/{row.games} won, "
+        f"matches {row.match_wins}/{row.matches}, points {row.points_won}-{row.points_lost}"
+        for row in rows
+    )

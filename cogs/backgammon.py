@@ -87,7 +87,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
     # --- plumbing ------------------------------------------------------------------------
 
-    def _render(self, report: Report) -> list[discord.File]:
+    def _render(self, report: Report, *, last_play: bool = True) -> list[discord.File]:
         """Draw every board of a report (runs in a worker thread)."""
         render = self._renderer
         if render is None:
@@ -97,7 +97,8 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         files = []
         names = report.match.player_names
         for index, game in enumerate(report.boards):
-            png = render(game, perspective=present.perspective(game), names=names)
+            extra = {} if last_play else {"last_play": None}
+            png = render(game, perspective=present.perspective(game), names=names, **extra)
             files.append(discord.File(io.BytesIO(png), filename=f"board-{index + 1}.png"))
         return files
 
@@ -217,7 +218,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     ) -> None:
         async def action() -> Report:
             if self.bot.user is not None and opponent.id == self.bot.user.id:
-                raise UserError("The computer opponent is not available yet. Challenge a person.")
+                return await self._start_computer(interaction, None, length, cube)
             return await self.service.challenge(
                 interaction.guild_id or 0,
                 interaction.channel_id or 0,
@@ -228,6 +229,62 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             )
 
         await self._act(interaction, action)
+
+    async def _start_computer(
+        self, interaction: Interaction, level: str | None, length: int, cube: bool
+    ) -> Report:
+        me = self.bot.user
+        assert me is not None
+        return await self.service.play_computer(
+            interaction.guild_id or 0,
+            interaction.channel_id or 0,
+            player_of(interaction.user),
+            Player(me.id, me.display_name, True),
+            MatchOptions(length=length, cube=cube),
+            level=level,
+        )
+
+    @app_commands.command(name="play", description="Play against the computer")
+    @app_commands.describe(
+        level="How strong the computer plays (default: expert)",
+        length="0 for a single money game (default), or a match to 1-25 points",
+        cube="Play with the doubling cube (default: yes)",
+    )
+    async def play(
+        self,
+        interaction: Interaction,
+        level: Literal["beginner", "intermediate", "advanced", "expert", "world-class"]
+        | None = None,
+        length: app_commands.Range[int, 0, 25] = 0,
+        cube: bool = True,
+    ) -> None:
+        await self._act(interaction, lambda: self._start_computer(interaction, level, length, cube))
+
+    @app_commands.command(name="hint", description="The computer's advice for your turn")
+    async def hint(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            _, advice = await self.service.hint(
+                interaction.channel_id or 0, player_of(interaction.user)
+            )
+            await interaction.followup.send(present.hint_text(advice), ephemeral=True)
+
+        await self._guarded(interaction, work)
+
+    @app_commands.command(
+        name="analyze", description="Error rates and biggest mistakes of the last game"
+    )
+    async def analyze(self, interaction: Interaction) -> None:
+        async def work() -> None:
+            await interaction.response.defer(thinking=True)
+            row, analyses = await self.service.analysis(interaction.channel_id or 0)
+            text = present.analysis_text(row.player_names, analyses)
+            boards = [m.game for result in analyses.values() for m in result.mistakes][:6]
+            report = Report("analyze", row, [], boards)
+            files = await asyncio.to_thread(self._render, report, last_play=False)
+            await interaction.followup.send(text, files=files)
+
+        await self._guarded(interaction, work)
 
     @app_commands.command(name="roll", description="Roll the dice")
     async def roll(self, interaction: Interaction) -> None:
@@ -350,11 +407,13 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         target = user or interaction.user
 
         async def work() -> None:
-            stats = await self.service.stats(interaction.guild_id or 0, target.id)
-            embed = discord.Embed(
-                title=f"{target.display_name}'s backgammon",
-                description=present.stats_text(stats, target.display_name),
-            )
+            guild_id = interaction.guild_id or 0
+            stats = await self.service.stats(guild_id, target.id)
+            record = await self.service.store.computer_results(guild_id, target.id)
+            text = present.stats_text(stats, target.display_name)
+            if record:
+                text += "\n" + present.computer_record_text(record)
+            embed = discord.Embed(title=f"{target.display_name}'s backgammon", description=text)
             await interaction.response.send_message(embed=embed)
 
         await self._guarded(interaction, work)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.engine import Phase
 from tests.e2e.conftest import Harness, png_size
 from tests.e2e.fake_discord import CALLBACK_UPDATE_MESSAGE
@@ -26,6 +28,9 @@ SUBCOMMANDS = {
     "stats",
     "history",
     "claim",
+    "play",
+    "hint",
+    "analyze",
     "cancel",
     "help",
 }
@@ -273,3 +278,60 @@ async def test_claim_after_inactivity_and_the_leaderboard(harness: Harness) -> N
     help_ = await (await h.slash(h.carol, "help")).response()
     assert help_.ephemeral and "13/7 8/7" in help_.embeds[0]["description"]
     h.fake.assert_clean()
+
+
+async def test_playing_the_computer_with_a_hint_and_an_analysis(harness: Harness) -> None:
+    pytest.importorskip("bgsage")
+    h = harness
+    computer = h.fake.bot_user.username
+    # Opening 6-1 for alice; then the computer rolls 3-1; then alice rolls 5-2.
+    h.roller.extend([6, 1, 3, 1, 5, 2])
+    started = await h.board_after(await h.slash(h.alice, "play", level="expert"))
+    assert f"alice plays a game against {computer} (expert)." in started.content
+    assert "alice moves first with 6-1" in started.content
+    # Hints are fine in a game against the computer; they are private.
+    hint = await h.slash(h.alice, "hint")
+    advice = await hint.followup(0)
+    assert advice.ephemeral and "1. 13/7 8/7" in (advice.content or "")
+
+    replied = await h.board_after(await h.slash(h.alice, "move", play="13/7 8/7"))
+    assert f"{computer} rolls 3-1 and plays 8/5 6/5." in replied.content
+    assert f"{computer} rolls 3-1." not in replied.content
+    assert replied.buttons and "Roll" in [b.label for b in replied.buttons]
+
+    cube = await (await h.slash(h.alice, "hint")).followup(0)
+    assert "Proper cube action: No double" in (cube.content or "")
+    rolled = await h.board_after(await h.slash(h.alice, "roll"))
+    assert "alice rolls 5-2." in rolled.content
+
+    offer = await h.board_after(await h.slash(h.alice, "resign"))
+    assert f"{computer} accepts the resignation." in offer.content
+    assert f"{computer} wins a single game: 1 point (alice resigned)." in offer.content
+    assert await h.live() is None
+
+    analysis = await h.slash(h.alice, "analyze")
+    report = await analysis.followup(0)
+    assert "**alice**" in (report.content or "") and "millipoints per decision" in report.content
+    assert computer not in (report.content or "").split("**alice**")[0]
+
+    stats = await (await h.slash(h.alice, "stats")).response()
+    assert "vs computer (expert): games 0/1 won" in stats.embeds[0]["description"]
+    board = await (await h.slash(h.carol, "leaderboard")).response()
+    assert "alice" not in board.embeds[0]["description"]
+    h.fake.assert_clean()
+
+
+async def test_challenging_the_bot_itself_starts_a_computer_game(harness: Harness) -> None:
+    pytest.importorskip("bgsage")
+    h = harness
+    h.roller.extend([2, 5])  # the computer wins the opening and moves at once
+    result = await h.slash(h.bob, "challenge", opponent=h.fake.bot_user.id, length=3)
+    board = await h.board_after(result)
+    computer = h.fake.bot_user.username
+    assert f"bob plays a 3-point match against {computer}" in board.content
+    assert f"{computer} moves first with 5-2" in board.content
+    assert f"{computer} rolls 5-2 and plays" in board.content
+    assert "Hints are off in rated games." not in board.content
+    row = await h.live()
+    assert row is not None and row.game is not None and row.game.actor == 0
+    assert not row.rated and row.computer_level == "expert"
