@@ -101,6 +101,14 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--dice", default=None, help="scripted dice, e.g. 3,1,6,5 (for demos and tests)"
     )
     play.add_argument(
+        "--computer",
+        nargs="?",
+        const="expert",
+        default=None,
+        metavar="LEVEL",
+        help="play the computer: beginner, intermediate, advanced, expert (default) or world-class",
+    )
+    play.add_argument(
         "--new", action="store_true", help="abandon a saved terminal game and start afresh"
     )
     return parser.parse_args(argv)

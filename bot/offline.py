@@ -1,8 +1,9 @@
 """Offline play: a game in the terminal through the same session layer and database.
 
-Two people share one keyboard. Commands come from standard input, one a line, so a game
-can be scripted; after every action the board is printed as text and written as a PNG to
-the output folder. A game left unfinished is saved and resumed on the next run.
+Two people share one keyboard, or one person plays the computer (``--computer``). Commands
+come from standard input, one a line, so a game can be scripted; after every action the
+board is printed as text and written as a PNG to the output folder. A game left unfinished
+is saved and resumed on the next run.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from bot.store import MatchRow, Store
 # The terminal is its own little "server": one guild, one channel.
 OFFLINE_GUILD = 0
 OFFLINE_CHANNEL = 0
+COMPUTER_ID = 3
 COMMANDS = """\
 Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,
-resign [single|gammon|backgammon], accept, reject, board, history, help, quit"""
+resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"""
 
 
 class Terminal:
@@ -115,9 +117,16 @@ class Terminal:
             report = await svc.drop(channel, user)
         elif command == "beaver":
             report = await svc.beaver(channel, user)
+        elif command == "hint":
+            _, advice = await svc.hint(channel, user)
+            self.say(present.hint_text(advice))
+            return True
         elif command == "resign":
             kind = ResultKind[(rest or "single").strip().upper()]
-            resigner = self.players[row.game.on_roll] if row.game else user
+            if row.computer_level is not None:
+                resigner = self.players[0]  # the person, never the computer
+            else:
+                resigner = self.players[row.game.on_roll] if row.game else user
             report = await svc.resign(channel, resigner, kind)
         elif command in ("accept", "reject"):
             report = await svc.answer_resignation(channel, user, command == "accept")
@@ -130,6 +139,8 @@ class Terminal:
 
 async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
     names = [n.strip() for n in str(args.names).split(",")]
+    if args.computer and len(names) == 1:
+        names.append("GammonBot")
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         print("gammon-bot: --names takes two different names, like alice,bob", file=sys.stderr)
         return 2
@@ -161,7 +172,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         if row is not None and row.status == "playing":
             terminal.players = (
                 Player(row.player_ids[0], row.player_names[0]),
-                Player(row.player_ids[1], row.player_names[1]),
+                Player(row.player_ids[1], row.player_names[1], row.computer_level is not None),
             )
             terminal.say("Resuming your saved game (start afresh with --new).")
             if row.game is not None:
@@ -169,10 +180,29 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         else:
             if row is not None:
                 await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
-            await service.challenge(
-                OFFLINE_GUILD, OFFLINE_CHANNEL, players[0], players[1], options, rated=False
-            )
-            terminal.show(await service.accept(OFFLINE_CHANNEL, players[1]))
+            if args.computer:
+                computer = Player(COMPUTER_ID, "GammonBot", is_bot=True)
+                terminal.players = (players[0], computer)
+                terminal.show(
+                    await service.play_computer(
+                        OFFLINE_GUILD,
+                        OFFLINE_CHANNEL,
+                        players[0],
+                        computer,
+                        options,
+                        level=args.computer,
+                    )
+                )
+            else:
+                await service.challenge(
+                    OFFLINE_GUILD,
+                    OFFLINE_CHANNEL,
+                    players[0],
+                    players[1],
+                    options,
+                    rated=False,
+                )
+                terminal.show(await service.accept(OFFLINE_CHANNEL, players[1]))
         terminal.say(COMMANDS)
         return await _loop(terminal)
     finally:

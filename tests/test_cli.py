@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,3 +104,31 @@ def test_offline_scripted_game_writes_boards_and_ends(tmp_path: Path) -> None:
     assert "accepts the resignation" in again.stdout
     assert "wins a gammon: 4 points" in again.stdout
     assert "Game over" in again.stdout
+
+
+def test_offline_game_against_the_computer(tmp_path: Path) -> None:
+    pytest.importorskip("bgsage")
+    result = run_bot(
+        [
+            "play",
+            "--names",
+            "alice",
+            "--computer",
+            "expert",
+            "--dice",
+            "6,1,3,1,4,2",
+            "--out",
+            str(tmp_path / "out"),
+            "--db",
+            str(tmp_path / "c.db"),
+        ],
+        tmp_path,
+        stdin="13/7 8/7\nhint\nroll\nresign\n",
+    )
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "alice plays a game against GammonBot (expert)." in text
+    assert "GammonBot rolls 3-1 and plays 8/5 6/5." in text
+    assert "Proper cube action: No double" in text
+    assert "GammonBot wins a single game: 1 point (alice resigned)." in text
+    assert len(list((tmp_path / "out").glob("*.png"))) == 4
