@@ -1,0 +1,89 @@
+"""Shared fixtures: a real database file per test, scripted dice and a clock the test moves.
+
+Kept generic on purpose: the fixtures build the pieces the session layer needs and nothing
+about any particular game, so every test reads as its own script.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.dice import ScriptedRoller
+from bot.session import SessionService, SessionSettings
+from bot.store import EventRecord, FinishedGame, MatchRow, PlayerStats, Store
+
+
+class FakeClock:
+    """A clock that only moves when the test says so."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything an action may write, for "nothing changed" assertions."""
+
+    match: MatchRow | None
+    events: list[EventRecord]
+    results: list[FinishedGame]
+    players: dict[int, PlayerStats | None]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "gammon.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path)
+    yield opened
+    await opened.close()  # harmless when a restart test has closed it already
+
+
+@pytest.fixture
+def roller() -> ScriptedRoller:
+    return ScriptedRoller()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def settings() -> SessionSettings:
+    return SessionSettings(challenge_timeout=15 * 60.0, inactivity_timeout=60 * 60.0)
+
+
+@pytest.fixture
+def service(
+    store: Store, roller: ScriptedRoller, clock: FakeClock, settings: SessionSettings
+) -> SessionService:
+    return SessionService(store, roller=roller, settings=settings, clock=clock)
+
+
+@pytest.fixture
+def snapshot(store: Store) -> Callable[..., Awaitable[Snapshot]]:
+    """``await snapshot(match_id, guild_id, user_ids)``: the stored state of one match."""
+
+    async def take(match_id: int, guild_id: int, user_ids: tuple[int, ...]) -> Snapshot:
+        return Snapshot(
+            match=await store.get_match(match_id),
+            events=await store.events(match_id),
+            results=await store.game_results(match_id),
+            players={uid: await store.player_stats(guild_id, uid) for uid in user_ids},
+        )
+
+    return take

@@ -1,0 +1,378 @@
+"""The store on a real database file: migrations, one live row per channel, versioned writes,
+and atomic actions: a failure before any statement of an action, or a crash of the whole
+process in the middle of one, leaves everything exactly as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.dice import ScriptedRoller
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
+from bot.errors import ChannelBusyError, ConflictError
+from bot.session import Player, SessionService
+from bot.store import (
+    MIGRATIONS,
+    Change,
+    FinishedGame,
+    MatchOutcome,
+    NewEvent,
+    Store,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+GUILD = 10
+ALICE = Player(1, "alice")
+BOB = Player(2, "bob")
+
+
+async def challenge(store: Store, channel: int, *, level: str | None = None, now: float = 0.0):
+    return await store.create_challenge(
+        guild_id=GUILD,
+        channel_id=channel,
+        players=((ALICE.id, ALICE.name), (BOB.id, BOB.name)),
+        options=MatchOptions(length=3),
+        rated=True,
+        now=now,
+        expires_at=now + 900,
+        computer_level=level,
+    )
+
+
+def event(game: Game, action: str, player: int | None = 0) -> NewEvent:
+    return NewEvent(
+        game_number=game.game_number,
+        actor_id=None,
+        player=player,
+        action=action,
+        position_id=game.position_id(),
+        gnu_match_id=game.match_id(),
+    )
+
+
+# --- schema and basic rules -------------------------------------------------------------------
+
+
+async def test_a_new_file_is_migrated_once(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    assert db_path.exists()
+    assert await store.schema_version() == len(MIGRATIONS)
+    await challenge(store, 1)
+    await store.close()
+
+    store = await Store.open(db_path)  # opening again keeps the data and migrates nothing
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert [row.channel_id for row in await store.live_matches()] == [1]
+    await store.close()
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_opening_creates_missing_folders(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "a" / "b" / "gammon.db")
+    assert await store.schema_version() == len(MIGRATIONS)
+    await store.close()
+
+
+async def test_one_live_row_per_channel(store: Store) -> None:
+    row = await challenge(store, 1)
+    assert (row.status, row.version, row.game) == ("challenge", 0, None)
+    assert row.player_index(ALICE.id) == 0 and row.player_index(99) is None
+    with pytest.raises(ChannelBusyError):
+        await challenge(store, 1)
+    await challenge(store, 2)  # another channel is free
+    declined = await store.apply(Change(row.id, row.version, "declined", None, 1.0))
+    assert declined.status == "declined" and declined.version == 1 and not declined.live
+    again = await challenge(store, 1)
+    assert again.id != row.id
+    assert (await store.live_match(1)) == again
+
+
+async def test_apply_returns_what_a_fresh_read_returns(store: Store) -> None:
+    row = await challenge(store, 1)
+    game = Game.new(row.options).opening_roll(3, 1)
+    applied = await store.apply(
+        Change(row.id, row.version, "playing", game, 5.0, events=[event(game, "opening")])
+    )
+    assert applied == await store.get_match(row.id)
+    assert applied.game == game and applied.version == 1
+    assert (applied.updated_at, applied.last_action_at) == (5.0, 5.0)
+    quiet = await store.apply(Change(row.id, 1, "playing", game, 9.0, touch=False))
+    assert (quiet.updated_at, quiet.last_action_at) == (9.0, 5.0)
+
+
+async def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) -> None:
+    row = await challenge(store, 1)
+    game = Game.new(row.options).opening_roll(3, 1)
+    await store.apply(Change(row.id, 0, "playing", game, 1.0, events=[event(game, "opening")]))
+    with pytest.raises(ConflictError):
+        await store.apply(Change(row.id, 0, "finished", game, 2.0, events=[event(game, "late")]))
+    stored = await store.get_match(row.id)
+    assert stored is not None and stored.version == 1 and stored.status == "playing"
+    assert [e.action for e in await store.events(row.id)] == ["opening"]
+
+
+async def test_events_are_numbered_in_order_per_match(store: Store) -> None:
+    first = await challenge(store, 1)
+    second = await challenge(store, 2)
+    game = Game.new(first.options)
+    await store.apply(
+        Change(first.id, 0, "playing", game, 1.0, events=[event(game, "a"), event(game, "b")])
+    )
+    await store.apply(Change(second.id, 0, "playing", game, 1.0, events=[event(game, "x")]))
+    await store.apply(Change(first.id, 1, "playing", game, 2.0, events=[event(game, "c")]))
+    assert [(e.seq, e.action) for e in await store.events(first.id)] == [
+        (1, "a"),
+        (2, "b"),
+        (3, "c"),
+    ]
+    assert [(e.seq, e.action) for e in await store.events(second.id)] == [(1, "x")]
+
+
+async def test_games_against_the_computer_stay_out_of_the_statistics(store: Store) -> None:
+    row = await challenge(store, 1, level="beginner")
+    game = Game.new(row.options)
+    result = GameResult(0, ResultKind.GAMMON, 1, 2, EndReason.RESIGNED)
+    await store.apply(
+        Change(
+            row.id,
+            0,
+            "finished",
+            game,
+            1.0,
+            finished_games=[FinishedGame(1, result)],
+            outcome=MatchOutcome(0, (2, 0), "resigned"),
+        )
+    )
+    assert [f.result for f in await store.game_results(row.id)] == [result]
+    assert await store.player_stats(GUILD, ALICE.id) is None
+    assert await store.leaderboard(GUILD) == []
+
+
+# --- atomicity: a failure before any statement -----------------------------------------------
+
+
+class Boom(Exception):
+    """The fault the hook injects."""
+
+
+class FailAt:
+    """A fault hook that raises at its ``fail_at``-th call and records the labels it saw."""
+
+    def __init__(self, fail_at: int) -> None:
+        self.fail_at = fail_at
+        self.labels: list[str] = []
+
+    def __call__(self, label: str) -> None:
+        self.labels.append(label)
+        if len(self.labels) == self.fail_at:
+            raise Boom(label)
+
+
+async def start(service: SessionService, roller: ScriptedRoller, channel: int, options=None):
+    await service.challenge(GUILD, channel, ALICE, BOB, options)
+    roller.extend([3, 1])  # Alice opens with 3-1
+    await service.accept(channel, BOB)
+    return await service.move(channel, ALICE, "8/5 6/5")  # Bob to act
+
+
+Setup = Callable[[SessionService, ScriptedRoller, int], Awaitable[object]]
+Action = Callable[[SessionService, ScriptedRoller, int], Awaitable[object]]
+
+
+async def _roll_setup(service, roller, channel):
+    await start(service, roller, channel, MatchOptions(length=3))
+
+
+async def _roll(service, roller, channel):
+    roller.extend([5, 2])
+    return await service.roll(channel, BOB)
+
+
+async def _double_setup(service, roller, channel, length=3):
+    await start(service, roller, channel, MatchOptions(length=length))
+    await service.double(channel, BOB)
+
+
+async def _drop_next_game(service, roller, channel):
+    roller.extend([6, 1])  # the next game's opening roll
+    return await service.drop(channel, ALICE)
+
+
+async def _money_double_setup(service, roller, channel):
+    await _double_setup(service, roller, channel, length=0)
+
+
+async def _drop_ends_match(service, roller, channel):
+    return await service.drop(channel, ALICE)
+
+
+async def _claim_setup(service, roller, channel):
+    await start(service, roller, channel, MatchOptions(length=5))
+    service.clock.advance(3601)
+
+
+async def _claim(service, roller, channel):
+    return await service.claim(channel, ALICE)
+
+
+async def _challenge_only(service, roller, channel):
+    await service.challenge(GUILD, channel, ALICE, BOB, MatchOptions(length=3))
+
+
+async def _accept(service, roller, channel):
+    roller.extend([2, 2, 3, 1])  # a tie, then Alice opens
+    return await service.accept(channel, BOB)
+
+
+SCENARIOS: dict[str, tuple[Setup, Action, set[str]]] = {
+    "roll": (_roll_setup, _roll, {"update", "event"}),
+    "accept": (_challenge_only, _accept, {"update", "event"}),
+    "drop, next game": (_double_setup, _drop_next_game, {"update", "event", "game_result"}),
+    "drop ends the match": (
+        _money_double_setup,
+        _drop_ends_match,
+        {"update", "event", "game_result", "match_result"},
+    ),
+    "claim": (_claim_setup, _claim, {"update", "event", "game_result", "match_result"}),
+}
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+async def test_a_failure_before_any_statement_leaves_everything_as_it_was(
+    name: str, store: Store, service: SessionService, roller: ScriptedRoller, snapshot
+) -> None:
+    setup, action, labels = SCENARIOS[name]
+    # An earlier rated match, so both players have statistics and ratings to protect.
+    await _money_double_setup(service, roller, 1)
+    await service.drop(1, ALICE)
+    channel = 2
+    await setup(service, roller, channel)
+    live = await store.live_match(channel)
+    assert live is not None
+    users = (ALICE.id, BOB.id)
+    before = await snapshot(live.id, GUILD, users)
+
+    fail_at = 0
+    while True:
+        fail_at += 1
+        hook = store.fault_hook = FailAt(fail_at)
+        try:
+            report = await action(service, roller, channel)
+        except Boom as exc:
+            assert hook.labels[-1] == str(exc)
+            assert await snapshot(live.id, GUILD, users) == before, f"after {hook.labels}"
+            assert roller.remaining() == 0
+            continue
+        finally:
+            store.fault_hook = None
+        break
+    # Every statement was a failure point once, then the same action went through.
+    assert fail_at == len(hook.labels) + 1
+    assert set(hook.labels) == labels
+    after = await snapshot(live.id, GUILD, users)
+    assert after.match is not None and after.match.version == before.match.version + 1
+    assert len(after.events) > len(before.events)
+    assert report.match == after.match  # type: ignore[attr-defined]
+
+
+async def test_a_failed_commit_is_rolled_back(
+    store: Store, service: SessionService, roller: ScriptedRoller, snapshot, monkeypatch
+) -> None:
+    """COMMIT itself can fail (database busy, disk full): the transaction must not linger."""
+    await _roll_setup(service, roller, 1)
+    live = await store.live_match(1)
+    assert live is not None
+    before = await snapshot(live.id, GUILD, (ALICE.id, BOB.id))
+    db = store._db
+    real_execute = db.execute
+    failures = []
+
+    def failing_commit(sql, *args):
+        if sql == "COMMIT" and not failures:
+            failures.append(sql)
+
+            async def fail():
+                raise sqlite3.OperationalError("disk I/O error")
+
+            return fail()
+        return real_execute(sql, *args)
+
+    monkeypatch.setattr(db, "execute", failing_commit)
+    with pytest.raises(sqlite3.OperationalError):
+        await _roll(service, roller, 1)
+    assert not db.in_transaction
+    assert await snapshot(live.id, GUILD, (ALICE.id, BOB.id)) == before
+    report = await _roll(service, roller, 1)
+    assert report.match.version == live.version + 1  # type: ignore[attr-defined]
+
+
+# --- atomicity: the process dies in the middle of an action ----------------------------------
+
+CRASH = textwrap.dedent(
+    """
+    import asyncio, os, sys
+    from bot.dice import ScriptedRoller
+    from bot.session import Player, SessionService
+    from bot.store import Store
+
+    async def main(path, label):
+        store = await Store.open(path)
+        service = SessionService(store, roller=ScriptedRoller())
+
+        def die(seen):
+            if seen == label:
+                os._exit(3)  # no rollback, no close: the process is simply gone
+
+        store.fault_hook = die
+        await service.drop(2, Player(1, "alice"))
+
+    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    """
+)
+
+
+@pytest.mark.parametrize("label", ["event", "match_result"])
+async def test_a_crash_in_the_middle_of_an_action_loses_it_whole(
+    label: str, db_path: Path, store: Store, service: SessionService, roller, snapshot
+) -> None:
+    await _money_double_setup(service, roller, 1)
+    await service.drop(1, ALICE)
+    await _money_double_setup(service, roller, 2)
+    live = await store.live_match(2)
+    assert live is not None
+    before = await snapshot(live.id, GUILD, (ALICE.id, BOB.id))
+    await store.close()
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-c", CRASH, str(db_path), label],
+        env=env,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 3, done.stderr.decode()
+
+    reopened = await Store.open(db_path)
+    try:
+        survivor = SessionService(reopened, roller=ScriptedRoller(), clock=service.clock)
+        row = await reopened.live_match(2)
+        assert row == before.match
+        assert await reopened.events(live.id) == before.events
+        assert await reopened.game_results(live.id) == before.results
+        for user_id, stats in before.players.items():
+            assert await reopened.player_stats(GUILD, user_id) == stats
+        report = await survivor.drop(2, ALICE)
+        assert report.match.status == "finished" and report.match.final_score == (0, 1)
+    finally:
+        await reopened.close()
