@@ -251,8 +251,12 @@ class SessionService:
         *,
         rated: bool = True,
         computer_level: str | None = None,
+        auto_play: bool = False,
     ) -> Report:
-        """Post a challenge; the channel must hold no live game or challenge."""
+        """Post a challenge; the channel must hold no live game or challenge.
+
+        ``auto_play`` makes the bot play a roll's only legal play for the player.
+        """
         options = options or MatchOptions()
         if challenger.id == opponent.id:
             raise UserError("You can't challenge yourself. Pick another player.")
@@ -270,6 +274,7 @@ class SessionService:
                 now=now,
                 expires_at=now + self.settings.challenge_timeout,
                 computer_level=computer_level,
+                auto_play=auto_play,
             )
         what = f"a {options.length}-point match" if options.length else "a money game"
         extras = []
@@ -754,18 +759,27 @@ class SessionService:
         self._after_roll(turn)
 
     def _after_roll(self, turn: _Turn) -> None:
-        """Pass the turn when no checker can move."""
+        """Pass the turn when no checker can move; make a forced play if the table asks."""
         game = turn.game
         assert game is not None and game.dice is not None
         plays = game.legal_plays()
+        mover = game.on_roll
         if plays.is_forced_pass:
-            mover = game.on_roll
             turn.game = game.pass_turn()
             turn.log("pass", None, mover, dice=game.dice)
             turn.lines.append(
                 f"{turn.name(mover)} cannot move with {dice_text(game.dice)}: "
                 f"{turn.name(1 - mover)} to roll."
             )
+        elif turn.row.auto_play and len(plays) == 1:
+            (play,) = plays
+            turn.game = game.play(play)
+            turn.log("move", None, mover, notation=str(play), dice=game.dice)
+            turn.lines.append(
+                f"{turn.name(mover)} rolls {dice_text(game.dice)} and plays {play} "
+                "(the only legal play)."
+            )
+            self._after_play(turn)
 
     def _after_play(self, turn: _Turn) -> None:
         if turn.game is not None and turn.game.phase is Phase.OVER:

@@ -149,6 +149,7 @@ class MatchRow:
     winner: int | None
     final_score: tuple[int, int] | None
     end_reason: str | None
+    auto_play: bool = False  # play the only legal play for the player (a table option)
 
     @property
     def live(self) -> bool:
@@ -273,6 +274,12 @@ _PLAYER_COLUMNS = (
 
 
 @functools.lru_cache(maxsize=256)
+def _auto_play(text: str) -> bool:
+    # Table options that are not rules ride along in the options JSON.
+    return bool(codec.loads(text).get("auto_play", False))
+
+
+@functools.lru_cache(maxsize=256)
 def _options(text: str) -> MatchOptions:
     # A handful of distinct option sets cover every row; MatchOptions is immutable.
     return codec.options_from_dict(codec.loads(text))
@@ -326,6 +333,7 @@ def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> 
         winner=winner,
         final_score=(score0, score1) if score0 is not None else None,
         end_reason=reason,
+        auto_play=_auto_play(options),
     )
 
 
@@ -340,6 +348,12 @@ class Store:
         self._db = connection
         self.path = path
         self._lock = asyncio.Lock()
+        # The live row of each channel as this store last read or wrote it. Every action
+        # starts by loading it, so this spares a query and a JSON parse per action. Safe
+        # because every write goes through apply(), whose version check refuses a stale
+        # row: another process writing the same file makes the next action here a
+        # ConflictError, which drops the entry so that the retry reads the file again.
+        self._live: dict[int, MatchRow] = {}
         # Test seam: called with a label before each write statement of a transaction.
         self.fault_hook: Callable[[str], None] | None = None
 
@@ -380,11 +394,28 @@ class Store:
 
     async def live_match(self, channel_id: int) -> MatchRow | None:
         """The challenge or match in progress in a channel, if any."""
-        return await self._one_match(
+        cached = self._live.get(channel_id)
+        if cached is not None:
+            return cached
+        row = await self._one_match(
             f"SELECT {_MATCH_COLUMNS} FROM matches "
             "WHERE channel_id = ? AND status IN ('challenge', 'playing')",
             (channel_id,),
         )
+        if row is not None:
+            self._remember(row)
+        return row
+
+    def _remember(self, row: MatchRow) -> None:
+        if row.live:
+            self._live[row.channel_id] = row
+        elif (cached := self._live.get(row.channel_id)) is not None and cached.id == row.id:
+            del self._live[row.channel_id]
+
+    def _forget(self, match_id: int) -> None:
+        for channel_id, row in list(self._live.items()):
+            if row.id == match_id:
+                del self._live[channel_id]
 
     async def latest_match(self, channel_id: int) -> MatchRow | None:
         """The most recent match (live or finished) that was actually played in a channel."""
@@ -431,6 +462,7 @@ class Store:
         now: float,
         expires_at: float | None,
         computer_level: str | None = None,
+        auto_play: bool = False,
     ) -> MatchRow:
         """Store a new challenge; the channel must be free."""
         (p0, n0), (p1, n1) = players
@@ -449,7 +481,7 @@ class Store:
                         n0,
                         p1,
                         n1,
-                        codec.dumps(codec.options_to_dict(options)),
+                        codec.dumps({**codec.options_to_dict(options), "auto_play": auto_play}),
                         int(rated),
                         computer_level,
                         now,
@@ -464,7 +496,9 @@ class Store:
                     "play in another channel or thread."
                 ) from exc
         [row] = rows
-        return _match_from_row(row, None)
+        created = _match_from_row(row, None)
+        self._remember(created)
+        return created
 
     async def apply(self, change: Change) -> MatchRow:
         """Apply one action atomically: state, events, results, statistics, ratings.
@@ -477,6 +511,10 @@ class Store:
             try:
                 row = await self._apply(change)
                 await self._db.execute("COMMIT")
+            except ConflictError:
+                await self._db.execute("ROLLBACK")
+                self._forget(change.match_id)
+                raise
             except BaseException:
                 # A failed COMMIT (the database busy, the disk full) leaves the transaction
                 # open; roll it back too, or the next BEGIN on this connection would fail.
@@ -484,6 +522,7 @@ class Store:
                     with contextlib.suppress(sqlite3.Error):
                         await self._db.execute("ROLLBACK")
                 raise
+        self._remember(row)
         return row
 
     def _fault(self, label: str) -> None:

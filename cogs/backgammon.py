@@ -207,6 +207,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         length="0 for a single money game (default), or a match to 1-25 points",
         cube="Play with the doubling cube (default: yes)",
         rated="Count the result on the leaderboard (default: yes)",
+        autoplay="Let the bot make a roll's only legal play (default: no)",
     )
     async def challenge(
         self,
@@ -215,6 +216,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         length: app_commands.Range[int, 0, 25] = 0,
         cube: bool = True,
         rated: bool = True,
+        autoplay: bool = False,
     ) -> None:
         async def action() -> Report:
             if self.bot.user is not None and opponent.id == self.bot.user.id:
@@ -226,6 +228,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
                 player_of(opponent),
                 MatchOptions(length=length, cube=cube),
                 rated=rated,
+                auto_play=autoplay,
             )
 
         await self._act(interaction, action)
