@@ -511,16 +511,14 @@ class Store:
             try:
                 row = await self._apply(change)
                 await self._db.execute("COMMIT")
-            except ConflictError:
-                await self._db.execute("ROLLBACK")
-                self._forget(change.match_id)
-                raise
-            except BaseException:
+            except BaseException as exc:
                 # A failed COMMIT (the database busy, the disk full) leaves the transaction
                 # open; roll it back too, or the next BEGIN on this connection would fail.
                 if self._db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
                         await self._db.execute("ROLLBACK")
+                if isinstance(exc, ConflictError):
+                    self._forget(change.match_id)  # someone else wrote it: read it afresh
                 raise
         self._remember(row)
         return row

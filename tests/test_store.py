@@ -121,6 +121,26 @@ async def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) ->
     assert [e.action for e in await store.events(row.id)] == ["opening"]
 
 
+async def test_a_row_changed_by_another_process_is_read_again_after_a_conflict(
+    db_path: Path, store: Store, service: SessionService, roller: ScriptedRoller
+) -> None:
+    """This store keeps the live rows it wrote; another writer makes them stale."""
+    await start(service, roller, 1, MatchOptions(length=3))  # Bob to roll
+    other_store = await Store.open(db_path)
+    try:
+        other = SessionService(other_store, roller=ScriptedRoller([5, 2]), clock=service.clock)
+        rolled = await other.roll(1, BOB)
+        roller.extend([6, 4])
+        with pytest.raises(ConflictError, match="look again and retry"):
+            await service.roll(1, BOB)
+        fresh = await service.current(1)
+        assert fresh == rolled.match
+        moved = await service.move(1, BOB, "13/11 13/8")
+        assert moved.match.version == rolled.match.version + 1
+    finally:
+        await other_store.close()
+
+
 async def test_events_are_numbered_in_order_per_match(store: Store) -> None:
     first = await challenge(store, 1)
     second = await challenge(store, 2)
