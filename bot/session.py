@@ -427,7 +427,10 @@ class SessionService:
                 raise UserError("Answer the double first: dropping it ends the game.")
             turn.game = game.offer_resignation(me, ResultKind(kind))
             turn.log("resign", user.id, me, notation=ResultKind(kind).name.lower())
-            points = int(kind) * game.cube
+            # What accepting would score, Jacoby included (the engine works it out).
+            accepted = turn.game.accept_resignation().result
+            assert accepted is not None
+            points = accepted.points
             turn.lines.append(
                 f"{turn.name(me)} offers to resign {RESULT_WORDS[ResultKind(kind)]} "
                 f"({_points(points)}). {turn.name(1 - me)}: accept or reject."

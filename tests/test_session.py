@@ -876,3 +876,17 @@ async def test_dropping_a_beaver_concedes_the_taken_double(
     report = await service.drop(801, BOB)
     assert report.lines == ["bob drops.", "alice wins 2 points: the double was dropped."]
     assert report.match.final_score == (2, 0)
+
+
+async def test_a_resignation_offer_names_what_accepting_scores(
+    service: SessionService, roller: ScriptedRoller
+) -> None:
+    """Under the Jacoby rule with the cube centred a gammon counts single, and the offer
+    says so instead of promising two points."""
+    roller.extend([3, 1])
+    await service.challenge(1, 930, ALICE, BOB, MatchOptions(jacoby=True))
+    await service.accept(930, BOB)
+    offer = await service.resign(930, ALICE, ResultKind.GAMMON)
+    assert offer.lines == ["alice offers to resign a gammon (1 point). bob: accept or reject."]
+    done = await service.answer_resignation(930, BOB, True)
+    assert done.lines[-1] == "bob wins a single game: 1 point (alice resigned)."
