@@ -108,8 +108,11 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         if step:
             parts.append(step)
         if report.match.status == "challenge":
+            # Ping the challenged player: only the "challenges <name> " phrase, so a
+            # challenger whose name contains the opponent's is left alone.
+            name, user_id = report.match.player_names[1], report.match.player_ids[1]
             parts[0] = parts[0].replace(
-                report.match.player_names[1], mention(report.match.player_ids[1], ""), 1
+                f" challenges {name} to ", f" challenges {mention(user_id, name)} to ", 1
             )
         return present.fit("\n".join(p for p in parts if p))
 

@@ -335,3 +335,13 @@ async def test_challenging_the_bot_itself_starts_a_computer_game(harness: Harnes
     row = await h.live()
     assert row is not None and row.game is not None and row.game.actor == 0
     assert not row.rated and row.computer_level == "expert"
+
+
+async def test_the_challenge_pings_the_opponent_even_inside_a_longer_name(
+    harness: Harness,
+) -> None:
+    h = harness
+    bobby = h.fake.create_member("bobby")
+    result = await h.slash(bobby, "challenge", opponent=h.bob.id)
+    text = (await result.original_message()).content or ""
+    assert text.startswith(f"bobby challenges {h.bob.mention} to a money game")
