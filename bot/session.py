@@ -674,17 +674,17 @@ class SessionService:
         if row is None or row.game is None:
             raise NoGameError("No game has been played in this channel yet.")
         events = await self.store.events(row.id)
-        decisions = decisions_from_events(row.options, events)
         humans = tuple(i for i in (0, 1) if not (row.computer_level and i == 1))
         from bot.computer import DEFAULT_LEVEL, analyze
 
-        result = await asyncio.to_thread(
-            analyze,
-            decisions,
-            level=DEFAULT_LEVEL,
-            players=humans,
-            evaluator=self.computer(DEFAULT_LEVEL).evaluator,
-        )
+        evaluator = self.computer(DEFAULT_LEVEL).evaluator
+
+        def work() -> dict[int, Any]:
+            # Replaying the log parses every move: keep that off the event loop too.
+            decisions = decisions_from_events(row.options, events)
+            return analyze(decisions, level=DEFAULT_LEVEL, players=humans, evaluator=evaluator)
+
+        result = await asyncio.to_thread(work)
         return row, result
 
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
