@@ -1,0 +1,320 @@
+"""CPU-heavy work off the event loop's process: board pictures and the computer's thinking.
+
+bgsage's C++ and Pillow's drawing hold the GIL, so in a thread they still stall the event
+loop between switches. :class:`Workers` runs them in a small pool of worker processes
+(``spawn``: the bot has threads, which ``fork`` would copy half-way), each warmed at start:
+fonts, sprites and palettes drawn, bgsage's weights loaded. Each worker keeps one
+:class:`~bot.computer.ComputerPlayer` per level, as the session did.
+
+Offline play and tests use :meth:`Workers.inline`: the same calls in a thread of this
+process (``asyncio.to_thread``), with no processes at all.
+
+Pure of Discord and of the database: engine values (a Game, a Play) go in and come back by
+pickle. Only module-level functions can be sent to a worker (:meth:`Workers.call`).
+
+>>> import asyncio
+>>> from bot.engine import Game
+>>> async def picture() -> bytes:
+...     workers = Workers.inline()
+...     await workers.start()
+...     try:
+...         return await workers.render(Game.new(), perspective=0)
+...     finally:
+...         await workers.close()
+>>> asyncio.run(picture())[:4]
+b'\\x89PNG'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# What the computer may be asked, by method name: nothing else reaches getattr.
+COMPUTER_METHODS = frozenset(
+    {
+        "choose_play",
+        "should_double",
+        "cube_response",
+        "should_take",
+        "accepts_resignation",
+        "hints",
+        "play_hints",
+        "cube_hint",
+        "analyze",
+    }
+)
+CLOSE_TIMEOUT = 5.0  # seconds close() waits for work in flight before ending the workers
+
+
+def default_size() -> int:
+    """The machine's cores less one (the event loop's), at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+class WorkerError(RuntimeError):
+    """A worker process died (killed, out of memory, a crash in C code) during a call.
+
+    The pool is replaced, so the next call works; the call that was running is lost.
+    """
+
+
+# --- what runs inside a worker --------------------------------------------------------------
+
+_players: dict[str, Any] = {}
+_players_lock = threading.Lock()
+
+
+def _player(level: str) -> Any:
+    """This process's computer player for ``level``, made once."""
+    with _players_lock:
+        player = _players.get(level)
+        if player is None:
+            from bot.computer import ComputerPlayer
+
+            player = _players[level] = ComputerPlayer(level)
+        return player
+
+
+def _warm(computer: bool) -> None:
+    """Draw the renderer's caches and load bgsage's weights now, not on the first call."""
+    from renderers import warm_up
+
+    warm_up()
+    if computer:
+        from bot.computer import DEFAULT_LEVEL, computer_available
+
+        if computer_available():
+            from bot.engine import Game
+
+            player = _player(DEFAULT_LEVEL)
+            game = Game.new().opening_roll(3, 1)
+            player.choose_play(game)  # loads the weights and runs the network once
+
+
+def _init_worker(computer: bool) -> None:
+    # A worker ignores SIGINT: a Ctrl-C in a terminal reaches the whole process group, and
+    # the parent decides when the workers stop (close()).
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _warm(computer)
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def render(game: Any, options: dict[str, Any]) -> bytes:
+    """:func:`renderers.render_board` with keyword ``options``."""
+    from renderers import render_board
+
+    return render_board(game, **options)
+
+
+def render_many(jobs: Sequence[tuple[Any, dict[str, Any]]]) -> list[bytes]:
+    """Several pictures in one round trip."""
+    return [render(game, options) for game, options in jobs]
+
+
+def think(level: str, method: str, game: Any, args: tuple[Any, ...]) -> Any:
+    """``ComputerPlayer(level).<method>(game, *args)`` with this process's player."""
+    if method not in COMPUTER_METHODS:
+        raise ValueError(f"the computer has no method {method!r}")
+    return getattr(_player(level), method)(game, *args)
+
+
+def analyze(decisions: Sequence[tuple[Any, Any]], level: str, players: tuple[int, ...]) -> Any:
+    """:meth:`~bot.computer.ComputerPlayer.analyze` with this process's player."""
+    return _player(level).analyze(decisions, players=players)
+
+
+# --- the pool -------------------------------------------------------------------------------
+
+
+class Workers:
+    """A pool of ``size`` worker processes, or the same calls in threads (:meth:`inline`).
+
+    Call :meth:`start` once (it spawns and warms the workers) and :meth:`close` at the end.
+    Every method is a coroutine whose work runs elsewhere; exceptions raised by the work
+    come back as they are, and a worker that dies raises :class:`WorkerError`.
+    """
+
+    def __init__(
+        self,
+        size: int | None = None,
+        *,
+        warm_computer: bool = True,
+        computer: Callable[[str], Any] | None = None,
+        in_process: bool = False,
+    ) -> None:
+        self.size = default_size() if size is None else size
+        if self.size < 1:
+            raise ValueError(f"a pool needs at least one worker, not {self.size}")
+        self.in_process = in_process
+        self.warm_computer = warm_computer
+        self._factory = computer  # in-process only: tests' stand-in computers
+        self._computers: dict[str, Any] = {}
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._closed = False
+
+    @classmethod
+    def inline(cls, *, computer: Callable[[str], Any] | None = None) -> Workers:
+        """Run everything in threads of this process: offline play, tests, tools.
+
+        ``computer(level)`` makes the computer player for a level (default: a
+        :class:`~bot.computer.ComputerPlayer`); it is called once per level.
+        """
+        return cls(1, in_process=True, computer=computer)
+
+    def __repr__(self) -> str:
+        kind = "in-process" if self.in_process else f"{self.size} processes"
+        return f"<Workers {kind}{' closed' if self._closed else ''}>"
+
+    # --- life -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Spawn the workers and wait until each has warmed up (a few seconds at most)."""
+        if self._closed:
+            raise RuntimeError("these workers are closed")
+        if self.in_process:
+            await asyncio.to_thread(_warm, self.warm_computer and self._factory is None)
+            return
+        started = time.perf_counter()
+        executor = self._ensure()
+        loop = asyncio.get_running_loop()
+        # Submitted together, before any worker is idle: each starts a process of its own.
+        pids = await asyncio.gather(
+            *(loop.run_in_executor(executor, _pid) for _ in range(self.size))
+        )
+        log.info(
+            "%d worker processes ready in %.1f s (pids %s)",
+            len(set(pids)),
+            time.perf_counter() - started,
+            ", ".join(map(str, sorted(set(pids)))),
+        )
+
+    async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
+        """Stop the workers: work in flight may finish within ``timeout`` seconds, queued
+        work is cancelled, and a worker still busy after that is terminated. Idempotent."""
+        self._closed = True
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        await asyncio.to_thread(_shutdown, executor, timeout)
+
+    @property
+    def pids(self) -> list[int]:
+        """The worker processes' ids (empty in-process or before start)."""
+        if self._executor is None:
+            return []
+        return sorted(p.pid for p in _processes(self._executor) if p.pid is not None)
+
+    # --- work -----------------------------------------------------------------------------
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker; ``fn`` must be a module-level function and its
+        arguments and result picklable."""
+        if self._closed:
+            raise RuntimeError("these workers are closed")
+        if self.in_process:
+            return await asyncio.to_thread(fn, *args)
+        executor = self._ensure()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(executor, fn, *args)
+        except BrokenProcessPool as exc:
+            self._replace(executor)
+            raise WorkerError(f"a worker process died during {_name(fn)}") from exc
+
+    async def render(self, game: Any, **options: Any) -> bytes:
+        """:func:`renderers.render_board` (same keyword options) in a worker."""
+        return await self.call(render, game, options)
+
+    async def render_many(self, jobs: Iterable[tuple[Any, dict[str, Any]]]) -> list[bytes]:
+        """Pictures of several ``(game, options)`` in one round trip, in order."""
+        return await self.call(render_many, list(jobs))
+
+    async def computer(self, level: str, method: str, game: Any, *args: Any) -> Any:
+        """``ComputerPlayer(level).<method>(game, *args)``: ``choose_play``,
+        ``should_double``, ``cube_response``, ``accepts_resignation``, ``hints``..."""
+        if method not in COMPUTER_METHODS:
+            raise ValueError(f"the computer has no method {method!r}")
+        if self.in_process and self._factory is not None:
+            return await asyncio.to_thread(getattr(self._local(level), method), game, *args)
+        return await self.call(think, level, method, game, args)
+
+    async def analyze(
+        self, decisions: Sequence[tuple[Any, Any]], *, level: str, players: Iterable[int]
+    ) -> Any:
+        """Error rates of ``players`` over ``decisions`` (see ComputerPlayer.analyze)."""
+        players = tuple(players)
+        if self.in_process and self._factory is not None:
+            local = self._local(level)
+            return await asyncio.to_thread(local.analyze, list(decisions), players=players)
+        return await self.call(analyze, list(decisions), level, players)
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _local(self, level: str) -> Any:
+        player = self._computers.get(level)
+        if player is None:
+            assert self._factory is not None
+            player = self._computers[level] = self._factory(level)
+        return player
+
+    def _ensure(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(self.warm_computer,),
+            )
+        return self._executor
+
+    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        """After a worker died: drop the broken pool; the next call starts a new one."""
+        if self._executor is broken:
+            self._executor = None
+        log.error("a worker process died; starting a new pool on the next call")
+        threading.Thread(target=_shutdown, args=(broken, 0.0), daemon=True).start()
+
+
+def _processes(executor: concurrent.futures.ProcessPoolExecutor) -> list[Any]:
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
+def _shutdown(executor: concurrent.futures.ProcessPoolExecutor, timeout: float) -> None:
+    processes = _processes(executor)
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + timeout
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            log.warning("worker %s still busy after %.1f s: terminating it", process.pid, timeout)
+            process.terminate()
+    for process in processes:
+        process.join(1.0)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    # Joins the pool's manager thread now that its processes are gone.
+    executor.shutdown(wait=True)
+
+
+def _name(fn: Callable[..., Any]) -> str:
+    return getattr(fn, "__qualname__", repr(fn))

@@ -1,0 +1,158 @@
+"""The worker pool: real processes draw the same pictures, the computer plays legally from
+them, a dead worker raises instead of hanging, and close() leaves no process behind."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+
+import pytest
+
+from bot.computer import ComputerPlayer, CubeDecision, computer_available
+from bot.engine import Game, MatchOptions, Phase, Play
+from bot.workers import WorkerError, Workers, default_size
+from renderers import render_board
+from renderers.examples import EXAMPLES, NAMES
+
+needs_bgsage = pytest.mark.skipif(not computer_available(), reason="bgsage is not installed")
+
+
+def crash() -> None:
+    os._exit(3)  # a worker dying as in a segfault or the OOM killer: no exception, no reply
+
+
+def fail(message: str) -> None:
+    raise LookupError(message)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie still answers kill(0): it has exited but not been reaped
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return True
+
+
+def random_game(seed: int, steps: int) -> Game:
+    rng = random.Random(seed)
+    game = Game.new(MatchOptions(length=5)).opening_roll(3, 1)
+    for _ in range(steps):
+        if game.phase is Phase.ROLL:
+            game = game.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        elif game.phase is Phase.MOVE:
+            plays = list(game.legal_plays())
+            game = game.play(rng.choice(plays)) if plays[0].moves else game.pass_turn()
+        else:
+            break
+    return game
+
+
+def test_default_size_leaves_a_core_for_the_event_loop():
+    assert default_size() == max(1, (os.cpu_count() or 1) - 1)
+    with pytest.raises(ValueError):
+        Workers(0)
+
+
+def test_games_and_plays_pickle():
+    for make in EXAMPLES.values():
+        game, _ = make()
+        assert pickle.loads(pickle.dumps(game)) == game
+        if game.last_play is not None:
+            assert pickle.loads(pickle.dumps(game.last_play)) == game.last_play
+    game = random_game(1, 30)
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert pickle.loads(pickle.dumps(CubeDecision.TAKE)) is CubeDecision.TAKE
+
+
+@pytest.fixture
+async def pool():
+    workers = Workers(2, warm_computer=computer_available())
+    await workers.start()
+    try:
+        yield workers
+    finally:
+        await workers.close()
+
+
+async def test_a_worker_process_draws_the_same_picture(pool):
+    assert len(pool.pids) == 2 and os.getpid() not in pool.pids
+    for name in ("opening", "hit", "game-over"):
+        game, perspective = EXAMPLES[name]()
+        options = {"perspective": perspective, "names": NAMES, "theme": "dark", "width": 640}
+        assert await pool.render(game, **options) == render_board(game, **options)
+    jobs = [(EXAMPLES["doubled"]()[0], {"perspective": side}) for side in (0, 1)]
+    assert await pool.render_many(jobs) == [render_board(g, **o) for g, o in jobs]
+
+
+async def test_errors_in_the_work_come_back_as_they_are(pool):
+    with pytest.raises(LookupError, match="no such thing"):
+        await pool.call(fail, "no such thing")
+    with pytest.raises(ValueError, match="no method"):
+        await pool.computer("expert", "__class__", Game.new())
+
+
+async def test_a_dead_worker_raises_and_the_pool_recovers(pool):
+    with pytest.raises(WorkerError):
+        await pool.call(crash)
+    game, perspective = EXAMPLES["opening"]()
+    assert (await pool.render(game, perspective=perspective))[:4] == b"\x89PNG"
+
+
+async def test_close_leaves_no_process_behind():
+    workers = Workers(2, warm_computer=False)
+    await workers.start()
+    pids = workers.pids
+    assert len(pids) == 2 and all(alive(pid) for pid in pids)
+    await workers.close()
+    assert not any(alive(pid) for pid in pids)
+    await workers.close()  # idempotent
+    with pytest.raises(RuntimeError):
+        await workers.render(Game.new(), perspective=0)
+
+
+@needs_bgsage
+async def test_the_computer_in_a_worker_plays_legally(pool):
+    for seed in range(6):
+        game = random_game(seed, 2 * seed + 1)
+        if game.phase is not Phase.MOVE:
+            continue
+        play = await pool.computer("expert", "choose_play", game)
+        assert isinstance(play, Play)
+        assert play in game.legal_plays() or (not play.moves and game.legal_plays().is_forced_pass)
+        # No noise at expert: the worker's answer is this process's answer.
+        assert play == ComputerPlayer("expert").choose_play(game)
+    roll = Game.new(MatchOptions(length=5)).opening_roll(6, 5)
+    hints = await pool.computer("expert", "hints", roll, 2)
+    assert len(hints) == 2 and hints[0].difference == 0.0
+
+
+async def test_inline_workers_run_in_this_process():
+    class Stub:
+        def choose_play(self, game: Game) -> Play:
+            return next(iter(game.legal_plays()))
+
+        def analyze(self, decisions, *, players):
+            return {player: len(decisions) for player in players}
+
+    made: list[str] = []
+
+    def factory(level: str) -> Stub:
+        made.append(level)
+        return Stub()
+
+    workers = Workers.inline(computer=factory)
+    await workers.start()
+    game = Game.new().opening_roll(3, 1)
+    play = await workers.computer("beginner", "choose_play", game)
+    assert play in game.legal_plays()
+    await workers.computer("beginner", "choose_play", game)
+    assert made == ["beginner"]
+    assert await workers.analyze([(game, play)], level="expert", players=[0]) == {0: 1}
+    assert await workers.render(game, perspective=0) == render_board(game, perspective=0)
+    assert workers.pids == []
+    await workers.close()
