@@ -90,6 +90,55 @@ logs every request, ``fake.gateway_log`` every gateway packet (``("op2", ...)``,
 permission math used for ``member.permissions`` / ``app_permissions`` and for enforcement.
 Attachment URLs point at the fake (``/attachments/...``), so ``Attachment.read()`` works.
 
+Fault injection
+---------------
+``rule = fake.fail_requests(method, path_pattern, status, *, count=1, code=0, message="",
+retry_after=None) -> FaultRule``: the next ``count`` requests whose method is ``method`` (or any,
+with ``"*"``) and whose path matches the regex ``path_pattern`` (``re.search`` on the full path,
+``/api/v10/...``) are answered ``status`` with Discord's JSON error body
+(``{"message", "code"}``) and have NO effect. A 429 also carries ``retry_after`` (default 1.0) and
+``"global": false`` in the body and ``Retry-After``, ``X-RateLimit-*`` and ``Via`` headers, so
+discord.py sleeps and retries as it would against Discord. Injected answers go to
+``fake.injected`` (and the interaction's ``r.injected``), never to ``fake.errors`` /
+``fake.server_errors``, so ``assert_clean()`` still judges the bot. ``rule.hits``,
+``rule.remaining``, ``rule.records``, ``rule.cancel()``; ``fake.clear_faults()``. Paths:
+
+- interaction callback: ``("POST", r"/interactions/\\d+/[^/]+/callback$")``
+- followup: ``("POST", r"/webhooks/\\d+/[^/]+$")``; edit of the response:
+  ``("PATCH", r"/webhooks/\\d+/[^/]+/messages/@original$")``
+- channel message: ``("POST", r"/channels/\\d+/messages$")``; login: ``("GET", "/users/@me$")``
+
+How discord.py 2.7 reacts (so pick the status that tests what you mean): on webhook routes
+(callbacks, followups, response edits) it retries every 5xx up to 5 attempts, sleeping 1, 3, 5,
+7, 9 s, so ``count=1`` is a retry that succeeds 1 s later and only ``count>=5`` reaches the bot
+(after 25 s); on bot routes it retries 500/502/504/524 (sleeping 1, 3, 5, 7 s) but raises
+``DiscordServerError`` on the first 503. A 429 is retried after ``retry_after`` (webhooks: always;
+bot routes: unless it exceeds ``max_ratelimit_timeout``); 4xx answers raise at once
+(404 -> ``NotFound``, e.g. ``code=10062`` "Unknown interaction", ``10015`` "Unknown Webhook").
+
+Mentions
+--------
+Every request that creates or edits message content is recorded in ``fake.message_requests``, a
+list of ``MessageRequest(method, path, message_id, content, allowed_mentions, ephemeral,
+reply_to_author_id)`` in order: channel message create/edit, interaction callbacks of type 4
+and 7, followups and webhook edits (a type-5 defer carries no message data and is not listed).
+``allowed_mentions`` is the dict the request sent, or None when it sent none; the message keeps
+the latest one as ``RecordedMessage.allowed_mentions``. ``fake.would_ping(message_or_request)``
+(and the pure ``would_ping(content, allowed_mentions)``) says what Discord would notify:
+``{"everyone", "here", "user:ID", "role:ID"}``. Absent ``allowed_mentions`` = Discord's default
+(every ``@everyone``/``@here``/``<@id>``/``<@!id>``/``<@&id>`` in the content, and a reply's
+author); else ``parse`` / ``users`` / ``roles`` / ``replied_user`` decide. Text escaped with a
+zero-width space after the ``@`` does not ping. Embeds never ping. Invalid objects (``parse``
+with ``users`` and a ``users`` list too, unknown parse types, > 100 ids) are a 400 like Discord's.
+
+Several bot processes
+---------------------
+Every live gateway session gets broadcasts (GUILD_CREATE, MESSAGE_*). Interactions go to one:
+``fake.interaction_routing = "newest"`` (default: the most recently READY session) or
+``"round_robin"`` (each interaction to the next live session in turn). ``slash``,
+``autocomplete`` and ``click`` take ``session=i``: an index into the live sessions, oldest first
+(waits for it to exist). ``r.session_index`` tells where an interaction went.
+
 Realism worth knowing (it mirrors Discord and catches real bugs)
 ----------------------------------------------------------------
 - The initial response must arrive within ``interaction_deadline`` (3 s; ``None`` disables),
@@ -711,6 +760,8 @@ class RecordedMessage(_HasComponents):
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    # ``allowed_mentions`` of the latest request that created or edited it (None: it had none).
+    allowed_mentions: dict[str, Any] | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -891,6 +942,158 @@ class RequestRecord:
         return f"{self.method} {self.path}{q} -> {self.status}{extra}"
 
 
+@dataclass(eq=False)
+class FaultRule:
+    """An injected failure: the next ``count`` matching requests get ``status``."""
+
+    method: str
+    path_pattern: str
+    status: int
+    count: int = 1
+    code: int = 0
+    message: str = ""
+    retry_after: float | None = None
+    hits: int = 0
+    records: list[RequestRecord] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._regex = re.compile(self.path_pattern)
+
+    @property
+    def remaining(self) -> int:
+        return max(self.count - self.hits, 0)
+
+    def cancel(self) -> None:
+        """Stop injecting (``hits`` keeps what was already answered)."""
+        self.count = self.hits
+
+    def matches(self, method: str, path: str) -> bool:
+        return (
+            self.remaining > 0
+            and self.method in ("*", method.upper())
+            and self._regex.search(path) is not None
+        )
+
+    def response(self) -> web.Response:
+        body: dict[str, Any] = {"message": self.message, "code": self.code}
+        headers = {"Content-Type": "application/json"}
+        if self.status == 429:
+            retry = 1.0 if self.retry_after is None else self.retry_after
+            body.update(retry_after=retry, **{"global": False})
+            # discord.py treats a 429 without ``Via`` as a Cloudflare ban and never retries it;
+            # Discord's own answers carry it.
+            headers.update(
+                {
+                    "Via": "1.1 google",
+                    "Retry-After": str(max(1, int(retry + 0.999))),
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset": f"{time.time() + retry:.3f}",
+                    "X-RateLimit-Reset-After": f"{retry:.3f}",
+                    "X-RateLimit-Bucket": "fake-injected-bucket",
+                    "X-RateLimit-Scope": "user",
+                }
+            )
+        return web.Response(body=_dumps(body).encode(), status=self.status, headers=headers)
+
+    def __repr__(self) -> str:
+        return (
+            f"<FaultRule {self.method} /{self.path_pattern}/ -> {self.status} "
+            f"hits={self.hits}/{self.count}>"
+        )
+
+
+@dataclass
+class MessageRequest:
+    """One request that created or edited a message, with what it asked Discord to ping.
+
+    ``allowed_mentions`` is the request's object as sent, or None when it had none (Discord then
+    parses every mention in the content). ``content`` is the message's text after the request.
+    """
+
+    method: str
+    path: str
+    message_id: int
+    content: str
+    allowed_mentions: dict[str, Any] | None
+    ephemeral: bool
+    reply_to_author_id: int | None = None
+
+
+_EVERYONE_RE = re.compile(r"@(everyone|here)")
+_USER_MENTION_RE = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION_RE = re.compile(r"<@&(\d+)>")
+_PARSE_TYPES = frozenset({"everyone", "roles", "users"})
+
+
+def would_ping(
+    content: str,
+    allowed_mentions: Mapping[str, Any] | None,
+    *,
+    reply_to_author_id: int | None = None,
+) -> set[str]:
+    """What Discord notifies for ``content`` sent with ``allowed_mentions`` (None = absent).
+
+    Returns ``"everyone"`` / ``"here"``, ``"user:ID"`` and ``"role:ID"`` entries. Absent
+    allowed_mentions means Discord's default: every mention in the text pings (and a reply pings
+    the replied-to author). Mentions escaped with a zero-width space (``@\\u200beveryone``,
+    ``<@\\u200b123>``) are plain text. Permissions (Mention Everyone, mentionable roles) are not
+    considered: the answer is what the message *asks* for, the worst case.
+    """
+    everyone = {m.group(1) for m in _EVERYONE_RE.finditer(content)}
+    users = {m.group(1) for m in _USER_MENTION_RE.finditer(content)}
+    roles = {m.group(1) for m in _ROLE_MENTION_RE.finditer(content)}
+    if allowed_mentions is None:
+        out = everyone | {f"user:{u}" for u in users} | {f"role:{r}" for r in roles}
+        if reply_to_author_id is not None:
+            out.add(f"user:{reply_to_author_id}")
+        return out
+    parse = set(allowed_mentions.get("parse") or [])
+    allowed_users = {str(u) for u in allowed_mentions.get("users") or []}
+    allowed_roles = {str(r) for r in allowed_mentions.get("roles") or []}
+    out = set(everyone) if "everyone" in parse else set()
+    out |= {f"user:{u}" for u in users if "users" in parse or u in allowed_users}
+    out |= {f"role:{r}" for r in roles if "roles" in parse or r in allowed_roles}
+    if reply_to_author_id is not None and allowed_mentions.get("replied_user"):
+        out.add(f"user:{reply_to_author_id}")
+    return out
+
+
+def _validate_allowed_mentions(value: Any) -> None:
+    """Discord's checks on ``allowed_mentions`` (a bad object is a 400, nothing is sent)."""
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        raise _form_error("allowed_mentions", "Must be an object.")
+    parse = value.get("parse") or []
+    bad = [p for p in parse if p not in _PARSE_TYPES]
+    if bad:
+        raise _form_error("allowed_mentions.parse", f"Unknown mention type(s) {bad}.")
+    for kind in ("users", "roles"):
+        ids = value.get(kind) or []
+        if ids and kind in parse:
+            raise _ApiError(
+                400,
+                50035,
+                "Invalid Form Body",
+                {
+                    "allowed_mentions": {
+                        "_errors": [
+                            {
+                                "code": "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                                "message": f'parse:["{kind}"] and {kind}: [ids...] are mutually '
+                                "exclusive.",
+                            }
+                        ]
+                    }
+                },
+            )
+        if len(ids) > 100:
+            raise _form_error(f"allowed_mentions.{kind}", "Must be 100 or fewer in length.")
+        if any(not str(i).isdigit() for i in ids):
+            raise _form_error(f"allowed_mentions.{kind}", "Value is not snowflake.")
+
+
 class InteractionResult:
     """Everything the bot did in answer to one interaction we dispatched."""
 
@@ -921,6 +1124,8 @@ class InteractionResult:
         self.followups: list[RecordedMessage] = []
         self.log: list[tuple[str, int | None]] = []
         self.errors: list[RequestRecord] = []
+        self.injected: list[RequestRecord] = []
+        self.session_index: int | None = None
         self.late = False
         self.dispatched_at = 0.0
         self.original_id: int | None = None
@@ -1324,6 +1529,11 @@ class FakeDiscord:
         self.errors: list[RequestRecord] = []
         self.server_errors: list[RequestRecord] = []
         self.gateway_log: list[tuple[str, Any]] = []
+        self.fault_rules: list[FaultRule] = []
+        self.injected: list[RequestRecord] = []
+        self.message_requests: list[MessageRequest] = []
+        self.interaction_routing: str = "newest"
+        self._round_robin = 0
 
         self._sessions: dict[str, _GatewaySession] = {}
         self._pending_sessions: set[_GatewaySession] = set()
@@ -1453,6 +1663,85 @@ class FakeDiscord:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    # ----- fault injection and mentions ------------------------------------------------------
+
+    def fail_requests(
+        self,
+        method: str,
+        path_pattern: str,
+        status: int,
+        *,
+        count: int = 1,
+        code: int = 0,
+        message: str = "",
+        retry_after: float | None = None,
+    ) -> FaultRule:
+        """Answer the next ``count`` matching requests with ``status`` and do nothing else.
+
+        ``method`` is an HTTP method or ``"*"``; ``path_pattern`` a regex searched in the request
+        path (e.g. ``r"/webhooks/\\d+/[^/]+$"``: interaction followups). Rules are tried in the
+        order they were added; each answer is recorded in ``fake.injected`` and ``rule.hits``.
+        """
+        if status < 400:
+            raise ValueError(f"an injected failure needs an error status, not {status}")
+        default = {
+            429: "You are being rate limited.",
+            500: "500: Internal Server Error",
+            502: "502: Bad Gateway",
+            503: "503: Service Unavailable",
+            504: "504: Gateway Timeout",
+        }.get(status, f"{status}: injected failure")
+        rule = FaultRule(
+            method.upper() if method != "*" else "*",
+            path_pattern,
+            status,
+            count=count,
+            code=code,
+            message=message or default,
+            retry_after=retry_after,
+        )
+        self.fault_rules.append(rule)
+        return rule
+
+    def clear_faults(self) -> None:
+        """Cancel every fault rule (their ``hits`` stay readable)."""
+        for rule in self.fault_rules:
+            rule.cancel()
+        self.fault_rules.clear()
+
+    def would_ping(self, message: RecordedMessage | MessageRequest) -> set[str]:
+        """What ``message`` (as stored now, or one recorded request) makes Discord notify.
+
+        See the module-level ``would_ping``: ``{"everyone", "here", "user:ID", "role:ID"}``.
+        """
+        if isinstance(message, MessageRequest):
+            reply_to = message.reply_to_author_id
+        else:
+            reply_to = self._reply_author(message)
+        return would_ping(message.content, message.allowed_mentions, reply_to_author_id=reply_to)
+
+    def _reply_author(self, msg: RecordedMessage) -> int | None:
+        ref = msg.message_reference or {}
+        target = self._messages.get(int(ref.get("message_id") or 0))
+        return target.author_id if target is not None and msg.type == 19 else None
+
+    def _record_message_request(
+        self, request: web.Request, msg: RecordedMessage, payload: Mapping[str, Any]
+    ) -> None:
+        mentions = payload.get("allowed_mentions")
+        msg.allowed_mentions = copy.deepcopy(dict(mentions)) if mentions is not None else None
+        self.message_requests.append(
+            MessageRequest(
+                request.method,
+                request.path,
+                msg.id,
+                msg.content,
+                copy.deepcopy(msg.allowed_mentions),
+                msg.ephemeral,
+                self._reply_author(msg),
+            )
+        )
 
     def assert_clean(self) -> None:
         """Fail if the bot hit unknown routes, got 4xx answers, or the fake itself crashed."""
@@ -1689,6 +1978,22 @@ class FakeDiscord:
     def _pick_session(self) -> _GatewaySession | None:
         live = self.sessions
         return max(live, key=lambda s: s.ready_index) if live else None
+
+    def _interaction_session(self, index: int | None) -> _GatewaySession | None:
+        """The session an interaction goes to: ``index`` into the live sessions (oldest first),
+        else by ``interaction_routing``: ``"newest"`` or ``"round_robin"``."""
+        live = sorted(self.sessions, key=lambda s: s.ready_index)
+        if not live:
+            return None
+        if index is not None:
+            return live[index] if -len(live) <= index < len(live) else None
+        if self.interaction_routing == "newest":
+            return live[-1]
+        if self.interaction_routing == "round_robin":
+            sess = live[self._round_robin % len(live)]
+            self._round_robin += 1
+            return sess
+        raise ValueError(f"unknown interaction_routing {self.interaction_routing!r}")
 
     async def dispatch(self, event: str, data: Any, *, timeout: float = 5.0) -> None:
         """Send a raw DISPATCH to the newest live session (waits for one to exist)."""
@@ -2130,6 +2435,7 @@ class FakeDiscord:
         command_name: str | None = None,
         parent: InteractionResult | None = None,
         timeout: float = 5.0,
+        session: int | None = None,
     ) -> InteractionResult:
         result = InteractionResult(
             self,
@@ -2143,7 +2449,9 @@ class FakeDiscord:
         )
         self._interactions[result.token] = result
         self.interactions.append(result)
-        sess = await self.wait_for(self._pick_session, timeout, "a connected bot")
+        what = "a connected bot" if session is None else f"live gateway session #{session}"
+        sess = await self.wait_for(lambda: self._interaction_session(session), timeout, what)
+        result.session_index = sorted(self.sessions, key=lambda s: s.ready_index).index(sess)
         result.dispatched_at = asyncio.get_running_loop().time()
         self.gateway_log.append(("INTERACTION_CREATE", payload))
         if not await sess.dispatch("INTERACTION_CREATE", payload):
@@ -2296,6 +2604,7 @@ class FakeDiscord:
         guild_id: int | None = None,
         locale: str = "en-US",
         timeout: float = 5.0,
+        session: int | None = None,
     ) -> InteractionResult:
         """Invoke ``/command [group] subcommand option:value…`` as ``user`` in ``channel``."""
         ch = self.channel(channel)
@@ -2307,7 +2616,7 @@ class FakeDiscord:
             INTERACTION_APPLICATION_COMMAND, u, ch, data, locale=locale
         )
         return await self._send_interaction(
-            payload, user=u, channel=ch, command_name=full, timeout=timeout
+            payload, user=u, channel=ch, command_name=full, timeout=timeout, session=session
         )
 
     async def autocomplete(
@@ -2323,6 +2632,7 @@ class FakeDiscord:
         guild_id: int | None = None,
         locale: str = "en-US",
         timeout: float = 5.0,
+        session: int | None = None,
     ) -> list[dict[str, Any]]:
         """Ask for autocomplete choices of option ``focused`` while the user typed ``value``."""
         ch = self.channel(channel)
@@ -2339,7 +2649,7 @@ class FakeDiscord:
         )
         payload = self._interaction_base(INTERACTION_AUTOCOMPLETE, u, ch, data, locale=locale)
         result = await self._send_interaction(
-            payload, user=u, channel=ch, command_name=full, timeout=timeout
+            payload, user=u, channel=ch, command_name=full, timeout=timeout, session=session
         )
         cb = await result.response(timeout)
         return cb.choices
@@ -2353,6 +2663,7 @@ class FakeDiscord:
         values: Sequence[str] | None = None,
         locale: str = "en-US",
         timeout: float = 5.0,
+        session: int | None = None,
     ) -> InteractionResult:
         """Press a button (or pick ``values`` in a select) on a stored message."""
         mid = message if isinstance(message, int) else message.id
@@ -2381,7 +2692,12 @@ class FakeDiscord:
             INTERACTION_MESSAGE_COMPONENT, u, ch, data, locale=locale, message=msg
         )
         return await self._send_interaction(
-            payload, user=u, channel=ch, source_message_id=msg.id, timeout=timeout
+            payload,
+            user=u,
+            channel=ch,
+            source_message_id=msg.id,
+            timeout=timeout,
+            session=session,
         )
 
     async def submit_modal(
@@ -2637,6 +2953,7 @@ class FakeDiscord:
     ) -> dict[str, Any]:
         """Validate create/edit fields and normalise them."""
         fields: dict[str, Any] = {}
+        _validate_allowed_mentions(payload.get("allowed_mentions"))
         if "content" in payload:
             content = payload["content"]
             fields["content"] = "" if content is None else str(content)
@@ -2759,6 +3076,20 @@ class FakeDiscord:
         rec = RequestRecord(request.method, request.path, request.query_string)
         self.requests.append(rec)
         path = request.path
+        rule = next((r for r in self.fault_rules if r.matches(request.method, path)), None)
+        if rule is not None:
+            # An injected failure: no effect, not a bot error (assert_clean ignores it).
+            rule.hits += 1
+            response = rule.response()
+            rec.status, rec.code, rec.message = rule.status, rule.code, rule.message
+            rule.records.append(rec)
+            self.injected.append(rec)
+            token = request.match_info.get("token")
+            if token and token in self._interactions:
+                self._interactions[token].injected.append(rec)
+            log.info("fake discord: injected %s for %s %s", rule.status, request.method, path)
+            self._changed()
+            return response
         try:
             if (
                 path.startswith("/api/")
@@ -3040,6 +3371,8 @@ class FakeDiscord:
             inter.original_id = message.id
         inter.callback = Callback(ctype, data, files, message)
         inter.log.append(("callback", message.id if message else None))
+        if message is not None and ctype in (CALLBACK_CHANNEL_MESSAGE, CALLBACK_UPDATE_MESSAGE):
+            self._record_message_request(request, message, data)
         self._changed()
         if message is not None:
             event = "MESSAGE_UPDATE" if ctype == CALLBACK_UPDATE_MESSAGE else "MESSAGE_CREATE"
@@ -3091,6 +3424,7 @@ class FakeDiscord:
             event = "MESSAGE_CREATE"
         inter.followups.append(msg)
         inter.log.append(("followup", msg.id))
+        self._record_message_request(request, msg, payload)
         self._changed()
         await self._broadcast_message(event, msg)
         return _json_response(msg.payload())  # followups always behave as wait=true
@@ -3122,6 +3456,7 @@ class FakeDiscord:
         if was_loading:
             inter._defer_consumed = True
         inter.log.append(("edit", msg.id))
+        self._record_message_request(request, msg, payload)
         self._changed()
         await self._broadcast_message("MESSAGE_UPDATE", msg)
         return _json_response(msg.payload())
@@ -3230,6 +3565,7 @@ class FakeDiscord:
             uploads,
             allowed_flags=_CHANNEL_FLAGS,
         )
+        self._record_message_request(request, msg, payload)
         await self._broadcast_message("MESSAGE_CREATE", msg)
         return _json_response(msg.payload())
 
@@ -3247,6 +3583,7 @@ class FakeDiscord:
         ):
             raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
         self._edit_from_payload(msg, payload, uploads)
+        self._record_message_request(request, msg, payload)
         await self._broadcast_message("MESSAGE_UPDATE", msg)
         return _json_response(msg.payload())
 
@@ -3478,9 +3815,12 @@ __all__ = [
     "FakeMember",
     "FakeRole",
     "FakeUser",
+    "FaultRule",
     "InteractionResult",
+    "MessageRequest",
     "RecordedAttachment",
     "RecordedMessage",
     "RequestRecord",
     "flatten_components",
+    "would_ping",
 ]

@@ -28,6 +28,7 @@ from tests.e2e.fake_discord import (
     PERM_MANAGE_MESSAGES,
     FakeDiscord,
     FakeDiscordTimeout,
+    would_ping,
 )
 
 
@@ -522,3 +523,162 @@ async def test_gateway_reconnect_resumes(fake: FakeDiscord, bot: DemoBot) -> Non
     assert (await result.response()).ephemeral
     assert [s.session_id for s in fake.sessions] == [session_id]
     assert fake.identify_count == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Fault injection, allowed mentions, several bot processes
+# ---------------------------------------------------------------------------------------------
+
+FOLLOWUP = r"/webhooks/\d+/[^/]+$"
+CALLBACK = r"/interactions/\d+/[^/]+/callback$"
+CHANNEL_MESSAGES = r"/channels/\d+/messages$"
+
+
+async def test_injected_404_has_no_effect_and_keeps_assert_clean(
+    fake: FakeDiscord, bot: DemoBot
+) -> None:
+    """An injected 404 on the followup reaches discord.py as NotFound; nothing is posted."""
+    alice = fake.create_member("alice")
+    rule = fake.fail_requests("POST", FOLLOWUP, 404, code=10015, message="Unknown Webhook")
+    result = await fake.slash(alice, "games", "demo", "slow")
+    await result.wait_for(lambda r: r.injected)
+    assert rule.hits == 1 and rule.remaining == 0
+    (record,) = fake.injected
+    assert record.path == f"/api/v10/webhooks/{fake.application_id}/{result.token}"
+    assert (record.method, record.status, record.code) == ("POST", 404, 10015)
+    assert result.followups == [] and result.original is not None and result.original.loading
+    fake.assert_clean()  # injected answers are not the bot's errors
+    # Spent: the next followup goes through.
+    again = await fake.slash(alice, "games", "demo", "slow")
+    assert (await again.followup(0)).content == "done"
+    assert rule.hits == 1
+
+
+async def test_injected_429_is_retried_by_discord_py(fake: FakeDiscord, bot: DemoBot) -> None:
+    """A realistic 429 (body retry_after, Via header) makes discord.py sleep and retry."""
+    alice = fake.create_member("alice")
+    on_callback = fake.fail_requests("POST", CALLBACK, 429, retry_after=0.05)
+    result = await fake.slash(alice, "games", "demo", "fail")
+    assert (await result.response()).content == "That move is illegal."
+    assert on_callback.hits == 1 and result.injected == on_callback.records
+
+    channel = bot.get_channel(fake.channel_id("games"))
+    assert isinstance(channel, discord.TextChannel)
+    on_send = fake.fail_requests("POST", CHANNEL_MESSAGES, 429, count=2, retry_after=0.01)
+    sent = await channel.send("after two 429s")
+    assert fake.message(sent.id).content == "after two 429s"
+    assert on_send.hits == 2 and len(fake.messages_in("games", ephemeral=False)) == 1
+    assert fake.injected == [*on_callback.records, *on_send.records]
+    fake.assert_clean()
+
+
+async def test_injected_503_on_a_bot_route_raises_and_cancel_stops_a_rule(
+    fake: FakeDiscord, bot: DemoBot
+) -> None:
+    channel = bot.get_channel(fake.channel_id("games"))
+    assert isinstance(channel, discord.TextChannel)
+    rule = fake.fail_requests("*", CHANNEL_MESSAGES, 503, count=10)
+    with pytest.raises(discord.DiscordServerError):
+        await channel.send("lost")
+    assert rule.hits == 1 and fake.messages_in("games") == []
+    rule.cancel()
+    assert rule.remaining == 0
+    await channel.send("kept")
+    assert [m.content for m in fake.messages_in("games")] == ["kept"]
+    with pytest.raises(ValueError, match="error status"):
+        fake.fail_requests("GET", "x", 200)
+    fake.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("content", "allowed", "expected"),
+    [
+        ("hi @everyone and @here", None, {"everyone", "here"}),
+        ("<@123> <@!456> <@&789>", None, {"user:123", "user:456", "role:789"}),
+        ("@\u200beveryone <@\u200b123> <@\u200b&789>", None, set()),
+        ("@everyone <@123> <@&789>", {"parse": []}, set()),
+        ("@everyone <@123> <@&789>", {"parse": ["everyone"]}, {"everyone"}),
+        ("<@123> <@456>", {"parse": ["users"]}, {"user:123", "user:456"}),
+        ("<@123> <@456>", {"parse": [], "users": ["456"]}, {"user:456"}),
+        ("<@&7> <@&8>", {"parse": [], "roles": ["8"]}, {"role:8"}),
+        ("<@&7> <@&8> @here", {"parse": ["roles"]}, {"role:7", "role:8"}),
+        ("no mentions at all", None, set()),
+    ],
+)
+def test_would_ping_follows_discords_rules(
+    content: str, allowed: dict[str, Any] | None, expected: set[str]
+) -> None:
+    assert would_ping(content, allowed) == expected
+
+
+async def test_allowed_mentions_are_recorded_for_every_message_request(
+    fake: FakeDiscord, bot: DemoBot
+) -> None:
+    alice = fake.create_member("alice")
+    bob = fake.create_member("bob")
+    result = await fake.slash(alice, "games", "demo", "challenge", options={"opponent": bob})
+    message = await result.original_message()
+    # The demo bot sets no allowed_mentions: Discord's default parses everything.
+    assert message.allowed_mentions is None
+    assert fake.would_ping(message) == {f"user:{alice.id}", f"user:{bob.id}"}
+
+    slow = await fake.slash(alice, "games", "demo", "slow")
+    await slow.followup(1)
+    channel = bot.get_channel(fake.channel_id("games"))
+    assert isinstance(channel, discord.TextChannel)
+    none = discord.AllowedMentions.none()
+    sent = await channel.send(f"@everyone {bob.mention}", allowed_mentions=none)
+    only_bob = discord.AllowedMentions(
+        everyone=False, users=[discord.Object(bob.id)], roles=False, replied_user=False
+    )
+    await sent.edit(content=f"@here {bob.mention} {alice.mention}", allowed_mentions=only_bob)
+
+    kinds = [(r.method, r.path.split("/")[3], r.ephemeral) for r in fake.message_requests]
+    assert kinds == [
+        ("POST", "interactions", False),  # type 4 response
+        ("POST", "webhooks", False),  # first followup edits the deferred message
+        ("POST", "webhooks", True),
+        ("POST", "channels", False),
+        ("PATCH", "channels", False),
+    ]
+    create, edit = fake.message_requests[-2:]
+    assert create.allowed_mentions == {"parse": []} and fake.would_ping(create) == set()
+    assert edit.allowed_mentions == {"parse": [], "users": [bob.id]}
+    assert edit.content == f"@here {bob.mention} {alice.mention}"
+    assert fake.would_ping(edit) == {f"user:{bob.id}"}
+    assert fake.message(sent.id).allowed_mentions == edit.allowed_mentions
+    fake.assert_clean()
+
+
+async def test_invalid_allowed_mentions_are_rejected_like_discord(
+    fake: FakeDiscord, bot: DemoBot
+) -> None:
+    route = discord.http.Route(
+        "POST", "/channels/{channel_id}/messages", channel_id=fake.channel_id("games")
+    )
+    body = {"content": "<@1>", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}
+    with pytest.raises(discord.HTTPException) as excinfo:
+        await bot.http.request(route, json=body)
+    assert excinfo.value.status == 400 and excinfo.value.code == 50035
+    assert fake.messages_in("games") == [] and fake.message_requests == []
+
+
+async def test_round_robin_and_explicit_session_routing(fake: FakeDiscord) -> None:
+    """Two bot processes on one application: interactions alternate, or go where told."""
+    alice = fake.create_member("alice")
+    async with running_bot(fake) as first, running_bot(fake) as second:
+        assert len(fake.sessions) == 2
+        newest = await fake.slash(alice, "games", "demo", "fail")
+        assert newest.session_index == 1
+        fake.interaction_routing = "round_robin"
+        results = [
+            await fake.slash(alice, "games", "demo", "move", options={"play": "8/2 6/2"})
+            for _ in range(4)
+        ]
+        assert [r.session_index for r in results] == [0, 1, 0, 1]
+        pinned = await fake.slash(alice, "games", "demo", "fail", session=0)
+        assert pinned.session_index == 0
+        for r in [newest, *results, pinned]:
+            await r.response()
+        assert first.user is not None and second.user is not None
+    fake.assert_clean()
