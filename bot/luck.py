@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.computer import CubeContext, Evaluator, RankedResult
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, legal_plays
@@ -241,6 +241,18 @@ class GameLuck:
     @property
     def unluckiest(self) -> RollLuck | None:
         return min(self.rolls, key=lambda roll: roll.luck, default=None)
+
+    def chart_inputs(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`renderers.charts.win_chance_chart` (add ``names``)."""
+        luckiest, unluckiest = self.luckiest, self.unluckiest
+        return {
+            "points": [point.win for point in self.points],
+            "errors": [point.index for point in self.points if point.error],
+            "blunders": [point.index for point in self.points if point.blunder],
+            "luckiest": luckiest.play if luckiest else None,
+            "unluckiest": unluckiest.play if unluckiest else None,
+            "game_number": self.game_number,
+        }
 
 
 @dataclass(slots=True)
