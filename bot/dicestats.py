@@ -64,6 +64,8 @@ EXPECTED_PIPS = sum(_roll_pips(a, b) for a in FACES for b in FACES) / 36
 PIPS_VARIANCE = sum((_roll_pips(a, b) - EXPECTED_PIPS) ** 2 for a in FACES for b in FACES) / 36
 # Below this many dice the chi-square test says little (fewer than 5 expected per face).
 MIN_DICE_FOR_TEST = 30
+# Below this many rolls a single figure's normal approximation says little.
+MIN_SAMPLE_FOR_FIGURE = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +114,20 @@ class Figure:
     @property
     def difference(self) -> float:
         return self.observed - self.expected
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided: how often fair dice land at least this far from the expected value.
+
+        A normal approximation, good once the sample is a few dozen.
+        """
+        return math.erfc(abs(self.z) / math.sqrt(2.0)) if self.sd > 0 else 1.0
+
+    @property
+    def surprise(self) -> Surprise:
+        if self.sample < MIN_SAMPLE_FOR_FIGURE:
+            return Surprise.TOO_FEW
+        return describe_p_value(self.p_value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -159,6 +159,20 @@ def test_figures_worked_by_hand() -> None:
     assert server.face_counts == (2, 4, 2, 3, 3, 3)
 
 
+def test_how_surprising_a_figure_is() -> None:
+    # 100 rolls with 30 doubles: expected 16.7, sd 3.73 rolls, so z = 3.58 (p about 0.0003).
+    records = [RollRecord(A, (3, 3))] * 30 + [RollRecord(A, (3, 1))] * 70
+    doubles = dice_stats(records).doubles
+    assert doubles.z == pytest.approx((0.3 - 1 / 6) / math.sqrt((1 / 6) * (5 / 6) / 100))
+    assert doubles.p_value == pytest.approx(math.erfc(doubles.z / math.sqrt(2)))
+    assert doubles.p_value == pytest.approx(0.00034, rel=0.05)
+    assert doubles.surprise is Surprise.EXTREME
+    # 18 doubles in 100 rolls is ordinary; 3 of 6 is too few to say.
+    ordinary = [RollRecord(A, (3, 3))] * 18 + [RollRecord(A, (3, 1))] * 82
+    assert dice_stats(ordinary).doubles.surprise is Surprise.ORDINARY
+    assert dice_stats(records[27:33]).doubles.surprise is Surprise.TOO_FEW
+
+
 def test_entering_from_the_bar_against_the_positions_chances() -> None:
     assert entry_chance(6) == 1.0
     assert entry_chance(0) == 0.0
