@@ -43,6 +43,10 @@ __all__ = [
 # Drawn this many times larger, then scaled down: Pillow's lines have no anti-aliasing.
 SUPERSAMPLE = 2
 ASPECT = 0.6  # height / width
+# Margins inside the felt (designed px at 1000): the win chart keeps a band above 100% and
+# below 0% for the players' labels, which the line can never cross.
+WIN_SIDE, WIN_BAND = 18, 54
+RATING_SIDE, RATING_BAND = 18, 20
 
 MarkerKind = Literal["error", "blunder", "luckiest", "unluckiest", "last"]
 
@@ -77,7 +81,8 @@ class ChartScene:
     """Everything a chart shows, in data and in final-image pixels.
 
     ``values`` are the (x, y) data points in order; ``pixels`` where each is drawn.
-    ``plot`` is the felt rectangle (left, top, right, bottom) the data maps into.
+    ``plot`` is the rectangle (left, top, right, bottom) of the felt that the data maps
+    into; the felt reaches a little further, so no line runs along the frame.
     """
 
     kind: Literal["win", "rating"]
@@ -121,8 +126,14 @@ class _Frame:
     width: int
     height: int
     scale: float
-    plot: tuple[int, int, int, int]
+    felt: tuple[int, int, int, int]
     wood: tuple[int, int, int, int]
+
+    def plot(self, side: float, band: float) -> tuple[int, int, int, int]:
+        """The data's rectangle: the felt less ``side`` and ``band`` (designed px) margins."""
+        left, top, right, bottom = self.felt
+        dx, dy = self.px(side), self.px(band)
+        return left + dx, top + dy, right - dx, bottom - dy
 
     def px(self, value: float) -> int:
         return max(1, round(value * self.scale))
@@ -139,8 +150,8 @@ def _frame(width: int) -> _Frame:
 
     wood = (px(118), px(96), width - px(22), height - px(84))
     inset = px(16)
-    plot = (wood[0] + inset, wood[1] + inset, wood[2] - inset, wood[3] - inset)
-    return _Frame(width, height, s, plot, wood)
+    felt = (wood[0] + inset, wood[1] + inset, wood[2] - inset, wood[3] - inset)
+    return _Frame(width, height, s, felt, wood)
 
 
 def _theme(theme: Theme | str) -> Theme:
@@ -181,7 +192,7 @@ def win_chance_scene(
         kind="win",
         width=frame.width,
         height=frame.height,
-        plot=frame.plot,
+        plot=frame.plot(WIN_SIDE, WIN_BAND),
         x_range=(0.0, last),
         y_range=(0.0, 1.0),
         values=values,
@@ -223,7 +234,7 @@ def win_chance_scene(
         kind="win",
         width=frame.width,
         height=frame.height,
-        plot=frame.plot,
+        plot=frame.plot(WIN_SIDE, WIN_BAND),
         x_range=scene.x_range,
         y_range=scene.y_range,
         values=values,
@@ -341,7 +352,7 @@ def rating_scene(
         kind="rating",
         width=frame.width,
         height=frame.height,
-        plot=frame.plot,
+        plot=frame.plot(RATING_SIDE, RATING_BAND),
         x_range=(x0, x1),
         y_range=(y0, y1),
         values=values,
@@ -360,7 +371,7 @@ def rating_scene(
         kind="rating",
         width=frame.width,
         height=frame.height,
-        plot=frame.plot,
+        plot=frame.plot(RATING_SIDE, RATING_BAND),
         x_range=(x0, x1),
         y_range=(y0, y1),
         values=values,
@@ -451,6 +462,11 @@ class _Painter:
         x = min(max(x, 0), self.image.width - w)  # a label at the edge stays whole
         self.image.paste(image, (round(x), round(y)), image)
 
+    def dot(self, centre: tuple[float, float], radius: float, colour: RGB) -> None:
+        x, y = centre
+        r = radius * self.frame.scale
+        self.draw.ellipse(self.box((x - r, y - r, x + r, y + r)), fill=colour)
+
     def checker(self, centre: tuple[float, float], radius: float, player: int) -> None:
         x, y = centre
         r = self.frame.px(radius)
@@ -510,6 +526,7 @@ def draw_chart(scene: ChartScene) -> bytes:
     p = _Painter(scene)
     theme, frame = scene.theme, p.frame
     left, top, right, bottom = scene.plot
+    felt_left, felt_top, felt_right, felt_bottom = frame.felt
 
     # Title, and the wooden frame with the felt inside, as on the board.
     p.text(scene.title, (frame.px(24), frame.px(48)), 40, theme.text, bold=True, anchor="lm")
@@ -517,7 +534,7 @@ def draw_chart(scene: ChartScene) -> bytes:
         p.box(frame.wood), fill=theme.frame, outline=theme.frame_edge, width=p.width(3)
     )
     p.draw.rectangle(
-        p.box(scene.plot), fill=theme.field, outline=theme.frame_edge, width=p.width(2)
+        p.box(frame.felt), fill=theme.field, outline=theme.frame_edge, width=p.width(2)
     )
 
     # Guides: light lines across the felt at each y tick, the reference a little stronger.
@@ -526,11 +543,11 @@ def draw_chart(scene: ChartScene) -> bytes:
     for value, label in scene.y_ticks:
         _, y = scene.to_pixel(scene.x_range[0], value)
         if value != scene.reference:
-            p.draw.line(p.box((left, y, right, y)), fill=guide, width=p.width(2))
+            p.draw.line(p.box((felt_left, y, felt_right, y)), fill=guide, width=p.width(2))
         p.text(label, (frame.wood[0] - frame.px(10), y), 28, theme.text, anchor="rm")
     if scene.reference is not None:
         _, y = scene.to_pixel(scene.x_range[0], scene.reference)
-        p.draw.line(p.box((left, y, right, y)), fill=strong, width=p.width(3))
+        p.draw.line(p.box((felt_left, y, felt_right, y)), fill=strong, width=p.width(3))
     for value, label in scene.x_ticks:
         x, _ = scene.to_pixel(value, scene.y_range[0])
         p.text(label, (x, frame.wood[3] + frame.px(6)), 28, theme.text, anchor="mt")
@@ -545,8 +562,8 @@ def draw_chart(scene: ChartScene) -> bytes:
 
     # Who is up and who is down: a checker of each colour with "X wins" on the felt.
     for spec, y, anchor in (
-        (scene.top_label, top + frame.px(28), "lm"),
-        (scene.bottom_label, bottom - frame.px(28), "lm"),
+        (scene.top_label, (felt_top + top) / 2, "lm"),
+        (scene.bottom_label, (felt_bottom + bottom) / 2, "lm"),
     ):
         if spec is None:
             continue
@@ -568,6 +585,9 @@ def draw_chart(scene: ChartScene) -> bytes:
         line = [(p.s(x), p.s(y)) for x, y in scene.pixels]
         p.draw.line(line, fill=theme.accent_dark, width=p.width(11), joint="curve")
         p.draw.line(line, fill=theme.accent, width=p.width(6), joint="curve")
+        for end in (scene.pixels[0], scene.pixels[-1]):  # round caps, as the joints are
+            p.dot(end, 5.5, theme.accent_dark)
+            p.dot(end, 3, theme.accent)
     elif len(scene.pixels) == 1:
         p.marker_shape("last", scene.pixels[0], 9)
     if scene.empty_text:
