@@ -45,7 +45,7 @@ import hmac
 import re
 import secrets
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -55,6 +55,7 @@ __all__ = [
     "REJECT_FROM",
     "SECRET_BYTES",
     "FairRoller",
+    "RecordedMatch",
     "RecordedRoll",
     "Verdict",
     "VerifyResult",
@@ -385,13 +386,31 @@ def parse_rolls(text: str) -> list[int]:
     return [int(d) for d in digits]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bot.fairdice SECRET PUBLIC [--rolls ...] [--commitment ...] [--count N]``.
+@dataclass(frozen=True, slots=True)
+class RecordedMatch:
+    """What a database knows of a match, for checking it: its dice and its commitment."""
 
-    Without ``--rolls`` it prints the rolls the secret gives, for comparing by eye.
+    dice: Sequence[int]
+    commitment: str | None = None
+    description: str = ""  # how to name the match in the output ("match 12 in #general")
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    lookup: Callable[[str], RecordedMatch | None] | None = None,
+    prog: str = "python -m bot.fairdice",
+) -> int:
+    """``SECRET PUBLIC [--rolls ...] [--commitment ...] [--count N]``: check a match's dice.
+
+    With ``--rolls`` it checks those rolls. Otherwise ``lookup`` (the bot's own database,
+    when ``python -m bot verify`` calls this) may find the match by its public value and
+    check the rolls it recorded; failing that it prints the rolls the secret gives, for
+    comparing by eye. Exit status: 0 the dice match (or were printed), 1 they do not,
+    2 the input is unusable.
     """
     parser = argparse.ArgumentParser(
-        prog="python -m bot.fairdice",
+        prog=prog,
         description="Regenerate a match's dice from its revealed secret and public value.",
     )
     parser.add_argument("secret", help="the revealed secret, 64 hexadecimal digits")
@@ -402,25 +421,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--count", type=int, default=20, help="rolls to print without --rolls (default 20)"
     )
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.rolls is None:
-        try:
-            secret = parse_secret(args.secret)
-        except ValueError as exc:
-            print(f"That is not a dice secret: {exc}.", file=sys.stderr)
-            return 2
-        if args.commitment and commitment(secret) != args.commitment.strip().lower():
-            print(VerifyResult(Verdict.COMMITMENT_MISMATCH, commitment=commitment(secret)).text)
-            return 1
-        print(format_rolls(derive_dice(secret, args.public, 2 * max(args.count, 0))))
-        return 0
     try:
-        recorded = parse_rolls(args.rolls)
+        secret = parse_secret(args.secret)
     except ValueError as exc:
-        print(f"gammon-bot: {exc}", file=sys.stderr)
+        print(f"That is not a dice secret: {exc}.", file=sys.stderr)
         return 2
-    result = verify(args.secret, args.public, recorded, commitment_hex=args.commitment)
+    expected_commitment = args.commitment
+    if args.rolls is not None:
+        try:
+            recorded: Sequence[int] = parse_rolls(args.rolls)
+        except ValueError as exc:
+            print(f"{prog}: {exc}", file=sys.stderr)
+            return 2
+    else:
+        found = lookup(args.public) if lookup is not None else None
+        if found is None:
+            if lookup is not None:
+                print(f"No match with the public value {args.public} in this database.")
+            if expected_commitment and commitment(secret) != expected_commitment.strip().lower():
+                print(VerifyResult(Verdict.COMMITMENT_MISMATCH, commitment=commitment(secret)).text)
+                return 1
+            print(format_rolls(derive_dice(secret, args.public, 2 * max(args.count, 0))))
+            return 0
+        if found.description:
+            print(f"Checking {found.description}.")
+        recorded = found.dice
+        expected_commitment = expected_commitment or found.commitment
+    result = verify(secret, args.public, recorded, commitment_hex=expected_commitment)
     print(result.text)
-    return 0 if result.ok else (2 if result.verdict is Verdict.BAD_SECRET else 1)
+    return 0 if result.ok else 1
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from bot.engine import MatchOptions, Phase
 from bot.fairdice import (
     REJECT_FROM,
     FairRoller,
+    RecordedMatch,
     Verdict,
     commitment,
     derive_dice,
@@ -200,6 +201,28 @@ def test_command_line_verifier(capsys: pytest.CaptureFixture[str]) -> None:
     assert "do NOT match: roll 1" in capsys.readouterr().out
     assert fairdice.main([SECRET.hex(), PUBLIC, "--count", "5"]) == 0
     assert capsys.readouterr().out.strip() == format_rolls(derive_dice(SECRET, PUBLIC, 10))
+    assert fairdice.main(["nonsense", PUBLIC]) == 2
+    assert "not a dice secret" in capsys.readouterr().err
+    wrong = ["--commitment", "00" * 32]
+    assert fairdice.main([SECRET.hex(), PUBLIC, "--rolls", "3-1", *wrong]) == 1
+    assert "does NOT match the commitment" in capsys.readouterr().out
+
+
+def test_command_line_verifier_reads_the_bots_database(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m bot verify`` passes a lookup that finds the match by its public value."""
+    dice = derive_dice(SECRET, PUBLIC, 12)
+    matches = {PUBLIC: RecordedMatch(dice, commitment(SECRET), "match 7 in #general")}
+    assert fairdice.main([SECRET.hex(), PUBLIC], lookup=matches.get) == 0
+    out = capsys.readouterr().out
+    assert "Checking match 7 in #general." in out and "all 6 rolls" in out
+    forged = RecordedMatch([*dice[:-1], dice[-1] % 6 + 1], commitment(SECRET))
+    assert fairdice.main([SECRET.hex(), PUBLIC], lookup={PUBLIC: forged}.get) == 1
+    assert "roll 6 should be" in capsys.readouterr().out
+    lied = RecordedMatch(dice, "ab" * 32)
+    assert fairdice.main([SECRET.hex(), PUBLIC], lookup={PUBLIC: lied}.get) == 1
+    assert "commitment" in capsys.readouterr().out
+    assert fairdice.main([SECRET.hex(), "999"], lookup=matches.get) == 0
+    assert "No match with the public value 999" in capsys.readouterr().out
 
 
 # --- a match played through the session layer -------------------------------------------------
