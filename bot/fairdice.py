@@ -24,8 +24,11 @@ events repeat the dice of the roll they play and draw nothing (:func:`recorded_d
 
 Limits: the secret lives in the bot's database while the match runs, so whoever runs the
 bot can read it and know the rolls to come (they cannot change them without the check
-failing). A player who sees the secret early could too. The check proves the rolls were
-fixed at the start, not that the operator kept the secret to themselves.
+failing); a player who sees the secret early could too. The check proves the rolls were
+fixed when the match began, not that the operator kept the secret to themselves. A host
+that dislikes the rolls an accept would give could also pretend to fail and wait for
+another accept; a public value the host sees before committing (a game against the
+computer, which accepts at once) lets it try secrets until the rolls suit it.
 
 >>> secret = bytes(32)
 >>> commitment(secret)
