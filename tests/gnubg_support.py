@@ -1,0 +1,135 @@
+"""Drive the real GNU Backgammon (Debian's ``gnubg``) from the tests.
+
+One gnubg process imports a batch of ``.mat`` files with its embedded Python and writes what
+it read back as JSON: each game's records (the position before every move, the dice, cube
+actions, resignations), each game's result, and the final Position and Match IDs. Importing
+many files in one process also proves a file leaves no state behind for the next import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Debian installs games outside the usual PATH.
+_CANDIDATES = ("gnubg", "/usr/games/gnubg")
+
+# Runs inside gnubg. Plain Python: gnubg's own interpreter has nothing of ours installed.
+_DRIVER = textwrap.dedent(
+    """
+    import json, os, sys
+    import gnubg
+
+    job = json.load(open(os.environ["GAMMON_GNUBG_JOB"]))
+    results = []
+    for item in job:
+        print("@@@ FILE", item["path"], flush=True)
+        gnubg.command("set jacoby " + ("on" if item["jacoby"] else "off"))
+        gnubg.command("import mat " + item["path"])
+        sys.stdout.flush()
+        try:
+            match = gnubg.match(0, 1, 0, 0)
+        except Exception as exc:
+            match = {"games": [], "error": repr(exc)}
+        try:
+            final = [gnubg.positionid(), gnubg.matchid()]
+        except ValueError:
+            final = None
+        results.append({"match": match, "final": final})
+        print("@@@ DONE", flush=True)
+    with open(os.environ["GAMMON_GNUBG_OUT"], "w") as out:
+        json.dump(results, out)
+    """
+)
+
+
+def gnubg_path() -> str | None:
+    for candidate in _CANDIDATES:
+        found = shutil.which(candidate)
+        if found:
+            return found
+    return None
+
+
+def require_gnubg() -> str:
+    """gnubg's path; skips the test without it, except on CI (CI=true), where it fails."""
+    path = gnubg_path()
+    if path is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("GNU Backgammon (gnubg) is not installed, and CI must run these tests")
+        pytest.skip("GNU Backgammon (gnubg) is not installed: apt-get install gnubg")
+    return path
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What gnubg read from one file."""
+
+    match: dict[str, Any]
+    final: tuple[str, str] | None  # Position ID and Match ID at the end
+    output: str  # what gnubg printed while importing (warnings show up here)
+
+    @property
+    def games(self) -> list[dict[str, Any]]:
+        return list(self.match["games"])
+
+    def warnings(self) -> list[str]:
+        words = ("warning", "unrecognised", "invalid", "record found", "not a valid", "illegal")
+        return [
+            line.strip()
+            for line in self.output.splitlines()
+            if any(word in line.lower() for word in words)
+        ]
+
+
+def import_mat_files(
+    files: Sequence[tuple[Path, bool]], workdir: Path, *, timeout: float = 60.0
+) -> list[Imported]:
+    """Import each (path, jacoby) in one gnubg process, in order."""
+    gnubg = require_gnubg()
+    workdir.mkdir(parents=True, exist_ok=True)
+    driver = workdir / "gnubg_driver.py"
+    driver.write_text(_DRIVER, encoding="utf-8")
+    job = workdir / "gnubg_job.json"
+    out = workdir / "gnubg_out.json"
+    job.write_text(
+        json.dumps([{"path": str(path), "jacoby": jacoby} for path, jacoby in files]),
+        encoding="utf-8",
+    )
+    home = workdir / "home"
+    home.mkdir(exist_ok=True)
+    env = {
+        **os.environ,
+        "HOME": str(home),  # gnubg keeps settings in ~/.gnubg: keep the tests' own
+        "GAMMON_GNUBG_JOB": str(job),
+        "GAMMON_GNUBG_OUT": str(out),
+    }
+    done = subprocess.run(
+        [gnubg, "-t", "-q", "-p", str(driver)],
+        cwd=workdir,
+        env=env,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=timeout,
+        check=False,
+    )
+    if not out.exists():
+        raise AssertionError(f"gnubg failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    results = json.loads(out.read_text(encoding="utf-8"))
+    chunks = done.stdout.split("@@@ FILE ")[1:]
+    imported = []
+    for index, result in enumerate(results):
+        chunk = chunks[index] if index < len(chunks) else ""
+        final = result["final"]
+        imported.append(Imported(result["match"], (final[0], final[1]) if final else None, chunk))
+    return imported
