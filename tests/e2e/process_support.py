@@ -1,5 +1,6 @@
 """Running ``python -m bot`` as its own process against the fake Discord, configured only
-through its environment, as an operator would run it.
+through its environment, as an operator would run it; reading its database from outside;
+telling its successful answers from its errors.
 
 The bot gets its own process group, so :meth:`BotProcess.kill` is a real ``kill -9`` of the
 bot and of any worker process it started (what systemd does to a service's cgroup), and a
@@ -12,13 +13,17 @@ import asyncio
 import contextlib
 import os
 import signal
+import sqlite3
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
-from tests.e2e.fake_discord import FakeDiscord
+from bot import codec
+from bot.engine import Game, MatchOptions
+from tests.e2e.fake_discord import FakeDiscord, InteractionResult, RecordedMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -145,3 +150,91 @@ class BotProcess:
         code = self.process.returncode
         await self.kill()
         return code
+
+
+# --- the database, read from outside the bot -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The latest match row of a channel, as read from the database file."""
+
+    id: int
+    status: str
+    player_ids: tuple[int, int]
+    computer_level: str | None
+    options: MatchOptions
+    game: Game | None
+    version: int
+
+    @property
+    def key(self) -> tuple[int, str, int]:
+        return self.id, self.status, self.version
+
+
+MATCH_COLUMNS = "id, status, player0_id, player1_id, options, computer_level, state, version"
+
+
+def snapshot(row: tuple[Any, ...]) -> Snapshot:
+    id_, status, p0, p1, options, level, state, version = row
+    return Snapshot(
+        id=id_,
+        status=status,
+        player_ids=(p0, p1),
+        computer_level=level,
+        options=codec.options_from_dict(codec.loads(options)),
+        game=codec.game_from_dict(codec.loads(state)) if state else None,
+        version=version,
+    )
+
+
+@contextlib.contextmanager
+def read_only(db: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to the bot's database (WAL: readers never block the writer)."""
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+def latest(db: Path, channel_id: int) -> Snapshot | None:
+    """The newest match row of a channel (live or ended), or None."""
+    for attempt in range(50):
+        try:
+            with read_only(db) as connection:
+                row = connection.execute(
+                    f"SELECT {MATCH_COLUMNS} FROM matches WHERE channel_id = ? "
+                    "ORDER BY id DESC LIMIT 1",
+                    (channel_id,),
+                ).fetchone()
+            return snapshot(row) if row else None
+        except sqlite3.OperationalError:  # the bot is creating the file or its WAL index
+            if attempt == 49:
+                raise
+            time.sleep(0.05)
+    return None
+
+
+# --- the bot's answers ---------------------------------------------------------------------
+
+
+def answers(result: InteractionResult) -> list[RecordedMessage]:
+    """The messages the bot sent in answer (not the clicked message it merely edited)."""
+    callback = result.callback
+    out: list[RecordedMessage] = []
+    if callback is not None and callback.type == 4 and callback.message is not None:
+        out.append(callback.message)
+    if callback is not None and callback.type == 5 and result.original is not None:
+        out.append(result.original)
+    out.extend(m for m in result.followups if m not in out)
+    return [m for m in out if not m.loading and not m.deleted]
+
+
+def answered(result: InteractionResult) -> bool:
+    return bool(answers(result))
+
+
+def acknowledged(result: InteractionResult) -> bool:
+    """A public answer with a board or buttons: what the bot posts when an action succeeded."""
+    return any(not m.ephemeral and (m.attachments or m.buttons) for m in answers(result))

@@ -38,13 +38,12 @@ import random
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from bot import codec
-from bot.engine import Game, MatchOptions, Phase
+from bot.engine import Phase
 from bot.ratings import Rated, fibs_update
 from tests.e2e.conftest import TOKEN
 from tests.e2e.fake_discord import (
@@ -55,7 +54,17 @@ from tests.e2e.fake_discord import (
     InteractionResult,
     RecordedMessage,
 )
-from tests.e2e.process_support import BotProcess, bot_env
+from tests.e2e.process_support import (
+    MATCH_COLUMNS,
+    BotProcess,
+    Snapshot,
+    acknowledged,
+    answered,
+    bot_env,
+    latest,
+    read_only,
+    snapshot,
+)
 
 try:  # the replay may move to its own module (STYLE.md's map); either is the project's own
     from bot.replay import replay  # type: ignore[import-not-found,unused-ignore]
@@ -81,64 +90,6 @@ EVENT_OF = {
     "resign": "resign",
     "resign_accept": "resign_accept",
 }
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The latest match row of a channel, as read from the database file."""
-
-    id: int
-    status: str
-    player_ids: tuple[int, int]
-    computer_level: str | None
-    options: MatchOptions
-    game: Game | None
-    version: int
-
-    @property
-    def key(self) -> tuple[int, str, int]:
-        return self.id, self.status, self.version
-
-
-_COLUMNS = "id, status, player0_id, player1_id, options, computer_level, state, version"
-
-
-def _snapshot(row: tuple[Any, ...]) -> Snapshot:
-    id_, status, p0, p1, options, level, state, version = row
-    return Snapshot(
-        id=id_,
-        status=status,
-        player_ids=(p0, p1),
-        computer_level=level,
-        options=codec.options_from_dict(codec.loads(options)),
-        game=codec.game_from_dict(codec.loads(state)) if state else None,
-        version=version,
-    )
-
-
-@contextlib.contextmanager
-def read_only(db: Path) -> Iterator[sqlite3.Connection]:
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
-    try:
-        yield connection
-    finally:
-        connection.close()
-
-
-def latest(db: Path, channel_id: int) -> Snapshot | None:
-    for attempt in range(50):
-        try:
-            with read_only(db) as connection:
-                row = connection.execute(
-                    f"SELECT {_COLUMNS} FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                    (channel_id,),
-                ).fetchone()
-            return _snapshot(row) if row else None
-        except sqlite3.OperationalError:  # the bot is creating the file or its WAL index
-            if attempt == 49:
-                raise
-            time.sleep(0.05)
-    return None
 
 
 @dataclass
@@ -282,12 +233,12 @@ class Driver:
         if table.computer and action in ("move", "roll", "double", "resign"):
             self.chaos.computer_move_sent.set()
 
-        def answered() -> bool:
-            return _final(result) or self.chaos.generation != generation
+        def over() -> bool:
+            return answered(result) or self.chaos.generation != generation
 
         with contextlib.suppress(FakeDiscordTimeout):
-            await self.fake.wait_for(answered, ANSWER_LIMIT, f"answer to {action}")
-        sent.acknowledged = _acknowledged(result)
+            await self.fake.wait_for(over, ANSWER_LIMIT, f"answer to {action}")
+        sent.acknowledged = acknowledged(result)
         return sent
 
     # --- playing one table --------------------------------------------------------------
@@ -331,7 +282,7 @@ class Driver:
                 self.mod, table.name, "backgammon", "cancel", timeout=ANSWER_LIMIT
             )
             with contextlib.suppress(FakeDiscordTimeout):
-                await result.wait_for(_final, ANSWER_LIMIT)
+                await result.wait_for(answered, ANSWER_LIMIT)
             table.fruitless += 1
             return
         self.note(table, await self.send(table, snap, "accept", second, button=button))
@@ -422,27 +373,6 @@ def _button_id(message: RecordedMessage, action: str, match_id: int) -> str | No
     return None
 
 
-def _answers(result: InteractionResult) -> list[RecordedMessage]:
-    """The messages the bot sent in answer (not the clicked message it merely edited)."""
-    callback = result.callback
-    out: list[RecordedMessage] = []
-    if callback is not None and callback.type == 4 and callback.message is not None:
-        out.append(callback.message)
-    if callback is not None and callback.type == 5 and result.original is not None:
-        out.append(result.original)
-    out.extend(m for m in result.followups if m not in out)
-    return [m for m in out if not m.loading and not m.deleted]
-
-
-def _final(result: InteractionResult) -> bool:
-    return bool(_answers(result))
-
-
-def _acknowledged(result: InteractionResult) -> bool:
-    """A public answer with a board or buttons: what the bot posts when an action succeeded."""
-    return any(not m.ephemeral and (m.attachments or m.buttons) for m in _answers(result))
-
-
 # --- the test ---------------------------------------------------------------------------------
 
 
@@ -504,10 +434,10 @@ async def test_kill_9_during_busy_games_loses_and_duplicates_nothing(tmp_path: P
     assert chaos.kills >= MIN_KILLS, f"the games ended after only {chaos.kills} kills"
     check_the_database(db, tables, driver.sent, bot_user_id=fake.bot_user.id)
     # Not a timing assertion, a note for whoever reads a slow run's output.
-    unanswered = sum(not _final(s.result) for s in driver.sent)
-    acknowledged = sum(s.acknowledged for s in driver.sent)
+    unanswered = sum(not answered(s.result) for s in driver.sent)
+    ok = sum(s.acknowledged for s in driver.sent)
     print(
-        f"chaos: {len(driver.sent)} interactions ({acknowledged} acknowledged, {unanswered} "
+        f"chaos: {len(driver.sent)} interactions ({ok} acknowledged, {unanswered} "
         f"never answered), {chaos.kills} kills, {elapsed:.1f} s"
     )
 
@@ -527,8 +457,8 @@ def check_the_database(db: Path, tables: list[Table], sent: list[Sent], bot_user
                 ).fetchone()
                 assert status == "finished", (table.name, match_id, status)
 
-        rows = connection.execute(f"SELECT {_COLUMNS} FROM matches ORDER BY id").fetchall()
-        matches = {row[0]: _snapshot(row) for row in rows}
+        rows = connection.execute(f"SELECT {MATCH_COLUMNS} FROM matches ORDER BY id").fetchall()
+        matches = {row[0]: snapshot(row) for row in rows}
         events: dict[int, list[Event]] = {}
         for match_id, snap in matches.items():
             log = _events(connection, match_id)

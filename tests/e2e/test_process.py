@@ -16,14 +16,24 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
 
+from bot.engine import Phase
 from bot.store import Store
 from tests.e2e.conftest import TOKEN
-from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process_support import BotProcess, bot_env, stderr_lines
+from tests.e2e.fake_discord import FakeDiscord, InteractionResult
+from tests.e2e.process_support import (
+    BotProcess,
+    acknowledged,
+    answered,
+    answers,
+    bot_env,
+    latest,
+    stderr_lines,
+)
 
 START_FAILURE_SECONDS = 5.0
 
@@ -192,4 +202,76 @@ async def test_login_retries_discord_server_errors(fake: FakeDiscord, tmp_path: 
         assert await bot.terminate() == 0
     finally:
         await bot.kill()
+    fake.assert_clean()
+
+
+# --- two processes on one database -----------------------------------------------------------
+
+
+async def test_two_processes_on_one_database_finish_a_game(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue #12 (7): two bot processes share one database file (a rolling deploy, or a second
+    instance started by mistake) and interactions alternate between them. Every action must
+    succeed and the game must finish: neither process may act on a row it cached before the
+    other one changed it."""
+    db = tmp_path / "gammon.db"
+    bots: list[BotProcess] = []
+    try:
+        for _ in range(2):
+            after = fake.ready_count
+            bots.append(await BotProcess(bot_env(db, fake), tmp_path).start())
+            await fake.wait_until_ready(timeout=30, after=after)
+        fake.interaction_routing = "round_robin"
+        alice = fake.create_member("alice")
+        bob = fake.create_member("bob")
+        players = {alice.id: alice, bob.id: bob}
+        channel_id = fake.channel_id("games")
+        rng = random.Random(7)
+        sessions: set[int | None] = set()
+
+        async def act(result_of: Awaitable[InteractionResult], what: str) -> None:
+            result = await result_of
+            sessions.add(result.session_index)
+            await result.wait_for(answered, 15, f"the answer to {what}")
+            assert acknowledged(result), f"{what}: {[m.content for m in answers(result)]}"
+
+        await act(
+            fake.slash(alice, "games", "backgammon", "challenge", options={"opponent": bob.id}),
+            "the challenge",
+        )
+        rolls = 0
+        for _ in range(300):
+            snap = latest(db, channel_id)
+            assert snap is not None
+            if snap.status == "finished":
+                break
+            if snap.status == "challenge":
+                (message,) = [
+                    m for m in fake.messages_in("games") if f"bg:accept:{snap.id}" in m.custom_ids
+                ]
+                await act(fake.click(bob, message, f"bg:accept:{snap.id}"), "accept")
+                continue
+            assert snap.status == "playing" and snap.game is not None, snap
+            game = snap.game
+            assert game.actor is not None
+            who = players[snap.player_ids[game.actor]]
+            if game.phase is Phase.DOUBLED:
+                sub, options = "drop", {}
+            elif game.phase is Phase.MOVE:
+                sub, options = "move", {"play": str(rng.choice(list(game.legal_plays())))}
+            elif rolls >= 8 and game.can_double():
+                sub, options = "double", {}
+            else:
+                sub, options = "roll", {}
+                rolls += 1
+            await act(fake.slash(who, "games", "backgammon", sub, options=options), sub)
+        else:
+            raise AssertionError("the game did not finish in 300 actions")
+        assert sessions == {0, 1}  # both processes served it
+        for bot in bots:
+            assert await bot.terminate() == 0
+    finally:
+        for bot in bots:
+            await bot.kill()
     fake.assert_clean()
