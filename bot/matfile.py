@@ -31,6 +31,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from bot.engine import Game, Phase
 from bot.session import replay_event
@@ -316,6 +317,18 @@ async def export_match(store: Store, match_id: int, **kwargs: object) -> str:
     return match_to_mat(row, events, **kwargs)  # type: ignore[arg-type]
 
 
+async def export_from_database(database: str | Path, match_id: int) -> str:
+    """Open the bot's database, export one match, close it (``python -m bot export``).
+
+    Raises LookupError when there is no such match.
+    """
+    store = await Store.open(database)
+    try:
+        return await export_match(store, match_id)
+    finally:
+        await store.close()
+
+
 def mat_filename(row: MatchRow) -> str:
     """A file name for the attachment, e.g. ``match-42-alice-vs-bob.mat``."""
 
@@ -326,4 +339,4 @@ def mat_filename(row: MatchRow) -> str:
     return f"match-{row.id}-{slug(row.player_names[0])}-vs-{slug(row.player_names[1])}.mat"
 
 
-__all__ = ["clean_name", "export_match", "mat_filename", "match_to_mat"]
+__all__ = ["clean_name", "export_from_database", "export_match", "mat_filename", "match_to_mat"]

@@ -24,9 +24,16 @@ import pytest
 from bot.dice import ScriptedRoller
 from bot.engine import EndReason, MatchOptions, Phase, Position, ResultKind
 from bot.engine.match_id import GAME_RESIGNED, MatchIdFields
-from bot.matfile import clean_name, export_match, mat_filename, match_to_mat
+from bot.matfile import (
+    clean_name,
+    export_from_database,
+    export_match,
+    mat_filename,
+    match_to_mat,
+)
 from bot.session import Player, Report, SessionService, SessionSettings, replay, replay_event
 from bot.store import EventRecord, MatchRow, Store
+from tests import gnubg_support
 from tests.gnubg_support import Imported, import_mat_files, require_gnubg
 
 GUILD = 7
@@ -696,3 +703,29 @@ def test_docstring_examples() -> None:
 
     result = doctest.testmod(bot.matfile)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("", "skip"), ("true", "fail")])
+def test_without_gnubg_the_round_trip_skips_except_on_ci(
+    monkeypatch: pytest.MonkeyPatch, ci: str, outcome: str
+) -> None:
+    monkeypatch.setattr(gnubg_support, "_CANDIDATES", ("no-such-gnubg-here",))
+    monkeypatch.setenv("CI", ci)
+    expected = pytest.skip.Exception if outcome == "skip" else pytest.fail.Exception
+    with pytest.raises(expected, match="gnubg"):
+        gnubg_support.require_gnubg()
+
+
+async def test_export_from_the_database_file(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "bot.db")
+    roller = MixedRoller(3)
+    service = SessionService(store, roller=roller, clock=Clock())
+    table = Table(service, roller, Clock(), 1, random.Random(3))
+    await beaver_dropped(table)
+    assert table.report is not None
+    match_id = table.report.match.id
+    expected = await export_match(store, match_id)
+    await store.close()
+    assert await export_from_database(tmp_path / "bot.db", match_id) == expected
+    with pytest.raises(LookupError, match="no match 999"):
+        await export_from_database(tmp_path / "bot.db", 999)
