@@ -6,6 +6,8 @@ other exception is a bug, logged and answered with a generic apology.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class UserError(Exception):
     """Something the player asked for cannot be done; the message says what to do instead."""
@@ -25,3 +27,22 @@ class ChannelBusyError(UserError):
 
 class ConflictError(UserError):
     """Another action changed the game first; the player should look again and retry."""
+
+
+class StaleButtonError(UserError):
+    """A button (or command) named a game that is no longer the channel's live one."""
+
+
+class StoreOpenError(Exception):
+    """The database cannot be opened or migrated; the message is one line for the operator."""
+
+
+class UnreadableMatchError(Exception):
+    """A stored match's state no longer parses; the session quarantines it."""
+
+    def __init__(self, match_id: int, channel_id: int, reason: str) -> None:
+        super().__init__(f"match {match_id} in channel {channel_id} cannot be read: {reason}")
+        self.match_id = match_id
+        self.channel_id = channel_id
+        self.reason = reason
+        self.shell: Any = None  # a MatchRow of what could be read, set by the store

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,12 +24,13 @@ import aiosqlite
 
 from bot import codec
 from bot.engine import Game, GameResult, MatchOptions, ResultKind
-from bot.errors import ChannelBusyError, ConflictError
+from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, UnreadableMatchError
 from bot.ratings import Rated, fibs_update
 
 log = logging.getLogger(__name__)
 
 LIVE = ("challenge", "playing")
+UNREADABLE = "unreadable"  # the end_reason of a quarantined row (see Store.quarantine)
 STATUSES = ("challenge", "playing", "finished", "declined", "withdrawn", "expired", "cancelled")
 
 MIGRATIONS: tuple[str, ...] = (
@@ -337,6 +339,48 @@ def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> 
     )
 
 
+def _parse_match(raw: Sequence[Any]) -> MatchRow:
+    """A stored row as a :class:`MatchRow`, or :class:`UnreadableMatchError` naming it."""
+    try:
+        return _match_from_row(raw)
+    except Exception as exc:  # any parse failure: bad JSON, a missing key, a bad value
+        error = UnreadableMatchError(int(raw[0]), int(raw[2]), repr(exc))
+        # What can still be read (ids and names are plain columns), so the session can say
+        # which match it set aside; the game and options are not trusted.
+        error.shell = MatchRow(
+            id=raw[0],
+            guild_id=raw[1],
+            channel_id=raw[2],
+            status="cancelled",
+            player_ids=(raw[4], raw[6]),
+            player_names=(str(raw[5]), str(raw[7])),
+            options=MatchOptions(),
+            rated=bool(raw[9]),
+            computer_level=raw[10],
+            game=None,
+            version=raw[12],
+            created_at=raw[13],
+            updated_at=raw[14],
+            last_action_at=raw[15],
+            expires_at=raw[16],
+            winner=None,
+            final_score=None,
+            end_reason=UNREADABLE,
+        )
+        raise error from exc
+
+
+def _prepare_file(path: Path) -> None:
+    """Create the database's folder (0700) and file (0600) if missing: games are private."""
+    try:
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True, mode=0o700)
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    except OSError as exc:
+        raise StoreOpenError(f"cannot open the database {path}: {exc}") from exc
+
+
 class Store:
     """The database. Open with :meth:`open`; all methods are coroutines.
 
@@ -348,29 +392,47 @@ class Store:
         self._db = connection
         self.path = path
         self._lock = asyncio.Lock()
-        # The live row of each channel as this store last read or wrote it. Every action
-        # starts by loading it, so this spares a query and a JSON parse per action. Safe
-        # because every write goes through apply(), whose version check refuses a stale
-        # row: another process writing the same file makes the next action here a
-        # ConflictError, which drops the entry so that the retry reads the file again.
+        # The parsed live row of each channel as this store last read or wrote it. Every
+        # read still asks the database for the row (one round trip), but when its id and
+        # version are the ones cached, the JSON state is not parsed again. Another process
+        # writing the same file bumps the version, so a stale row is never served.
         self._live: dict[int, MatchRow] = {}
         # Test seam: called with a label before each write statement of a transaction.
         self.fault_hook: Callable[[str], None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        """Open (creating the file and folders if needed) and migrate the database."""
+        """Open (creating the file and folders if needed) and migrate the database.
+
+        Raises :class:`StoreOpenError`, with one line naming the file and the reason, when the
+        database cannot be opened or migrated (not a database, a folder, read-only...); the
+        connection's thread is closed first, so a failed start never hangs the process.
+        """
         text = str(path)
         if text != ":memory:":
-            Path(text).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(text, isolation_level=None)
+            _prepare_file(Path(text))
+        try:
+            # A failed connect stops aiosqlite's thread by itself; a failed set-up must
+            # close the connection (below), or its thread keeps the process alive.
+            connection = await aiosqlite.connect(text, isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreOpenError(f"cannot open the database {text}: {exc}") from exc
         store = cls(connection, text)
-        await store._setup()
+        try:
+            await store._setup()
+        except (sqlite3.Error, OSError) as exc:
+            await connection.close()
+            raise StoreOpenError(f"cannot open the database {text}: {exc}") from exc
+        except BaseException:
+            await connection.close()
+            raise
         return store
 
     async def _setup(self) -> None:
         await self._db.execute("PRAGMA journal_mode = WAL")
-        await self._db.execute("PRAGMA synchronous = NORMAL")
+        # FULL: every acknowledged action is fsynced to the WAL before the player sees it, so
+        # a power cut cannot roll back a move the channel was already shown.
+        await self._db.execute("PRAGMA synchronous = FULL")
         await self._db.execute("PRAGMA foreign_keys = ON")
         await self._db.execute("PRAGMA busy_timeout = 5000")
         async with self._db.execute("PRAGMA user_version") as cursor:
@@ -393,17 +455,24 @@ class Store:
     # --- matches -------------------------------------------------------------------------
 
     async def live_match(self, channel_id: int) -> MatchRow | None:
-        """The challenge or match in progress in a channel, if any."""
-        cached = self._live.get(channel_id)
-        if cached is not None:
-            return cached
-        row = await self._one_match(
+        """The challenge or match in progress in a channel, if any, as stored right now.
+
+        Raises :class:`UnreadableMatchError` when the row's saved state no longer parses.
+        """
+        rows = await self._select(
             f"SELECT {_MATCH_COLUMNS} FROM matches "
             "WHERE channel_id = ? AND status IN ('challenge', 'playing')",
             (channel_id,),
         )
-        if row is not None:
-            self._remember(row)
+        if not rows:
+            self._live.pop(channel_id, None)
+            return None
+        raw = rows[0]
+        cached = self._live.get(channel_id)
+        if cached is not None and cached.id == raw[0] and cached.version == raw[12]:
+            return cached
+        row = _parse_match(raw)
+        self._remember(row)
         return row
 
     def _remember(self, row: MatchRow) -> None:
@@ -417,12 +486,27 @@ class Store:
             if row.id == match_id:
                 del self._live[channel_id]
 
+    async def quarantine(self, match_id: int, now: float) -> None:
+        """Set aside a live row whose state cannot be read: it ends with no result.
+
+        The row keeps its unreadable state for whoever investigates; ``end_reason`` says
+        why it ended, and reads of the channel's latest match skip it.
+        """
+        async with self._lock:
+            await self._db.execute(
+                "UPDATE matches SET status = 'cancelled', end_reason = ?, updated_at = ?, "
+                "version = version + 1 WHERE id = ? AND status IN ('challenge', 'playing')",
+                (UNREADABLE, now, match_id),
+            )
+        self._forget(match_id)
+
     async def latest_match(self, channel_id: int) -> MatchRow | None:
         """The most recent match (live or finished) that was actually played in a channel."""
         return await self._one_match(
             f"SELECT {_MATCH_COLUMNS} FROM matches "
-            "WHERE channel_id = ? AND state IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (channel_id,),
+            "WHERE channel_id = ? AND state IS NOT NULL AND end_reason IS NOT ? "
+            "ORDER BY id DESC LIMIT 1",
+            (channel_id, UNREADABLE),
         )
 
     async def get_match(self, match_id: int) -> MatchRow | None:
@@ -435,11 +519,11 @@ class Store:
             f"SELECT {_MATCH_COLUMNS} FROM matches "
             "WHERE status IN ('challenge', 'playing') ORDER BY id"
         )
-        return [_match_from_row(row) for row in rows]
+        return [_parse_match(row) for row in rows]
 
     async def _one_match(self, sql: str, params: Sequence[Any]) -> MatchRow | None:
         rows = await self._select(sql, params)
-        return _match_from_row(rows[0]) if rows else None
+        return _parse_match(rows[0]) if rows else None
 
     async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """All rows of a query in one round trip to the database thread.

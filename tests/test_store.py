@@ -18,7 +18,7 @@ import pytest
 
 from bot.dice import ScriptedRoller
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
-from bot.errors import ChannelBusyError, ConflictError
+from bot.errors import ChannelBusyError, ConflictError, UserError
 from bot.session import Player, SessionService
 from bot.store import (
     MIGRATIONS,
@@ -121,22 +121,27 @@ async def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) ->
     assert [e.action for e in await store.events(row.id)] == ["opening"]
 
 
-async def test_a_row_changed_by_another_process_is_read_again_after_a_conflict(
+async def test_a_row_changed_by_another_process_is_never_served_stale(
     db_path: Path, store: Store, service: SessionService, roller: ScriptedRoller
 ) -> None:
-    """This store keeps the live rows it wrote; another writer makes them stale."""
+    """Two processes on one file: each read checks the stored version, so a refusal names
+    the real state (not "roll" again after the other process rolled) and reads are fresh."""
     await start(service, roller, 1, MatchOptions(length=3))  # Bob to roll
+    assert (await service.current(1)) is not None  # this process has read (and cached) it
     other_store = await Store.open(db_path)
     try:
         other = SessionService(other_store, roller=ScriptedRoller([5, 2]), clock=service.clock)
         rolled = await other.roll(1, BOB)
         roller.extend([6, 4])
-        with pytest.raises(ConflictError, match="look again and retry"):
+        with pytest.raises(UserError, match="already rolled"):
             await service.roll(1, BOB)
+        assert roller.remaining() == 2  # the refused roll drew no dice
         fresh = await service.current(1)
         assert fresh == rolled.match
         moved = await service.move(1, BOB, "13/11 13/8")
         assert moved.match.version == rolled.match.version + 1
+        # And the other process, in turn, sees this one's move at once.
+        assert await other.current(1) == moved.match
     finally:
         await other_store.close()
 
