@@ -12,10 +12,15 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError
+from bot.errors import StoreOpenError
 from bot.session import SessionService, SessionSettings
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.client import GammonBot
 
 log = logging.getLogger("bot")
 
@@ -35,8 +40,64 @@ def session_settings(settings: Settings) -> SessionSettings:
     )
 
 
+LOGIN_ATTEMPTS = 4  # reaching Discord at start: tries, with a doubling pause between them
+LOGIN_TIMEOUT = 10.0  # seconds for one try
+
+
+class StartupError(Exception):
+    """The bot cannot start; the message is the one line the operator reads."""
+
+
+async def login(bot: GammonBot, token: str, api_base: str) -> None:
+    """Log in, retrying what is transient: Discord unreachable, timing out or answering 5xx.
+
+    discord.py already retries a few 5xx answers itself; this covers the connection level.
+    A rejected token is not retried (``discord.LoginFailure`` goes to the caller).
+    """
+    import aiohttp
+    import discord
+
+    pause = 1.0
+    for attempt in range(1, LOGIN_ATTEMPTS + 1):
+        try:
+            await asyncio.wait_for(bot.login(token), LOGIN_TIMEOUT)
+            return
+        except discord.LoginFailure:
+            raise
+        except (aiohttp.ClientError, OSError, TimeoutError, discord.DiscordServerError) as exc:
+            reason = _reason(exc)
+            if attempt == LOGIN_ATTEMPTS:
+                raise StartupError(f"cannot reach Discord at {api_base}: {reason}") from exc
+            log.info("Discord unreachable (%s); retrying in %.0f s", reason, pause)
+            await asyncio.sleep(pause)
+            pause *= 2
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {LOGIN_TIMEOUT:.0f} s"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
 async def run_bot(settings: Settings, token: str) -> int:
-    """Run until Discord closes the connection or a signal asks us to stop."""
+    """Run until Discord closes the connection or a signal asks us to stop.
+
+    Any failure to start (the database, Discord) ends the process promptly with one line on
+    stderr and a non-zero status; the database is closed on every path.
+    """
+    try:
+        store = await Store.open(settings.database_path)
+    except StoreOpenError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return await _serve(settings, token, store)
+    finally:
+        await store.close()
+        log.info("database closed")
+
+
+async def _serve(settings: Settings, token: str, store: Store) -> int:
     import discord
 
     from bot.client import GammonBot, point_discord_at
@@ -46,18 +107,23 @@ async def run_bot(settings: Settings, token: str) -> int:
     # median reply under load from ~250 ms to ~30 ms (benchmarks/e2e.py).
     sys.setswitchinterval(0.0005)
     point_discord_at(settings)
-    store = await Store.open(settings.database_path)
     service = SessionService(store, settings=session_settings(settings))
     bot = GammonBot(settings, service)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    status = 0
+    api_base = settings.api_base or "https://discord.com/api"
     try:
         async with bot:
-            runner = asyncio.create_task(bot.start(token), name="discord")
+            starting = asyncio.create_task(login(bot, token, api_base), name="login")
             stopper = asyncio.create_task(stop.wait(), name="stop")
+            await asyncio.wait({starting, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if not starting.done():
+                starting.cancel()
+                return 0
+            starting.result()
+            runner = asyncio.create_task(bot.connect(), name="discord")
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
             if runner in done:
                 stopper.cancel()
@@ -69,15 +135,18 @@ async def run_bot(settings: Settings, token: str) -> int:
                 runner.cancel()
     except discord.LoginFailure:
         print(
-            "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal "
-            "(Bot > Reset Token) and put the new one in .env.",
+            "gammon-bot: Discord rejected DISCORD_TOKEN: reset the token in the Developer "
+            "Portal (Bot > Reset Token) and put the new one in .env.",
             file=sys.stderr,
         )
-        status = 2
-    finally:
-        await store.close()
-        log.info("database closed")
-    return status
+        return 2
+    except StartupError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
+    except discord.HTTPException as exc:
+        print(f"gammon-bot: Discord refused the bot at start-up: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:

@@ -26,6 +26,10 @@ log = logging.getLogger(__name__)
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
+# The bot never joins voice: no start-up warnings about voice libraries it does not need.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 
 def point_discord_at(settings: Settings) -> None:
     """Send REST calls and the gateway connection to another host (a proxy or a fake)."""
@@ -37,12 +41,20 @@ def point_discord_at(settings: Settings) -> None:
 
 class GammonBot(commands.Bot):
     def __init__(self, settings: Settings, service: SessionService) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=INTENTS,
+            help_command=None,
+            # Nobody is pinged unless a message names the users it pings.
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         self.settings = settings
         self.service = service
         self.synced = asyncio.Event()
 
     async def setup_hook(self) -> None:
+        if self.get_cog("Backgammon") is not None:
+            return  # a retried login runs the hook again; it did its work already
         cog = Backgammon(
             self, self.service, leaderboard_min_matches=self.settings.leaderboard_min_matches
         )
@@ -62,6 +74,13 @@ class GammonBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
+        cog = self.get_cog("Backgammon")
+        if isinstance(cog, Backgammon):
+            # Channels are known now: finish and post computer turns a crash left open.
+            try:
+                await cog.resume_computer_turns()
+            except Exception:
+                log.exception("could not resume the computer's turns")
 
     async def drain(self, timeout: float = 4.0) -> None:
         """Stop taking new actions and wait for the ones in flight to finish."""

@@ -60,11 +60,13 @@ def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return "…" + text[-(limit - 1) :]
 
 
-def history_lines(row: MatchRow, events: Sequence[EventRecord]) -> list[str]:
+def history_lines(
+    row: MatchRow, events: Sequence[EventRecord], *, display: Callable[[str], str] = str
+) -> list[str]:
     """The current (or last) game's moves in standard notation, one turn a line."""
     game = row.game
     current = game.game_number if game else 1
-    names = row.player_names
+    names = (display(row.player_names[0]), display(row.player_names[1]))
     lines: list[str] = []
     for event in events:
         if event.game_number != current:
@@ -99,12 +101,19 @@ def history_lines(row: MatchRow, events: Sequence[EventRecord]) -> list[str]:
     return numbered
 
 
-def history_text(row: MatchRow, events: Sequence[EventRecord]) -> str:
+def history_text(
+    row: MatchRow,
+    events: Sequence[EventRecord],
+    *,
+    display: Callable[[str], str] = str,
+    code: Callable[[str], str] = str,
+) -> str:
+    """The history as a message: ``display`` formats names in text, ``code`` in the block."""
     title = (
-        f"Game {row.game.game_number if row.game else 1}: {row.player_names[0]} vs "
-        f"{row.player_names[1]}"
+        f"Game {row.game.game_number if row.game else 1}: {display(row.player_names[0])} vs "
+        f"{display(row.player_names[1])}"
     )
-    body = "\n".join(history_lines(row, events)) or "No moves yet."
+    body = "\n".join(history_lines(row, events, display=code)) or "No moves yet."
     return fit(f"**{title}**\n```\n{body}\n```", MESSAGE_LIMIT)
 
 
@@ -126,9 +135,11 @@ def stats_text(stats: PlayerStats | None, name: str) -> str:
     )
 
 
-def leaderboard_lines(rows: Sequence[PlayerStats]) -> list[str]:
+def leaderboard_lines(
+    rows: Sequence[PlayerStats], *, display: Callable[[str], str] = str
+) -> list[str]:
     return [
-        f"{i}. {row.name} — {row.rating:.1f} "
+        f"{i}. {display(row.name)} — {row.rating:.1f} "
         f"({row.match_wins}-{row.match_losses} in {row.rated_matches} rated)"
         for i, row in enumerate(rows, start=1)
     ]

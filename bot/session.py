@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,14 @@ from bot.engine import (
     Phase,
     ResultKind,
 )
-from bot.errors import ConflictError, NoGameError, NotYourTurnError, UserError
+from bot.errors import (
+    ConflictError,
+    NoGameError,
+    NotYourTurnError,
+    StaleButtonError,
+    UnreadableMatchError,
+    UserError,
+)
 from bot.store import (
     Change,
     EventRecord,
@@ -36,6 +44,10 @@ from bot.store import (
     PlayerStats,
     Store,
 )
+
+log = logging.getLogger(__name__)
+
+CONFLICT_RETRIES = 3  # another process (or a racing click) wrote first: reload and retry
 
 RESULT_WORDS = {
     ResultKind.SINGLE: "a single game",
@@ -60,6 +72,36 @@ class SessionSettings:
     hints_in_casual: bool = True  # rated games never allow hints
 
 
+@dataclass(frozen=True, slots=True)
+class ActionContext:
+    """What a front end tells the session about one request, beside who and what.
+
+    ``match_id``: the game the request names (a button's match); the action is refused
+    unless it is still the channel's live game, checked under the channel's lock.
+    ``acknowledge``: awaited once the request is known to be valid and before anything is
+    written or the computer thinks, so the front end can tell Discord "working on it"
+    (defer) before the slow part, and never after a write it could then misreport.
+    """
+
+    match_id: int | None = None
+    acknowledge: Callable[[], Awaitable[None]] | None = None
+
+
+NO_CONTEXT = ActionContext()
+
+
+class QuarantinedError(UserError):
+    """The channel's live game could not be read and was set aside; the channel is free."""
+
+    def __init__(self, unreadable: UnreadableMatchError) -> None:
+        super().__init__(
+            f"Match #{unreadable.match_id} in this channel could not be read, so it has been "
+            "set aside with no result and the channel is free. Start a new game with "
+            "/backgammon challenge."
+        )
+        self.unreadable = unreadable
+
+
 @dataclass(slots=True)
 class Report:
     """What an action did, for the front end to show.
@@ -78,25 +120,6 @@ class Report:
     @property
     def game(self) -> Game | None:
         return self.match.game
-
-    def merge(self, later: Report) -> None:
-        """Fold a following action's report into this one (the computer's reply to a move).
-
-        Boards of finished games are kept; of the rest only the newest state is drawn.
-        """
-        finished = [board for board in self.boards if board.phase is Phase.OVER]
-        self.boards = finished + list(later.boards)
-        if (
-            later.action == "move"
-            and self.lines
-            and later.lines
-            and later.lines[0].startswith(self.lines[-1].removesuffix(".") + " and plays")
-        ):
-            self.lines.pop()  # "X rolls 5-2." is repeated by "X rolls 5-2 and plays ..."
-        self.lines.extend(later.lines)
-        self.match = later.match
-        self.finished = later.finished or self.finished
-        self.match_over = self.match_over or later.match_over
 
     @property
     def text(self) -> str:
@@ -117,8 +140,9 @@ def dice_text(dice: tuple[int, int] | None) -> str:
 class _Turn:
     """The working state of one action: the game as it evolves, and what to write."""
 
-    def __init__(self, row: MatchRow, now: float) -> None:
+    def __init__(self, row: MatchRow, now: float, display: Callable[[str], str] = str) -> None:
         self.row = row
+        self.display = display
         self.now = now
         self.game: Game | None = row.game
         self.events: list[NewEvent] = []
@@ -130,7 +154,8 @@ class _Turn:
         self.last_result: GameResult | None = None
 
     def name(self, player: int) -> str:
-        return self.row.player_names[player]
+        """A player's name as the front end shows it (escaped for Discord, say)."""
+        return self.display(self.row.player_names[player])
 
     def log(
         self,
@@ -156,7 +181,15 @@ class _Turn:
 
 
 class SessionService:
-    """Runs every game action for every channel. One instance serves the whole bot."""
+    """Runs every game action for every channel. One instance serves the whole bot.
+
+    Each action runs under its channel's lock: load the live row, check it is the game the
+    request names, apply the rules, let the computer opponent answer, and store all of it
+    as one change. The computer's reply is part of the same transaction as the human action
+    that hands it the turn, so a crash can never leave its turn half-done; a row left with
+    the computer to act anyway (its evaluation failed) is resumed by
+    :meth:`resume_computer_turns` at start-up and before the channel's next action.
+    """
 
     def __init__(
         self,
@@ -166,45 +199,49 @@ class SessionService:
         settings: SessionSettings | None = None,
         clock: Callable[[], float] = time.time,
         computer: Callable[[str], Any] | None = None,
+        display: Callable[[str], str] = str,
     ) -> None:
         self.store = store
         self.roller = roller or SystemRoller()
         self.settings = settings or SessionSettings()
         self.clock = clock
+        self.display = display
+        # Called with the report of work nobody asked for in this request (the computer's
+        # resumed turn), so the front end can post it to the channel.
+        self.on_background_report: Callable[[Report], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
-        self._holders: dict[int, asyncio.Task[Any] | None] = {}
         self._computer_factory = computer
         self._computers: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
-    async def _lock(self, channel_id: int) -> AsyncIterator[bool]:
-        """Hold the channel's lock; yields True for the outermost holder.
-
-        Re-entrant for the task that holds it, so the computer opponent can act through the
-        same public actions while the human's action still holds the channel.
-        """
-        task = asyncio.current_task()
-        if self._holders.get(channel_id) is task:
-            yield False
-            return
+    async def _lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold the channel's lock (one action at a time per channel, in this process)."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
         async with lock:
-            self._holders[channel_id] = task
-            try:
-                yield True
-            finally:
-                self._holders.pop(channel_id, None)
+            yield
 
     # --- reading -------------------------------------------------------------------------
 
     async def current(self, channel_id: int) -> MatchRow | None:
         """The live challenge or match in a channel (expired challenges count as none)."""
-        row = await self.store.live_match(channel_id)
+        row = await self._load(channel_id)
         if row is not None and self._expired(row, self.clock()):
             return None
         return row
+
+    async def _load(self, channel_id: int) -> MatchRow | None:
+        """The channel's live row; an unreadable one is quarantined and reported."""
+        try:
+            return await self.store.live_match(channel_id)
+        except UnreadableMatchError as exc:
+            await self._quarantine(exc)
+            raise QuarantinedError(exc) from exc
+
+    async def _quarantine(self, exc: UnreadableMatchError) -> None:
+        log.error("quarantining %s", exc, exc_info=exc)
+        await self.store.quarantine(exc.match_id, self.clock())
 
     async def latest(self, channel_id: int) -> MatchRow | None:
         """The live match, or else the last one played in the channel."""
@@ -263,18 +300,15 @@ class SessionService:
         if opponent.is_bot and computer_level is None:
             raise UserError("Bots can't play backgammon here. Challenge a person instead.")
         async with self._lock(channel_id):
-            now = self.clock()
-            await self._expire_stale(channel_id, now)
-            row = await self.store.create_challenge(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                players=((challenger.id, challenger.name), (opponent.id, opponent.name)),
-                options=options,
-                rated=rated,
-                now=now,
-                expires_at=now + self.settings.challenge_timeout,
-                computer_level=computer_level,
-                auto_play=auto_play,
+            row = await self._create_challenge(
+                guild_id,
+                channel_id,
+                challenger,
+                opponent,
+                options,
+                rated,
+                computer_level,
+                auto_play,
             )
         what = f"a {options.length}-point match" if options.length else "a money game"
         extras = []
@@ -282,37 +316,69 @@ class SessionService:
             extras.append("no cube")
         extras.append("rated" if rated else "casual")
         minutes = max(1, round(self.settings.challenge_timeout / 60))
+        challenger_name, opponent_name = self.display(challenger.name), self.display(opponent.name)
         return Report(
             "challenge",
             row,
             [
-                f"{challenger.name} challenges {opponent.name} to {what} ({', '.join(extras)}).",
-                f"{opponent.name}: accept or decline within {minutes} minutes.",
+                f"{challenger_name} challenges {opponent_name} to {what} ({', '.join(extras)}).",
+                f"{opponent_name}: accept or decline within {minutes} minutes.",
             ],
         )
 
-    async def accept(self, channel_id: int, user: Player) -> Report:
+    async def _create_challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger: Player,
+        opponent: Player,
+        options: MatchOptions,
+        rated: bool,
+        computer_level: str | None,
+        auto_play: bool,
+    ) -> MatchRow:
+        """Store a challenge (the caller holds the channel's lock)."""
+        now = self.clock()
+        # An unreadable row is set aside by the load: the channel is free for this challenge.
+        with contextlib.suppress(QuarantinedError):
+            await self._expire_stale(channel_id, now)
+        return await self.store.create_challenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            players=((challenger.id, challenger.name), (opponent.id, opponent.name)),
+            options=options,
+            rated=rated,
+            now=now,
+            expires_at=now + self.settings.challenge_timeout,
+            computer_level=computer_level,
+            auto_play=auto_play,
+        )
+
+    async def accept(
+        self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
         """The challenged player accepts: the bot rolls the opening and the game starts."""
+        return await self._act(
+            channel_id, lambda turn: self._do_accept(turn, user), ctx, allow_challenge=True
+        )
 
-        def act(turn: _Turn) -> str:
-            row = turn.row
-            self._require_challenge(row)
-            if user.id != row.player_ids[1]:
-                if user.id == row.player_ids[0]:
-                    raise NotYourTurnError(
-                        f"Waiting for {row.player_names[1]} to accept your challenge."
-                    )
-                raise NotYourTurnError(f"This challenge is for {row.player_names[1]}.")
-            turn.status = "playing"
-            turn.game = Game.new(row.options)
-            turn.lines.append(f"{row.player_names[1]} accepts.")
-            turn.log("start", user.id, 1)
-            self._opening(turn)
-            return "accept"
+    def _do_accept(self, turn: _Turn, user: Player) -> str:
+        row = turn.row
+        self._require_challenge(row)
+        if user.id != row.player_ids[1]:
+            if user.id == row.player_ids[0]:
+                raise NotYourTurnError(f"Waiting for {turn.name(1)} to accept your challenge.")
+            raise NotYourTurnError(f"This challenge is for {turn.name(1)}.")
+        turn.status = "playing"
+        turn.game = Game.new(row.options)
+        turn.lines.append(f"{turn.name(1)} accepts.")
+        turn.log("start", user.id, 1)
+        self._opening(turn)
+        return "accept"
 
-        return await self._act(channel_id, act, allow_challenge=True)
-
-    async def decline(self, channel_id: int, user: Player) -> Report:
+    async def decline(
+        self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
         """The challenged player declines, or the challenger withdraws."""
 
         def act(turn: _Turn) -> str:
@@ -320,104 +386,117 @@ class SessionService:
             self._require_challenge(row)
             if user.id == row.player_ids[1]:
                 turn.status = "declined"
-                turn.lines.append(f"{row.player_names[1]} declines the challenge.")
+                turn.lines.append(f"{turn.name(1)} declines the challenge.")
                 return "decline"
             if user.id == row.player_ids[0]:
                 turn.status = "withdrawn"
-                turn.lines.append(f"{row.player_names[0]} withdraws the challenge.")
+                turn.lines.append(f"{turn.name(0)} withdraws the challenge.")
                 return "withdraw"
-            raise NotYourTurnError(f"This challenge is for {row.player_names[1]}.")
+            raise NotYourTurnError(f"This challenge is for {turn.name(1)}.")
 
-        return await self._act(channel_id, act, allow_challenge=True)
+        return await self._act(channel_id, act, ctx, allow_challenge=True)
 
     # --- game actions --------------------------------------------------------------------
 
-    async def roll(self, channel_id: int, user: Player) -> Report:
-        def act(turn: _Turn) -> str:
-            me, game = self._my_turn(turn, user, "roll")
-            # A dry run with dummy dice raises the engine's explanation when rolling is not
-            # allowed now, before a real die is taken from the roller.
-            game.roll((1, 1))
-            dice = (self.roller.die(), self.roller.die())
-            turn.game = game.roll(dice)
-            turn.log("roll", user.id, me, dice=dice)
-            turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)}.")
-            self._after_roll(turn)
-            return "roll"
+    async def roll(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
+        return await self._act(channel_id, lambda turn: self._do_roll(turn, user), ctx)
 
-        return await self._act(channel_id, act)
+    def _do_roll(self, turn: _Turn, user: Player) -> str:
+        me, game = self._my_turn(turn, user, "roll")
+        # A dry run with dummy dice raises the engine's explanation when rolling is not
+        # allowed now, before a real die is taken from the roller.
+        game.roll((1, 1))
+        dice = (self.roller.die(), self.roller.die())
+        turn.game = game.roll(dice)
+        turn.log("roll", user.id, me, dice=dice)
+        turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)}.")
+        self._after_roll(turn)
+        return "roll"
 
-    async def move(self, channel_id: int, user: Player, text: str) -> Report:
-        def act(turn: _Turn) -> str:
-            me, game = self._my_turn(turn, user, "move")
-            dice = game.dice
-            turn.game = game.move(text)
-            play = turn.game.last_play
-            assert play is not None and dice is not None
-            turn.log("move", user.id, me, notation=str(play), dice=dice)
-            turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)} and plays {play}.")
-            self._after_play(turn)
-            return "move"
+    async def move(
+        self, channel_id: int, user: Player, text: str, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
+        return await self._act(channel_id, lambda turn: self._do_move(turn, user, text), ctx)
 
-        return await self._act(channel_id, act)
+    def _do_move(self, turn: _Turn, user: Player, text: str) -> str:
+        me, game = self._my_turn(turn, user, "move")
+        dice = game.dice
+        turn.game = game.move(text)
+        play = turn.game.last_play
+        assert play is not None and dice is not None
+        turn.log("move", user.id, me, notation=str(play), dice=dice)
+        rolled = f"{turn.name(me)} rolls {dice_text(dice)}."
+        if turn.lines and turn.lines[-1] == rolled:
+            turn.lines.pop()  # the roll and the play in one line when both happen here
+        turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)} and plays {play}.")
+        self._after_play(turn)
+        return "move"
 
-    async def double(self, channel_id: int, user: Player) -> Report:
-        def act(turn: _Turn) -> str:
-            me, game = self._my_turn(turn, user, "double")
-            turn.game = game.double()
-            turn.log("double", user.id, me)
-            turn.lines.append(
-                f"{turn.name(me)} doubles to {game.cube * 2}. {turn.name(1 - me)}: take or drop."
-            )
-            return "double"
+    async def double(
+        self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
+        return await self._act(channel_id, lambda turn: self._do_double(turn, user), ctx)
 
-        return await self._act(channel_id, act)
+    def _do_double(self, turn: _Turn, user: Player) -> str:
+        me, game = self._my_turn(turn, user, "double")
+        turn.game = game.double()
+        turn.log("double", user.id, me)
+        turn.lines.append(
+            f"{turn.name(me)} doubles to {game.cube * 2}. {turn.name(1 - me)}: take or drop."
+        )
+        return "double"
 
-    async def take(self, channel_id: int, user: Player) -> Report:
-        def act(turn: _Turn) -> str:
-            me, game = self._my_turn(turn, user, "take")
-            turn.game = game.take()
-            turn.log("take", user.id, me)
-            # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
-            taken = turn.game
-            owner = taken.cube_owner if taken.cube_owner is not None else me
-            turn.lines.append(
-                f"{turn.name(me)} takes: the cube is at {taken.cube} and {turn.name(owner)} "
-                f"owns it. {turn.name(taken.on_roll)} to roll."
-            )
-            return "take"
+    async def take(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
+        return await self._act(channel_id, lambda turn: self._do_take(turn, user), ctx)
 
-        return await self._act(channel_id, act)
+    def _do_take(self, turn: _Turn, user: Player) -> str:
+        me, game = self._my_turn(turn, user, "take")
+        turn.game = game.take()
+        turn.log("take", user.id, me)
+        # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
+        taken = turn.game
+        owner = taken.cube_owner if taken.cube_owner is not None else me
+        turn.lines.append(
+            f"{turn.name(me)} takes: the cube is at {taken.cube} and {turn.name(owner)} "
+            f"owns it. {turn.name(taken.on_roll)} to roll."
+        )
+        return "take"
 
-    async def beaver(self, channel_id: int, user: Player) -> Report:
-        def act(turn: _Turn) -> str:
-            me, game = self._my_turn(turn, user, "take")
-            turn.game = game.beaver()
-            turn.log("beaver", user.id, me)
-            # The beaver is a take and a redouble: the doubler must now answer it.
-            cube = turn.game.cube
-            turn.lines.append(
-                f"{turn.name(me)} beavers: the cube is at {cube} and {turn.name(me)} owns it. "
-                f"{turn.name(1 - me)}: take the beaver (cube to {cube * 2}) or drop it "
-                f"({_points(cube)})."
-            )
-            return "beaver"
+    async def beaver(
+        self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
+        return await self._act(channel_id, lambda turn: self._do_beaver(turn, user), ctx)
 
-        return await self._act(channel_id, act)
+    def _do_beaver(self, turn: _Turn, user: Player) -> str:
+        me, game = self._my_turn(turn, user, "take")
+        turn.game = game.beaver()
+        turn.log("beaver", user.id, me)
+        # The beaver is a take and a redouble: the doubler must now answer it.
+        cube = turn.game.cube
+        turn.lines.append(
+            f"{turn.name(me)} beavers: the cube is at {cube} and {turn.name(me)} owns it. "
+            f"{turn.name(1 - me)}: take the beaver (cube to {cube * 2}) or drop it "
+            f"({_points(cube)})."
+        )
+        return "beaver"
 
-    async def drop(self, channel_id: int, user: Player) -> Report:
-        def act(turn: _Turn) -> str:
-            me, game = self._my_turn(turn, user, "drop")
-            turn.game = game.drop()
-            turn.log("drop", user.id, me)
-            turn.lines.append(f"{turn.name(me)} drops.")
-            self._after_game_end(turn)
-            return "drop"
+    async def drop(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
+        return await self._act(channel_id, lambda turn: self._do_drop(turn, user), ctx)
 
-        return await self._act(channel_id, act)
+    def _do_drop(self, turn: _Turn, user: Player) -> str:
+        me, game = self._my_turn(turn, user, "drop")
+        turn.game = game.drop()
+        turn.log("drop", user.id, me)
+        turn.lines.append(f"{turn.name(me)} drops.")
+        self._after_game_end(turn)
+        return "drop"
 
     async def resign(
-        self, channel_id: int, user: Player, kind: ResultKind = ResultKind.SINGLE
+        self,
+        channel_id: int,
+        user: Player,
+        kind: ResultKind = ResultKind.SINGLE,
+        ctx: ActionContext = NO_CONTEXT,
     ) -> Report:
         """Offer to resign; the opponent accepts or rejects."""
 
@@ -437,33 +516,37 @@ class SessionService:
             )
             return "resign"
 
-        return await self._act(channel_id, act)
+        return await self._act(channel_id, act, ctx)
 
-    async def answer_resignation(self, channel_id: int, user: Player, accept: bool) -> Report:
-        def act(turn: _Turn) -> str:
-            me, game = self._participant(turn, user)
-            offer = game.resignation
-            if offer is None:
-                raise UserError("There is no resignation offer to answer.")
-            if offer.player == me:
-                raise NotYourTurnError(
-                    f"{turn.name(1 - me)} must answer your offer. You can play on meanwhile "
-                    "once they reject it."
-                )
-            if accept:
-                turn.game = game.accept_resignation()
-                turn.log("resign_accept", user.id, me)
-                turn.lines.append(f"{turn.name(me)} accepts the resignation.")
-                self._after_game_end(turn)
-                return "resign_accept"
-            turn.game = game.reject_resignation()
-            turn.log("resign_reject", user.id, me)
-            turn.lines.append(f"{turn.name(me)} rejects the resignation. Play on.")
-            return "resign_reject"
+    async def answer_resignation(
+        self, channel_id: int, user: Player, accept: bool, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
+        return await self._act(
+            channel_id, lambda turn: self._do_answer_resignation(turn, user, accept), ctx
+        )
 
-        return await self._act(channel_id, act)
+    def _do_answer_resignation(self, turn: _Turn, user: Player, accept: bool) -> str:
+        me, game = self._participant(turn, user)
+        offer = game.resignation
+        if offer is None:
+            raise UserError("There is no resignation offer to answer.")
+        if offer.player == me:
+            raise NotYourTurnError(
+                f"{turn.name(1 - me)} must answer your offer. You can play on meanwhile "
+                "once they reject it."
+            )
+        if accept:
+            turn.game = game.accept_resignation()
+            turn.log("resign_accept", user.id, me)
+            turn.lines.append(f"{turn.name(me)} accepts the resignation.")
+            self._after_game_end(turn)
+            return "resign_accept"
+        turn.game = game.reject_resignation()
+        turn.log("resign_reject", user.id, me)
+        turn.lines.append(f"{turn.name(me)} rejects the resignation. Play on.")
+        return "resign_reject"
 
-    async def claim(self, channel_id: int, user: Player) -> Report:
+    async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         """Win the match when the opponent has been idle past the inactivity limit."""
 
         def act(turn: _Turn) -> str:
@@ -487,47 +570,104 @@ class SessionService:
             self._after_game_end(turn)
             return "claim"
 
-        return await self._act(channel_id, act)
+        return await self._act(channel_id, act, ctx)
 
-    async def cancel(self, channel_id: int, moderator: Player) -> Report:
-        """A moderator ends the game or challenge in a channel with no result."""
+    async def cancel(
+        self, channel_id: int, moderator: Player, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
+        """A moderator ends the game or challenge in a channel with no result.
+
+        A game whose saved state cannot be read is set aside the same way: cancelling it
+        succeeds and says so, rather than failing like every other command would.
+        """
 
         def act(turn: _Turn) -> str:
             turn.status = "cancelled"
             if turn.game is not None:
                 turn.log("cancel", moderator.id, turn.row.player_index(moderator.id))
-            turn.lines.append(f"{moderator.name} cancelled the game. No result is recorded.")
+            turn.lines.append(
+                f"{self.display(moderator.name)} cancelled the game. No result is recorded."
+            )
             return "cancel"
 
-        return await self._act(channel_id, act, allow_challenge=True)
+        try:
+            return await self._act(channel_id, act, ctx, allow_challenge=True)
+        except QuarantinedError as exc:
+            shell = exc.unreadable.shell
+            return Report(
+                "cancel",
+                shell,
+                [
+                    f"{self.display(moderator.name)} cancelled match #{shell.id}: its saved "
+                    "state could not be read. No result is recorded; the channel is free."
+                ],
+            )
 
     # --- the action runner ---------------------------------------------------------------
 
     async def _act(
-        self, channel_id: int, act: Callable[[_Turn], str], *, allow_challenge: bool = False
+        self,
+        channel_id: int,
+        act: Callable[[_Turn], str],
+        ctx: ActionContext = NO_CONTEXT,
+        *,
+        allow_challenge: bool = False,
     ) -> Report:
-        async with self._lock(channel_id) as outermost:
-            report = await self._act_locked(channel_id, act, allow_challenge)
-            if outermost and report.match.computer_level and report.match.status == "playing":
-                await self._computer_turns(report)
-            return report
+        """Run one action under the channel's lock; a lost race is retried on fresh state."""
+        for attempt in range(CONFLICT_RETRIES):
+            async with self._lock(channel_id):
+                try:
+                    return await self._act_locked(channel_id, act, ctx, allow_challenge)
+                except ConflictError:
+                    # Another process wrote this channel between our read and our write.
+                    # Nothing of ours was stored; judge the request again on the new state.
+                    if attempt == CONFLICT_RETRIES - 1:
+                        raise
+                    log.info("channel %s: write conflict, retrying the action", channel_id)
+        raise AssertionError("unreachable")
 
     async def _act_locked(
-        self, channel_id: int, act: Callable[[_Turn], str], allow_challenge: bool
+        self,
+        channel_id: int,
+        act: Callable[[_Turn], str],
+        ctx: ActionContext,
+        allow_challenge: bool,
     ) -> Report:
         now = self.clock()
         row = await self._expire_stale(channel_id, now)
-        if row is None:
+        if self._computer_to_act(row):
+            # A computer turn left open (see resume_computer_turns): finish and post it
+            # first, then judge this request on the state it leads to.
+            assert row is not None
+            resumed = await self._resume_row(row)
+            if resumed is not None and self.on_background_report is not None:
+                await self.on_background_report(resumed)
+            now = self.clock()
+            row = await self._expire_stale(channel_id, now)
+        if row is None or (ctx.match_id is not None and row.id != ctx.match_id):
+            if ctx.match_id is not None:
+                raise StaleButtonError("That button belongs to a game that is over.")
             raise NoGameError(
                 "There is no game in this channel. Start one with /backgammon challenge."
             )
         if row.status == "challenge" and not allow_challenge:
-            raise UserError(f"The game starts when {row.player_names[1]} accepts the challenge.")
-        turn = _Turn(row, now)
+            raise UserError(
+                f"The game starts when {self.display(row.player_names[1])} accepts the challenge."
+            )
+        turn = _Turn(row, now, self.display)
         try:
             action = act(turn)
         except EngineError as exc:
             raise UserError(str(exc)) from exc
+        if ctx.acknowledge is not None:
+            await ctx.acknowledge()
+        if row.computer_level is not None:
+            await self._computer_plays(turn)
+        return await self._commit(turn, action)
+
+    async def _commit(self, turn: _Turn, action: str) -> Report:
+        """Store everything the turn did as one change; the report of it."""
+        row = turn.row
         if (
             turn.game is not None
             and turn.status == "playing"
@@ -540,7 +680,7 @@ class SessionService:
                 expected_version=row.version,
                 status=turn.status,
                 game=turn.game,
-                now=now,
+                now=turn.now,
                 events=turn.events,
                 finished_games=turn.finished,
                 outcome=turn.outcome,
@@ -579,11 +719,13 @@ class SessionService:
         options: MatchOptions | None = None,
         *,
         level: str | None = None,
+        ctx: ActionContext = NO_CONTEXT,
     ) -> Report:
         """Start a game or match against the computer; it accepts at once.
 
         The human is player 0 and the computer player 1. Games against the computer are
-        never rated and stay out of the human leaderboard.
+        never rated and stay out of the human leaderboard. The acceptance, the opening roll
+        and the computer's first turn (when it wins the opening) are stored together.
         """
         from bot.computer import DEFAULT_LEVEL, LEVELS, computer_available
 
@@ -594,58 +736,97 @@ class SessionService:
             from bot.computer import UNAVAILABLE_MESSAGE
 
             raise UserError(UNAVAILABLE_MESSAGE)
+        options = options or MatchOptions()
         async with self._lock(channel_id):
-            await self.challenge(
-                guild_id,
-                channel_id,
-                human,
-                computer,
-                options,
-                rated=False,
-                computer_level=level,
+            await self._create_challenge(
+                guild_id, channel_id, human, computer, options, False, level, False
             )
-            report = await self.accept(channel_id, computer)
-            await self._computer_turns(report)  # it may have won the opening roll
-        what = f"a {options.length}-point match" if options and options.length else "a game"
-        report.lines.insert(0, f"{human.name} plays {what} against {computer.name} ({level}).")
+            report = await self._act_locked(
+                channel_id, lambda turn: self._do_accept(turn, computer), ctx, True
+            )
+        what = f"a {options.length}-point match" if options.length else "a game"
+        report.lines.insert(
+            0,
+            f"{self.display(human.name)} plays {what} against {self.display(computer.name)} "
+            f"({level}).",
+        )
         return report
 
-    async def _computer_turns(self, report: Report) -> None:
-        """Let the computer act while the game waits on it, adding what it did to ``report``.
+    async def _computer_plays(self, turn: _Turn) -> None:
+        """Let the computer act while the game waits on it, inside the caller's turn.
 
-        Evaluations run in a worker thread; the channel stays locked meanwhile, so no human
-        action can slip in between the computer's roll and its move.
+        Evaluations run in a worker thread; the channel stays locked meanwhile. If an
+        evaluation fails, what was decided so far is still stored and the computer's turn
+        is left for :meth:`resume_computer_turns` to finish.
         """
-        row = report.match
+        row = turn.row
         assert row.computer_level is not None
-        brain = self.computer(row.computer_level)
         me = Player(row.player_ids[1], row.player_names[1], is_bot=True)
-        channel = row.channel_id
         for _ in range(100):  # a turn is a handful of actions; this only guards a bug
-            game = row.game
-            if row.status != "playing" or game is None or game.actor != 1:
+            game = turn.game
+            if turn.status != "playing" or game is None or game.actor != 1:
                 return
-            if game.resignation is not None:
-                accept = await asyncio.to_thread(brain.accepts_resignation, game)
-                step = await self.answer_resignation(channel, me, accept)
-            elif game.phase is Phase.ROLL:
-                doubling = await asyncio.to_thread(brain.should_double, game)
-                step = await (self.double(channel, me) if doubling else self.roll(channel, me))
-            elif game.phase is Phase.MOVE:
-                play = await asyncio.to_thread(brain.choose_play, game)
-                step = await self.move(channel, me, str(play))
-            elif game.phase is Phase.DOUBLED:
-                answer = str(await asyncio.to_thread(brain.cube_response, game))
-                if answer == "beaver":
-                    step = await self.beaver(channel, me)
-                elif answer == "take":
-                    step = await self.take(channel, me)
+            try:
+                brain = self.computer(row.computer_level)
+                if game.resignation is not None:
+                    accept = await asyncio.to_thread(brain.accepts_resignation, game)
+                    self._do_answer_resignation(turn, me, accept)
+                elif game.phase is Phase.ROLL:
+                    doubling = await asyncio.to_thread(brain.should_double, game)
+                    (self._do_double if doubling else self._do_roll)(turn, me)
+                elif game.phase is Phase.MOVE:
+                    play = await asyncio.to_thread(brain.choose_play, game)
+                    self._do_move(turn, me, str(play))
+                elif game.phase is Phase.DOUBLED:
+                    answer = str(await asyncio.to_thread(brain.cube_response, game))
+                    step = {"beaver": self._do_beaver, "take": self._do_take}.get(
+                        answer, self._do_drop
+                    )
+                    step(turn, me)
                 else:
-                    step = await self.drop(channel, me)
-            else:
+                    return
+            except Exception:
+                log.exception("match %s: the computer could not act; will resume later", row.id)
                 return
-            report.merge(step)
-            row = step.match
+
+    @staticmethod
+    def _computer_to_act(row: MatchRow | None) -> bool:
+        return (
+            row is not None
+            and row.computer_level is not None
+            and row.status == "playing"
+            and row.game is not None
+            and row.game.actor == 1
+        )
+
+    async def _resume_row(self, row: MatchRow) -> Report | None:
+        """Let the computer finish its open turn in ``row`` (the channel's lock is held)."""
+        turn = _Turn(row, self.clock(), self.display)
+        await self._computer_plays(turn)
+        if not turn.events:
+            return None  # it still cannot act; the log says why
+        return await self._commit(turn, "computer")
+
+    async def resume_computer_turns(self) -> list[Report]:
+        """Finish every computer turn left open (a crash before this version, a failure).
+
+        Called at start-up; each finished turn's report is returned for the front end to
+        post. A channel that fails is logged and left for its next action.
+        """
+        reports = []
+        for row in await self.store.live_matches():
+            if not self._computer_to_act(row):
+                continue
+            try:
+                async with self._lock(row.channel_id):
+                    fresh = await self._load(row.channel_id)
+                    report = await self._resume_row(fresh) if self._computer_to_act(fresh) else None
+            except Exception:
+                log.exception("channel %s: could not resume the computer's turn", row.channel_id)
+                continue
+            if report is not None:
+                reports.append(report)
+        return reports
 
     async def hint(self, channel_id: int, user: Player) -> tuple[MatchRow, Any]:
         """The computer's advice for the player who must act: best plays or the cube."""
@@ -689,7 +870,7 @@ class SessionService:
 
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
         """Load the live row, expiring a challenge whose time has run out."""
-        row = await self.store.live_match(channel_id)
+        row = await self._load(channel_id)
         if row is None or not self._expired(row, now):
             return row
         with contextlib.suppress(ConflictError):
@@ -709,14 +890,12 @@ class SessionService:
 
     @staticmethod
     def _participant(turn: _Turn, user: Player) -> tuple[int, Game]:
-        row = turn.row
-        me = row.player_index(user.id)
+        me = turn.row.player_index(user.id)
         if me is None:
             raise NotYourTurnError(
-                f"This is {row.player_names[0]} and {row.player_names[1]}'s game; "
-                "you are not playing in it."
+                f"This is {turn.name(0)} and {turn.name(1)}'s game; you are not playing in it."
             )
-        if turn.game is None or row.status != "playing":
+        if turn.game is None or turn.status != "playing":
             raise UserError("The game has not started yet.")
         return me, turn.game
 
@@ -743,7 +922,7 @@ class SessionService:
         """Roll one die each until they differ; the higher die moves both numbers."""
         assert turn.game is not None
         game = turn.game
-        names = turn.row.player_names
+        names = (turn.name(0), turn.name(1))
         while game.phase is Phase.OPENING:
             dice = (self.roller.die(), self.roller.die())
             cube_before = game.cube
@@ -795,7 +974,7 @@ class SessionService:
         turn.last_result = result
         turn.finished.append(FinishedGame(game.game_number, result))
         turn.boards.append(game)
-        turn.lines.append(_result_line(turn.row, game, result))
+        turn.lines.append(_result_line((turn.name(0), turn.name(1)), game, result))
         if game.match_over:
             winner = game.match_winner
             assert winner is not None
@@ -820,8 +999,7 @@ def _points(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
 
-def _result_line(row: MatchRow, game: Game, result: GameResult) -> str:
-    names = row.player_names
+def _result_line(names: tuple[str, str], game: Game, result: GameResult) -> str:
     winner = names[result.winner]
     points = _points(result.points)
     if result.reason is EndReason.DROPPED:
@@ -936,7 +1114,9 @@ def decisions_from_events(
 
 
 __all__ = [
+    "ActionContext",
     "Player",
+    "QuarantinedError",
     "Report",
     "SessionService",
     "SessionSettings",

@@ -1,14 +1,15 @@
 """The ``/backgammon`` command group: each handler turns an interaction into a session call.
 
 Errors meant for the player (:class:`~bot.errors.UserError`) are answered privately and
-change nothing; anything else is logged and answered with a generic apology. Board images
-are rendered in a worker thread after deferring, so replies meet Discord's 3-second rule.
+change nothing; anything else is logged and answered with a generic apology, or, once the
+action is stored, with a note that it was saved. The session acknowledges the interaction
+(see :mod:`cogs.replies`) before it writes, so replies meet Discord's 3-second rule; board
+images are rendered in a worker thread. Names are escaped and only named users are pinged.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -21,18 +22,23 @@ from discord.ext import commands
 from bot import present
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
-from bot.session import Player, Report, SessionService
+from bot.session import ActionContext, Player, Report, SessionService
 from bot.store import MatchRow
+from cogs.replies import NO_MENTIONS, PostFailedError, Reply, code_safe, mentions_for, safe_name
 from cogs.views import view_for
 
 log = logging.getLogger(__name__)
 
 SORRY = "Something went wrong; the game is unchanged."
+SAVED = (
+    "Your action was saved, but posting the result failed. "
+    "/backgammon board shows the game as it is now."
+)
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_NAME_LIMIT = 100
-MENTIONS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
 
 Interaction = discord.Interaction[Any]
+Action = Callable[[ActionContext], Awaitable[Report]]
 
 
 def player_of(user: discord.abc.User) -> Player:
@@ -83,7 +89,15 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         self.idle = asyncio.Event()
         self.idle.set()
         self.accepting = True
+        # Names reach messages escaped; turns the session finishes on its own are posted.
+        service.display = safe_name
+        service.on_background_report = self.post_background
         super().__init__()
+
+    async def resume_computer_turns(self) -> None:
+        """Finish computer turns left open before this start, and post them."""
+        for report in await self.service.resume_computer_turns():
+            await self.post_background(report)
 
     # --- plumbing ------------------------------------------------------------------------
 
@@ -102,105 +116,137 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             files.append(discord.File(io.BytesIO(png), filename=f"board-{index + 1}.png"))
         return files
 
-    def _content(self, report: Report) -> str:
+    def _content(self, report: Report) -> tuple[str, list[int]]:
+        """The message text and the users it pings (the player who must act next)."""
         parts = [report.text]
+        pinged: list[int] = []
+
+        def mention(user_id: int, _name: str) -> str:
+            pinged.append(user_id)
+            return f"<@{user_id}>"
+
         step = present.next_step(report.match, mention)
         if step:
             parts.append(step)
         if report.match.status == "challenge":
             # Ping the challenged player: only the "challenges <name> " phrase, so a
             # challenger whose name contains the opponent's is left alone.
-            name, user_id = report.match.player_names[1], report.match.player_ids[1]
+            user_id = report.match.player_ids[1]
+            name = safe_name(report.match.player_names[1])
             parts[0] = parts[0].replace(
                 f" challenges {name} to ", f" challenges {mention(user_id, name)} to ", 1
             )
-        return present.fit("\n".join(p for p in parts if p))
+        return present.fit("\n".join(p for p in parts if p)), pinged
 
-    async def _guarded(self, interaction: Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    async def _guarded(
+        self,
+        interaction: Interaction,
+        work: Callable[[Reply], Awaitable[None]],
+        *,
+        pressed: bool = False,
+    ) -> None:
         """Run a handler: player errors privately, bugs logged, the in-flight count kept."""
+        reply = Reply(interaction, pressed=pressed)
         if not self.accepting:
-            await self._error(interaction, "The bot is restarting; try again in a moment.")
+            await reply.error("The bot is restarting; try again in a moment.")
             return
         self.in_flight += 1
         self.idle.clear()
+        watchdog = asyncio.create_task(reply.watch())
         try:
-            await work()
+            await work(reply)
         except UserError as exc:
-            await self._error(interaction, str(exc))
+            await reply.error(str(exc))
         except Exception:
-            log.exception("unexpected error in %s", _describe(interaction))
-            await self._error(interaction, SORRY)
+            if reply.committed:
+                log.exception("could not post the result of %s", _describe(interaction))
+                await reply.error(SAVED)
+            else:
+                log.exception("unexpected error in %s", _describe(interaction))
+                await reply.error(SORRY)
         finally:
+            reply.finish()
+            await watchdog
             self.in_flight -= 1
             if self.in_flight == 0:
                 self.idle.set()
 
-    async def _error(self, interaction: Interaction, message: str) -> None:
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.response.is_done():
-                await interaction.followup.send(message, ephemeral=True)
-            else:
-                await interaction.response.send_message(message, ephemeral=True)
-
     async def _act(
         self,
         interaction: Interaction,
-        action: Callable[[], Awaitable[Report]],
+        action: Action,
         *,
         pressed: bool = False,
+        match_id: int | None = None,
     ) -> None:
-        async def work() -> None:
-            report = await action()
-            await self._publish(interaction, report, pressed=pressed)
+        async def work(reply: Reply) -> None:
+            report = await action(reply.context(match_id))
+            reply.committed = True
+            await self._publish(reply, report)
 
-        await self._guarded(interaction, work)
+        await self._guarded(interaction, work, pressed=pressed)
 
-    async def _publish(self, interaction: Interaction, report: Report, *, pressed: bool) -> None:
+    async def _publish(self, reply: Reply, report: Report) -> None:
         """Answer with the report's text, board images and next-action buttons."""
-        if pressed:
-            # Take the buttons off the message that was pressed, so it cannot be pressed twice.
-            await interaction.response.edit_message(view=None)
-        elif report.boards:
-            await interaction.response.defer(thinking=True)
+        await reply.remove_buttons()
+        if report.boards:
+            await reply.acknowledge()  # drawing takes a moment
         files = await asyncio.to_thread(self._render, report) if report.boards else []
-        content = self._content(report)
-        view = view_for(report.match)
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": MENTIONS}
+        try:
+            await reply.send(**self._message(report, files))
+        except PostFailedError:
+            raise RuntimeError("the result could not be posted") from None
+
+    def _message(self, report: Report, files: list[discord.File]) -> dict[str, Any]:
+        content, pinged = self._content(report)
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(pinged)}
         if files:
             kwargs["files"] = files
+        view = view_for(report.match)
         if view is not None:
             kwargs["view"] = view
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
+        return kwargs
+
+    async def post_background(self, report: Report) -> None:
+        """Post what happened without a request (the computer's resumed turn) in its channel."""
+        channel = self.bot.get_channel(report.match.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(report.match.channel_id)
+            except discord.HTTPException:
+                log.warning("cannot post to channel %s", report.match.channel_id)
+                return
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        files = await asyncio.to_thread(self._render, report) if report.boards else []
+        try:
+            await channel.send(**self._message(report, files))
+        except discord.HTTPException:
+            log.exception("cannot post to channel %s", report.match.channel_id)
 
     # --- buttons -------------------------------------------------------------------------
 
     async def press(self, interaction: Interaction, action: str, match_id: int) -> None:
-        """A button was pressed (called by :class:`cogs.views.ActionButton`)."""
+        """A button was pressed (called by :class:`cogs.views.ActionButton`).
+
+        The button's match id travels to the session, which compares it with the channel's
+        live game under the channel's lock: a button never acts on another game.
+        """
         channel_id = interaction.channel_id or 0
         user = player_of(interaction.user)
         service = self.service
-        actions: dict[str, Callable[[], Awaitable[Report]]] = {
-            "accept": lambda: service.accept(channel_id, user),
-            "decline": lambda: service.decline(channel_id, user),
-            "roll": lambda: service.roll(channel_id, user),
-            "double": lambda: service.double(channel_id, user),
-            "take": lambda: service.take(channel_id, user),
-            "drop": lambda: service.drop(channel_id, user),
-            "beaver": lambda: service.beaver(channel_id, user),
-            "resign_accept": lambda: service.answer_resignation(channel_id, user, True),
-            "resign_reject": lambda: service.answer_resignation(channel_id, user, False),
+        actions: dict[str, Action] = {
+            "accept": lambda ctx: service.accept(channel_id, user, ctx),
+            "decline": lambda ctx: service.decline(channel_id, user, ctx),
+            "roll": lambda ctx: service.roll(channel_id, user, ctx),
+            "double": lambda ctx: service.double(channel_id, user, ctx),
+            "take": lambda ctx: service.take(channel_id, user, ctx),
+            "drop": lambda ctx: service.drop(channel_id, user, ctx),
+            "beaver": lambda ctx: service.beaver(channel_id, user, ctx),
+            "resign_accept": lambda ctx: service.answer_resignation(channel_id, user, True, ctx),
+            "resign_reject": lambda ctx: service.answer_resignation(channel_id, user, False, ctx),
         }
-
-        async def checked() -> Report:
-            row = await service.current(channel_id)
-            if row is None or row.id != match_id:
-                raise UserError("That button belongs to a game that is over.")
-            return await actions[action]()
-
-        await self._act(interaction, checked, pressed=True)
+        await self._act(interaction, actions[action], pressed=True, match_id=match_id)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -221,9 +267,9 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         rated: bool = True,
         autoplay: bool = False,
     ) -> None:
-        async def action() -> Report:
+        async def action(ctx: ActionContext) -> Report:
             if self.bot.user is not None and opponent.id == self.bot.user.id:
-                return await self._start_computer(interaction, None, length, cube)
+                return await self._start_computer(interaction, None, length, cube, ctx)
             return await self.service.challenge(
                 interaction.guild_id or 0,
                 interaction.channel_id or 0,
@@ -237,7 +283,12 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         await self._act(interaction, action)
 
     async def _start_computer(
-        self, interaction: Interaction, level: str | None, length: int, cube: bool
+        self,
+        interaction: Interaction,
+        level: str | None,
+        length: int,
+        cube: bool,
+        ctx: ActionContext,
     ) -> Report:
         me = self.bot.user
         assert me is not None
@@ -248,6 +299,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             Player(me.id, me.display_name, True),
             MatchOptions(length=length, cube=cube),
             level=level,
+            ctx=ctx,
         )
 
     @app_commands.command(name="play", description="Play against the computer")
@@ -264,11 +316,13 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         length: app_commands.Range[int, 0, 25] = 0,
         cube: bool = True,
     ) -> None:
-        await self._act(interaction, lambda: self._start_computer(interaction, level, length, cube))
+        await self._act(
+            interaction, lambda ctx: self._start_computer(interaction, level, length, cube, ctx)
+        )
 
     @app_commands.command(name="hint", description="The computer's advice for your turn")
     async def hint(self, interaction: Interaction) -> None:
-        async def work() -> None:
+        async def work(reply: Reply) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
             _, advice = await self.service.hint(
                 interaction.channel_id or 0, player_of(interaction.user)
@@ -281,14 +335,15 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         name="analyze", description="Error rates and biggest mistakes of the last game"
     )
     async def analyze(self, interaction: Interaction) -> None:
-        async def work() -> None:
-            await interaction.response.defer(thinking=True)
+        async def work(reply: Reply) -> None:
+            await reply.acknowledge()
             row, analyses = await self.service.analysis(interaction.channel_id or 0)
-            text = present.analysis_text(row.player_names, analyses)
+            names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
+            text = present.analysis_text(names, analyses)
             boards = [m.game for result in analyses.values() for m in result.mistakes][:6]
             report = Report("analyze", row, [], boards)
             files = await asyncio.to_thread(self._render, report, last_play=False)
-            await interaction.followup.send(text, files=files)
+            await reply.send(content=text, files=files, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
@@ -296,7 +351,9 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def roll(self, interaction: Interaction) -> None:
         await self._act(
             interaction,
-            lambda: self.service.roll(interaction.channel_id or 0, player_of(interaction.user)),
+            lambda ctx: self.service.roll(
+                interaction.channel_id or 0, player_of(interaction.user), ctx
+            ),
         )
 
     @app_commands.command(name="move", description="Play your roll, e.g. 13/7 8/7")
@@ -304,8 +361,8 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def move(self, interaction: Interaction, play: str) -> None:
         await self._act(
             interaction,
-            lambda: self.service.move(
-                interaction.channel_id or 0, player_of(interaction.user), play
+            lambda ctx: self.service.move(
+                interaction.channel_id or 0, player_of(interaction.user), play, ctx
             ),
         )
 
@@ -329,28 +386,36 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def double(self, interaction: Interaction) -> None:
         await self._act(
             interaction,
-            lambda: self.service.double(interaction.channel_id or 0, player_of(interaction.user)),
+            lambda ctx: self.service.double(
+                interaction.channel_id or 0, player_of(interaction.user), ctx
+            ),
         )
 
     @app_commands.command(name="take", description="Accept your opponent's double")
     async def take(self, interaction: Interaction) -> None:
         await self._act(
             interaction,
-            lambda: self.service.take(interaction.channel_id or 0, player_of(interaction.user)),
+            lambda ctx: self.service.take(
+                interaction.channel_id or 0, player_of(interaction.user), ctx
+            ),
         )
 
     @app_commands.command(name="drop", description="Refuse your opponent's double (lose the game)")
     async def drop(self, interaction: Interaction) -> None:
         await self._act(
             interaction,
-            lambda: self.service.drop(interaction.channel_id or 0, player_of(interaction.user)),
+            lambda ctx: self.service.drop(
+                interaction.channel_id or 0, player_of(interaction.user), ctx
+            ),
         )
 
     @app_commands.command(name="pass", description="Same as drop: refuse the double")
     async def pass_(self, interaction: Interaction) -> None:
         await self._act(
             interaction,
-            lambda: self.service.drop(interaction.channel_id or 0, player_of(interaction.user)),
+            lambda ctx: self.service.drop(
+                interaction.channel_id or 0, player_of(interaction.user), ctx
+            ),
         )
 
     @app_commands.command(name="resign", description="Offer to resign; your opponent accepts")
@@ -362,10 +427,11 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     ) -> None:
         await self._act(
             interaction,
-            lambda: self.service.resign(
+            lambda ctx: self.service.resign(
                 interaction.channel_id or 0,
                 player_of(interaction.user),
                 ResultKind[kind.upper()],
+                ctx,
             ),
         )
 
@@ -373,23 +439,25 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def claim(self, interaction: Interaction) -> None:
         await self._act(
             interaction,
-            lambda: self.service.claim(interaction.channel_id or 0, player_of(interaction.user)),
+            lambda ctx: self.service.claim(
+                interaction.channel_id or 0, player_of(interaction.user), ctx
+            ),
         )
 
     @app_commands.command(name="cancel", description="Moderators: end this channel's game")
     async def cancel(self, interaction: Interaction) -> None:
-        async def action() -> Report:
+        async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
                 raise UserError("Only members with Manage Messages can cancel a game.")
             return await self.service.cancel(
-                interaction.channel_id or 0, player_of(interaction.user)
+                interaction.channel_id or 0, player_of(interaction.user), ctx
             )
 
         await self._act(interaction, action)
 
     @app_commands.command(name="board", description="Show the current board again")
     async def board(self, interaction: Interaction) -> None:
-        async def action() -> Report:
+        async def action(_ctx: ActionContext) -> Report:
             row = await self.service.current(interaction.channel_id or 0)
             if row is None or row.game is None:
                 raise UserError(
@@ -401,9 +469,10 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
     @app_commands.command(name="history", description="The moves of the current or last game")
     async def history(self, interaction: Interaction) -> None:
-        async def work() -> None:
+        async def work(reply: Reply) -> None:
             row, events = await self.service.history(interaction.channel_id or 0)
-            await interaction.response.send_message(present.history_text(row, events))
+            text = present.history_text(row, events, display=safe_name, code=code_safe)
+            await reply.send(content=text, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
@@ -412,31 +481,32 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
 
-        async def work() -> None:
+        async def work(reply: Reply) -> None:
             guild_id = interaction.guild_id or 0
             stats = await self.service.stats(guild_id, target.id)
             record = await self.service.store.computer_results(guild_id, target.id)
-            text = present.stats_text(stats, target.display_name)
+            name = safe_name(target.display_name)
+            text = present.stats_text(stats, name)
             if record:
                 text += "\n" + present.computer_record_text(record)
-            embed = discord.Embed(title=f"{target.display_name}'s backgammon", description=text)
-            await interaction.response.send_message(embed=embed)
+            embed = discord.Embed(title=f"{name}'s backgammon", description=text)
+            await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
     @app_commands.command(name="leaderboard", description="This server's rated players")
     async def leaderboard(self, interaction: Interaction) -> None:
-        async def work() -> None:
+        async def work(reply: Reply) -> None:
             rows = await self.service.leaderboard(
                 interaction.guild_id or 0, min_rated_matches=self.leaderboard_min_matches
             )
-            lines = present.leaderboard_lines(rows)
+            lines = present.leaderboard_lines(rows, display=safe_name)
             embed = discord.Embed(
                 title="Backgammon leaderboard",
                 description="\n".join(lines) or "No rated matches have been finished yet.",
             )
             embed.set_footer(text="FIBS ratings from rated matches · start at 1500")
-            await interaction.response.send_message(embed=embed)
+            await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
@@ -449,14 +519,15 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
+        reply = Reply(interaction)
         if isinstance(original, UserError):
-            await self._error(interaction, str(original))
+            await reply.error(str(original))
             return
         if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
-            await self._error(interaction, str(error))
+            await reply.error(str(error))
             return
         log.error("command error in %s", _describe(interaction), exc_info=original)
-        await self._error(interaction, SORRY)
+        await reply.error(SORRY)
 
 
 def _board_report(row: MatchRow) -> Report:
@@ -468,7 +539,7 @@ def _board_report(row: MatchRow) -> Report:
 def _board_caption(row: MatchRow) -> str:
     game = row.game
     assert game is not None
-    names = row.player_names
+    names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
     if game.options.length:
         a, b = game.score
         return (

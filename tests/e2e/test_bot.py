@@ -12,7 +12,7 @@ import pytest
 
 from bot.engine import Phase
 from tests.e2e.conftest import Harness, png_size
-from tests.e2e.fake_discord import CALLBACK_UPDATE_MESSAGE
+from tests.e2e.fake_discord import CALLBACK_DEFERRED_UPDATE_MESSAGE
 
 SUBCOMMANDS = {
     "challenge",
@@ -64,9 +64,10 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
     assert "This challenge is for bob" in await h.error_of(stranger)
 
     accepted = await h.press(h.bob, challenge, "accept")
-    assert (await accepted.response()).type == CALLBACK_UPDATE_MESSAGE
-    assert challenge.buttons == []  # pressed buttons are taken off
+    # A valid press is acknowledged (deferred) before anything is written.
+    assert (await accepted.response()).type == CALLBACK_DEFERRED_UPDATE_MESSAGE
     board = await h.board_after(accepted)
+    assert challenge.buttons == []  # pressed buttons are taken off
     assert "alice rolls 3, bob rolls 1: alice moves first with 3-1." in board.content
     assert h.alice.mention in board.content
     assert png_size(board.attachments[0].data)[0] >= 600
@@ -207,7 +208,7 @@ async def test_bad_input_gets_private_errors_and_changes_nothing(harness: Harnes
     assert after is not None and after.version == before.version and after.game == before.game
 
     cancelled = await h.slash(h.mod, "cancel")
-    assert "mod cancelled the game" in (await cancelled.response()).content
+    assert "mod cancelled the game" in (await h.board_after(cancelled)).content
     assert await h.live() is None
     h.fake.assert_clean()
 
@@ -223,7 +224,7 @@ async def test_roll_pressed_twice_at_once_rolls_once(harness: Harness) -> None:
         h.fake.click(h.bob, board, roll_id), h.fake.click(h.bob, board, roll_id)
     )
     callbacks = [await first.response(), await second.response()]
-    public = [c for c in callbacks if c.type == CALLBACK_UPDATE_MESSAGE]
+    public = [c for c in callbacks if c.type == CALLBACK_DEFERRED_UPDATE_MESSAGE]
     private = [c for c in callbacks if c.ephemeral]
     assert len(public) == 1 and len(private) == 1
     assert "already rolled" in (private[0].content or "")

@@ -1,0 +1,164 @@
+"""How the bot answers one interaction: acknowledge in time, then a result or a private error.
+
+Discord gives an interaction 3 seconds for its first answer. The session calls
+:meth:`Reply.acknowledge` once a request is known to be valid and before it writes anything,
+so a slow write or the computer's thinking never makes the interaction fail; a watchdog
+acknowledges anyway when even reading takes too long (a locked database). Errors stay
+private whatever was acknowledged, and once the action is stored a Discord failure is never
+reported as "nothing changed".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.session import ActionContext
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+WATCHDOG_SECONDS = 2.0  # acknowledge by then whatever happens: Discord's limit is 3 s
+POST_RETRIES = 2  # a failed board post is tried again this many times
+
+# No message pings anyone unless it names the users it pings.
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def mentions_for(user_ids: list[int]) -> discord.AllowedMentions:
+    """Ping exactly these users: never @everyone, @here, roles or anyone else."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(id=user_id) for user_id in user_ids],
+    )
+
+
+def safe_name(name: str) -> str:
+    """A display name as plain text in a message: no markdown, no mentions, no pings."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def code_safe(name: str) -> str:
+    """A display name inside a code block, which a run of backticks would end early."""
+    return name.replace("`", "ˋ")
+
+
+class Reply:
+    """The answer to one interaction.
+
+    ``pressed``: a button was pressed, so acknowledging is a silent deferred update of the
+    pressed message; otherwise (a command) it is a public "thinking..." message.
+    """
+
+    def __init__(self, interaction: Interaction, *, pressed: bool = False) -> None:
+        self.interaction = interaction
+        self.pressed = pressed
+        self.committed = False  # the action is stored: never say "unchanged" after this
+        self._lock = asyncio.Lock()
+        self._finished = asyncio.Event()
+
+    def context(self, match_id: int | None = None) -> ActionContext:
+        return ActionContext(match_id=match_id, acknowledge=self.acknowledge)
+
+    @property
+    def done(self) -> bool:
+        return self.interaction.response.is_done()
+
+    async def acknowledge(self) -> None:
+        """Defer the interaction if nothing has answered it yet (idempotent)."""
+        async with self._lock:
+            if self.done:
+                return
+            if self.pressed:
+                await self.interaction.response.defer()
+            else:
+                await self.interaction.response.defer(thinking=True)
+
+    async def watch(self) -> None:
+        """Acknowledge after :data:`WATCHDOG_SECONDS` unless the work finished first."""
+        try:
+            await asyncio.wait_for(self._finished.wait(), WATCHDOG_SECONDS)
+        except TimeoutError:
+            with contextlib.suppress(discord.HTTPException):
+                await self.acknowledge()
+
+    def finish(self) -> None:
+        self._finished.set()
+
+    async def error(self, message: str) -> None:
+        """A private answer, whatever has been sent so far."""
+        interaction = self.interaction
+        try:
+            async with self._lock:
+                if not self.done:
+                    await interaction.response.send_message(message, ephemeral=True)
+                    return
+            if not self.pressed and _is_thinking(interaction):
+                # The public "thinking..." message would take the error's place and show
+                # it to everyone: remove it, and answer privately instead.
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+            await interaction.followup.send(message, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not send an error to user %s", interaction.user.id)
+
+    async def send(self, **kwargs: Any) -> None:
+        """The public result: after a deferral a followup, else the response itself.
+
+        A failure is retried (Discord 5xx, a rate limit), then the message goes to the
+        channel directly, so the board is never lost just because the interaction's webhook
+        failed.
+        """
+        interaction = self.interaction
+        for attempt in range(POST_RETRIES + 1):
+            try:
+                if self.done:
+                    await interaction.followup.send(**kwargs)
+                else:
+                    await interaction.response.send_message(**kwargs)
+                return
+            except discord.NotFound:
+                break  # the interaction is gone (expired): retrying cannot help
+            except discord.HTTPException as exc:
+                log.warning("posting a result failed (%s), attempt %d", exc.status, attempt + 1)
+                if attempt < POST_RETRIES:
+                    await asyncio.sleep(0.5 * (attempt + 1))
+                    _rewind_files(kwargs)
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            raise PostFailedError
+        _rewind_files(kwargs)
+        await channel.send(**kwargs)
+
+    async def remove_buttons(self) -> None:
+        """Take the buttons off the pressed message, so it cannot be pressed twice."""
+        if not self.pressed:
+            return
+        if self.done:
+            with contextlib.suppress(discord.HTTPException):
+                await self.interaction.edit_original_response(view=None)
+        else:
+            await self.interaction.response.edit_message(view=None)
+
+
+class PostFailedError(Exception):
+    """The action was stored but its result could not be posted anywhere."""
+
+
+def _is_thinking(interaction: Interaction) -> bool:
+    response_type = interaction.response.type
+    return response_type is discord.InteractionResponseType.deferred_channel_message
+
+
+def _rewind_files(kwargs: dict[str, Any]) -> None:
+    """discord.File objects are read once per request: rewind them for another attempt."""
+    files = kwargs.get("files") or []
+    for file in files:
+        file.reset()
