@@ -32,8 +32,9 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from bot.engine import Game, Phase
+from bot.engine import EndReason, Game, Phase
 from bot.session import replay_event
 from bot.store import EventRecord, MatchRow, Store
 
@@ -43,7 +44,7 @@ MAX_NAME_BYTES = 31
 LEFT_WIDTH = 28
 NAME_WIDTH = 31
 
-_ROLL = re.compile(r"^[1-6][1-6]:")
+MAX_CUBE = 4096
 
 
 def clean_name(name: str, fallback: str = "Player") -> str:
@@ -78,66 +79,74 @@ def _points(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Entry:
-    """One action in a player's column. ``kind`` marks the entries rewritten later."""
+    """One action in a player's column, for either format to write.
+
+    ``kind`` is move (a play, or a dance when ``moves`` is empty), roll (dice never
+    played), double, beaver, take, drop or wins; ``value`` is the cube offered or the
+    points won.
+    """
 
     player: int
-    text: str
-    kind: str = ""
+    kind: str
+    dice: tuple[int, int] = (0, 0)
+    moves: tuple[tuple[int, int, bool], ...] = ()
+    value: int = 0
+    match_won: bool = False
 
 
 @dataclass(slots=True)
-class _GameText:
+class _GameRecord:
     number: int
     score: tuple[int, int]
+    crawford: bool
+    cube: int = 1  # at the first roll (automatic doubles turn it on tied openings)
     entries: list[_Entry] = field(default_factory=list)
+    result: tuple[int, int, bool] | None = None  # winner, points, resigned
     notes: list[str] = field(default_factory=list)
 
 
-def _moves_text(game: Game) -> str:
-    """The play just made, one move per die in the order made, as the format writes it."""
-    assert game.last_play is not None
-    return " ".join(
-        f"{move.source}/{move.target}{'*' if move.hit else ''}" for move in game.last_play.moves
-    )
-
-
-def _wins(points: int, *, match: bool) -> str:
-    return f"Wins {_points(points)}{' and the match' if match else ''}"
-
-
 class _Builder:
-    """Walks the event log and collects each game's column entries."""
+    """Walks the event log (replaying it through the engine) and records each game."""
 
     def __init__(self, row: MatchRow) -> None:
         self.row = row
-        self.games: list[_GameText] = []
+        self.games: list[_GameRecord] = []
         self.game: Game | None = None
         self.pending: Game | None = None  # rolled, not yet played
         self.notes: list[str] = []
 
     @property
-    def current(self) -> _GameText:
+    def current(self) -> _GameRecord:
         return self.games[-1]
 
-    def add(self, player: int, text: str, kind: str = "") -> None:
-        self.current.entries.append(_Entry(player, text, kind))
+    def add(self, player: int, kind: str, **fields: Any) -> None:
+        self.current.entries.append(_Entry(player, kind, **fields))
 
     def flush_roll(self) -> None:
-        """Write a roll that was never played: the bare dice, unless its play was forced."""
+        """Keep a roll that was never played, unless it had a single legal play.
+
+        GNU Backgammon plays a roll's only legal play when it reads the bare dice, so such a
+        roll is left out rather than have a play appear that was never made.
+        """
         rolled, self.pending = self.pending, None
         if rolled is None or rolled.dice is None:
             return
         if len(rolled.legal_plays()) > 1:
-            self.add(rolled.on_roll, f"{rolled.dice[0]}{rolled.dice[1]}:")
+            self.add(rolled.on_roll, "roll", dice=rolled.dice)
 
     def finish(self, game: Game) -> None:
-        assert game.result is not None
-        self.add(game.result.winner, _wins(game.result.points, match=self._wins_match(game)))
-
-    def _wins_match(self, game: Game) -> bool:
-        return bool(game.options.length) and game.match_over
+        result = game.result
+        assert result is not None
+        resigned = result.reason in (EndReason.RESIGNED, EndReason.FORFEIT)
+        points = result.points
+        if result.reason is EndReason.FORFEIT:
+            # Only resignations of up to a backgammon exist: the smallest that covers it.
+            points = min(3, -(-points // result.cube)) * result.cube
+        self.current.result = (result.winner, points, resigned)
+        match_won = bool(game.options.length) and game.match_over
+        self.add(result.winner, "wins", value=result.points, match_won=match_won)
 
     def feed(self, event: EventRecord) -> None:
         before = self.game
@@ -145,50 +154,47 @@ class _Builder:
         action = event.action
         if action in ("start", "next_game"):
             self.flush_roll()
-            self.games.append(_GameText(game.game_number, game.score))
+            self.games.append(_GameRecord(game.game_number, game.score, game.crawford))
             return
         if action == "opening":
-            if game.cube > (before.cube if before else 1):
+            self.current.cube = game.cube
+            if game.cube > 1 and game.phase is Phase.MOVE:
                 self.current.notes.append(
-                    f"Game {game.game_number}: a tied opening roll turned the cube to "
+                    f"Game {game.game_number}: tied opening rolls turned the cube to "
                     f"{game.cube} (automatic doubles)."
                 )
             if game.phase is Phase.MOVE:
                 self.pending = game
         elif action == "roll":
             self.pending = game
-        elif action == "move":
+        elif action in ("move", "pass"):
             assert before is not None and before.dice is not None
             self.pending = None
-            d1, d2 = before.dice
-            self.add(before.on_roll, f"{d1}{d2}: {_moves_text(game)}")
+            moves = ()
+            if action == "move":
+                assert game.last_play is not None
+                moves = tuple((m.source, m.target, m.hit) for m in game.last_play.moves)
+            self.add(before.on_roll, "move", dice=before.dice, moves=moves)
             if game.phase is Phase.OVER:
                 self.finish(game)
-        elif action == "pass":
-            assert before is not None and before.dice is not None
-            self.pending = None
-            d1, d2 = before.dice
-            self.add(before.on_roll, f"{d1}{d2}:")
         elif action == "double":
             assert before is not None
-            self.add(before.on_roll, f"Doubles => {before.cube * 2}")
+            self.add(before.on_roll, "double", value=before.cube * 2)
         elif action == "beaver":
             assert before is not None
-            self.add(1 - before.on_roll, f"=> {game.cube * 2}", "beaver")
-        elif action == "take":
+            self.add(1 - before.on_roll, "beaver", value=game.cube * 2)
+        elif action in ("take", "drop"):
             assert before is not None and before.actor is not None
-            self.add(before.actor, "Takes", "take")
-        elif action == "drop":
-            assert before is not None and before.actor is not None
-            self.add(before.actor, "Drops", "drop")
-            self.finish(game)
+            self.add(before.actor, action)
+            if action == "drop":
+                self.finish(game)
         elif action in ("resign_accept", "claim"):
             self.flush_roll()
             self.finish(game)
             if action == "claim":
                 assert game.result is not None
                 names = self.row.player_names
-                self.notes.append(
+                self.current.notes.append(
                     f"{clean_name(names[game.result.winner])} won game {game.game_number} "
                     f"by a claim for inactivity ({_points(game.result.points)})."
                 )
@@ -196,46 +202,79 @@ class _Builder:
             self.flush_roll()
             self.notes.append("The match was cancelled by a moderator: no result.")
 
-    def close(self) -> None:
+    def close(self) -> list[_GameRecord]:
         self.flush_roll()
-        for game in self.games:
-            game.entries = _settle_beavers(game.entries)
+        return self.games
 
 
-def _settle_beavers(entries: list[_Entry]) -> list[_Entry]:
-    """Write each beaver the way GNU Backgammon reads it back without side effects."""
-    out: list[_Entry] = []
+def _build(row: MatchRow, events: Sequence[EventRecord]) -> _Builder:
+    builder = _Builder(row)
+    for event in events:
+        builder.feed(event)
+    builder.close()
+    return builder
+
+
+# --- Jellyfish .mat ------------------------------------------------------------------------
+
+
+def _beaver_read_from_roll(entries: Sequence[_Entry], index: int) -> bool:
+    """Whether the beaver at ``index`` is taken and the doubler rolls next.
+
+    Only then is it written ``Beavers => n`` with the take left to the roll, as GNU
+    Backgammon's own export does; otherwise GNU Backgammon would carry the pending beaver
+    into the next file it imports.
+    """
+    answer = entries[index + 1] if index + 1 < len(entries) else None
+    after = entries[index + 2] if index + 2 < len(entries) else None
+    return (
+        answer is not None
+        and answer.kind == "take"
+        and after is not None
+        and after.player == answer.player
+        and after.kind in ("move", "roll")
+    )
+
+
+def _mat_texts(entries: Sequence[_Entry]) -> list[tuple[int, str]]:
+    """Each entry as (column, text) in the .mat wording."""
+    texts: list[tuple[int, str]] = []
     skip = -1
     for index, entry in enumerate(entries):
         if index == skip:
             continue
-        if entry.kind != "beaver":
-            out.append(entry)
-            continue
-        answer = entries[index + 1] if index + 1 < len(entries) else None
-        after = entries[index + 2] if index + 2 < len(entries) else None
-        if (
-            answer is not None
-            and answer.kind == "take"
-            and after is not None
-            and after.player == answer.player
-            and _ROLL.match(after.text)
-        ):
-            # The doubler's roll says they took the beaver (GNU Backgammon's own export).
-            out.append(_Entry(entry.player, f"Beavers {entry.text}"))
-            skip = index + 1
+        kind = entry.kind
+        dice = f"{entry.dice[0]}{entry.dice[1]}:"
+        if kind == "move" and entry.moves:
+            moves = " ".join(f"{a}/{b}{'*' if hit else ''}" for a, b, hit in entry.moves)
+            text = f"{dice} {moves}"
+        elif kind in ("move", "roll"):
+            text = dice  # a dance, or dice never played
+        elif kind == "double":
+            text = f"Doubles => {entry.value}"
+        elif kind == "beaver":
+            if _beaver_read_from_roll(entries, index):
+                text = f"Beavers => {entry.value}"
+                skip = index + 1
+            else:
+                text = f"Doubles => {entry.value}"
+        elif kind == "take":
+            text = "Takes"
+        elif kind == "drop":
+            text = "Drops"
         else:
-            out.append(_Entry(entry.player, f"Doubles {entry.text}"))
-    return out
+            text = f"Wins {_points(entry.value)}{' and the match' if entry.match_won else ''}"
+        texts.append((entry.player, text))
+    return texts
 
 
-def _lines(entries: Sequence[_Entry]) -> list[str]:
-    """Lay the entries out in two columns, a new numbered line whenever the left one acts."""
+def _lines(texts: Sequence[tuple[int, str]]) -> list[str]:
+    """Lay the texts out in two columns, a new numbered line whenever the left one acts."""
     rows: list[list[str | None]] = []
-    for entry in entries:
-        if entry.player == 0 or not rows or rows[-1][1] is not None:
+    for player, text in texts:
+        if player == 0 or not rows or rows[-1][1] is not None:
             rows.append([None, None])
-        rows[-1][entry.player] = entry.text
+        rows[-1][player] = text
     lines = []
     for number, (left, right) in enumerate(rows, start=1):
         head = f"{number:3d}) "
@@ -253,6 +292,17 @@ def _score_line(names: tuple[str, str], score: tuple[int, int]) -> str:
     return f" {first.ljust(NAME_WIDTH - 1)}  {names[1]} : {score[1]}".rstrip()
 
 
+def _names(row: MatchRow) -> tuple[str, str]:
+    return (
+        clean_name(row.player_names[0], "Player 1"),
+        clean_name(row.player_names[1], "Player 2"),
+    )
+
+
+def _when(row: MatchRow, date: _dt.datetime | None) -> _dt.datetime:
+    return date or _dt.datetime.fromtimestamp(row.created_at, _dt.UTC)
+
+
 def match_to_mat(
     row: MatchRow,
     events: Sequence[EventRecord],
@@ -264,17 +314,10 @@ def match_to_mat(
 
     ``date`` defaults to when the match was created (UTC).
     """
-    builder = _Builder(row)
-    for event in events:
-        builder.feed(event)
-    builder.close()
-
+    builder = _build(row, events)
     options = row.options
-    names = (
-        clean_name(row.player_names[0], "Player 1"),
-        clean_name(row.player_names[1], "Player 2"),
-    )
-    when = date or _dt.datetime.fromtimestamp(row.created_at, _dt.UTC)
+    names = _names(row)
+    when = _when(row, date)
     money = options.is_money
     header = [
         f'; [Site "{_header_value(site)}"]',
@@ -288,7 +331,7 @@ def match_to_mat(
         f'; [Crawford "{"Off" if money else "On"}"]',
         f'; [Jacoby "{"On" if options.jacoby else "Off"}"]',
         f'; [Beaver "{"On" if options.beavers else "Off"}"]',
-        f'; [CubeLimit "{4096 if options.cube else 1}"]',
+        f'; [CubeLimit "{MAX_CUBE if options.cube else 1}"]',
     ]
     if not options.cube:
         header.append("; Played without the doubling cube.")
@@ -300,9 +343,84 @@ def match_to_mat(
     for game in builder.games:
         out.append(f" Game {game.number}")
         out.append(_score_line(names, game.score))
-        out.extend(_lines(game.entries))
+        out.extend(_lines(_mat_texts(game.entries)))
         out.append("")
     return "\n".join(out) + "\n"
+
+
+# --- GNU Backgammon's SGF ------------------------------------------------------------------
+
+
+def _sgf_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _sgf_point(point: int, player: int) -> str:
+    """A point in SGF letters: a-x from player 0's side (x-a for player 1), bar y, off z."""
+    if point == 25:
+        return "y"
+    if point == 0:
+        return "z"
+    return chr(ord("a") + point - 1) if player == 0 else chr(ord("x") - point + 1)
+
+
+def _sgf_node(entry: _Entry) -> str | None:
+    colour = "W" if entry.player == 0 else "B"
+    kind = entry.kind
+    dice = f"{entry.dice[0]}{entry.dice[1]}"
+    if kind == "move":
+        moves = "".join(
+            _sgf_point(a, entry.player) + _sgf_point(b, entry.player) for a, b, _ in entry.moves
+        )
+        return f"{colour}[{dice}{moves}]"
+    if kind == "roll":
+        return f"PL[{colour}]DI[{dice}]"
+    if kind in ("double", "beaver"):
+        return f"{colour}[double]"  # a beaver is a double while doubled
+    if kind in ("take", "drop"):
+        return f"{colour}[{kind}]"
+    return None  # the result is the root's RE property
+
+
+def match_to_sgf(
+    row: MatchRow,
+    events: Sequence[EventRecord],
+    *,
+    site: str = "gammon-bot",
+    date: _dt.datetime | None = None,
+) -> str:
+    """The match as GNU Backgammon's SGF (``load match``): one game tree per game.
+
+    Unlike ``.mat``, SGF states the Jacoby rule and automatic doubles, and a resignation is
+    the result of the game (``RE[W+2R]``).
+    """
+    builder = _build(row, events)
+    options = row.options
+    names = _names(row)
+    when = _when(row, date)
+    trees = []
+    for index, game in enumerate(builder.games):
+        root = [
+            "FF[4]GM[6]CA[UTF-8]AP[gammon-bot]",
+            f"MI[length:{options.length}][game:{index}][ws:{game.score[0]}][bs:{game.score[1]}]",
+            f"PW[{_sgf_text(names[0])}]PB[{_sgf_text(names[1])}]",
+            f"DT[{when:%Y-%m-%d}]PC[{_sgf_text(site)}]",
+        ]
+        if options.length:
+            root.append("RU[Crawford:CrawfordGame]" if game.crawford else "RU[Crawford]")
+        elif options.jacoby:
+            root.append("RU[Jacoby]")
+        if game.cube > 1:
+            root.append(f"CV[{game.cube}]")
+        notes = game.notes + (builder.notes if index == len(builder.games) - 1 else [])
+        if notes:
+            root.append(f"GC[{_sgf_text(' '.join(notes))}]")
+        if game.result is not None:
+            winner, points, resigned = game.result
+            root.append(f"RE[{'W' if winner == 0 else 'B'}+{points}{'R' if resigned else ''}]")
+        nodes = [node for node in map(_sgf_node, game.entries) if node is not None]
+        trees.append("(;" + "".join(root) + "".join(f"\n;{node}" for node in nodes) + ")")
+    return "\n".join(trees) + "\n"
 
 
 async def export_match(store: Store, match_id: int, **kwargs: object) -> str:

@@ -1,9 +1,9 @@
 """Drive the real GNU Backgammon (Debian's ``gnubg``) from the tests.
 
-One gnubg process imports a batch of ``.mat`` files with its embedded Python and writes what
-it read back as JSON: each game's records (the position before every move, the dice, cube
-actions, resignations), each game's result, and the final Position and Match IDs. Importing
-many files in one process also proves a file leaves no state behind for the next import.
+One gnubg process reads a batch of ``.mat`` or ``.sgf`` files with its embedded Python and
+writes what it read back as JSON: each game's records (the position before every move, the
+dice, cube actions, resignations), each game's result, and the final Position and Match IDs.
+Reading many files in one process also proves a file leaves no state behind for the next.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ _DRIVER = textwrap.dedent(
     for item in job:
         print("@@@ FILE", item["path"], flush=True)
         gnubg.command("set jacoby " + ("on" if item["jacoby"] else "off"))
-        gnubg.command("import mat " + item["path"])
+        gnubg.command(item["command"] + " " + item["path"])
         sys.stdout.flush()
         try:
             match = gnubg.match(0, 1, 0, 0)
@@ -91,10 +91,14 @@ class Imported:
         ]
 
 
-def import_mat_files(
+def import_files(
     files: Sequence[tuple[Path, bool]], workdir: Path, *, timeout: float = 60.0
 ) -> list[Imported]:
-    """Import each (path, jacoby) in one gnubg process, in order."""
+    """Read each (path, jacoby) in one gnubg process, in order.
+
+    ``.mat`` files are imported (``import mat``) and ``.sgf`` files loaded (``load match``);
+    ``jacoby`` is gnubg's own setting while it reads the file, which ``.mat`` cannot state.
+    """
     gnubg = require_gnubg()
     workdir.mkdir(parents=True, exist_ok=True)
     driver = workdir / "gnubg_driver.py"
@@ -102,7 +106,16 @@ def import_mat_files(
     job = workdir / "gnubg_job.json"
     out = workdir / "gnubg_out.json"
     job.write_text(
-        json.dumps([{"path": str(path), "jacoby": jacoby} for path, jacoby in files]),
+        json.dumps(
+            [
+                {
+                    "path": str(path),
+                    "jacoby": jacoby,
+                    "command": "load match" if path.suffix == ".sgf" else "import mat",
+                }
+                for path, jacoby in files
+            ]
+        ),
         encoding="utf-8",
     )
     home = workdir / "home"
