@@ -10,12 +10,13 @@ imported lazily: importing this module never fails without it. Ask
 :func:`computer_available` first; without bgsage the first evaluation raises
 :class:`ComputerUnavailableError`, whose text is :data:`UNAVAILABLE_MESSAGE`.
 
-Every method that evaluates is synchronous CPU work: at 1-ply a checker play takes a few
-milliseconds and a cube decision about 60 ms; at 2-ply a checker play takes 40 ms typically
-and up to a second. Call it from a worker thread, ``await asyncio.to_thread(...)``, never on
-the event loop. bgsage's C++ holds the GIL for up to a few hundred milliseconds per call, so
-even from a thread a call briefly stalls the loop: harmless for Discord's heartbeat, but a
-reason to keep long analyses at the 1-ply levels.
+Every method that evaluates is synchronous CPU work. Measured with
+``benchmarks/computer.py`` on the 2-core development machine: at 1-ply (beginner to expert)
+a checker play takes 2 ms at the median and under 10 ms at p99, a cube decision 26-40 ms
+(p99 under 50 ms); at 2-ply (world-class) a checker play takes about 15 ms at the median and
+under 100 ms at p99, because only the best few plays at 1-ply are searched at 2-ply (see
+:class:`BgsageEvaluator`). Run it in a worker process (:mod:`bot.workers`) or at least a
+worker thread, never on the event loop: bgsage's C++ holds the GIL while it runs.
 
 Equities are normalized to the cube (+1 = winning the cube's value), for the player named in
 each docstring; in match play they are match-winning chances expressed the same way (EMG).
@@ -247,16 +248,32 @@ class BgsageEvaluator:
     checker_play's (routed by the position before the move) by up to 0.35 at 1-ply and
     would pick another play about one time in six.
 
+    At 2 plies and more with a live cube, bgsage's ``checker_play`` searches *every* legal
+    play at full depth (a cube-aware tree per play), so its time grows with the number of
+    plays: 0.3-0.5 s for a double with a hundred or more. Like GNU Backgammon's move
+    filters, the plays are first ranked at 1-ply and only the best ``candidates`` within
+    ``threshold`` of the best (and any forced ones) are searched deeper, each exactly as
+    ``checker_play`` would (the same tree, the same root); the rest keep their 1-ply
+    equities and rank after them. Positions with no more plays than ``candidates`` go to
+    ``checker_play`` whole.
+
     Thread-safe: one lock serializes the calls into one shared analyzer (bgsage already
     spreads a 2-ply search over every core). Use :meth:`shared` to load the weights once.
     """
 
+    CANDIDATES = 8  # GNU Backgammon's default filter before its 2-ply: 8 plays within 0.16
+    THRESHOLD = 0.16
+
     _instances: dict[int, BgsageEvaluator] = {}  # noqa: RUF012 (a cache, guarded below)
     _instances_lock = threading.Lock()
 
-    def __init__(self, plies: int = 1) -> None:
+    def __init__(
+        self, plies: int = 1, *, candidates: int | None = None, threshold: float | None = None
+    ) -> None:
         if plies not in (1, 2, 3, 4):
             raise ValueError(f"bgsage evaluates at 1 to 4 plies, not {plies}")
+        self.candidates = self.CANDIDATES if candidates is None else candidates
+        self.threshold = self.THRESHOLD if threshold is None else threshold
         bgsage = _bgsage()
         import bgbot_cpp  # bgsage's native module: match equity helpers
 
@@ -293,6 +310,10 @@ class BgsageEvaluator:
         wanted = {result.board: result for result in results}
         if not wanted:
             return []
+        if self.plies > 1 and context.live and len(wanted) > self.candidates:
+            pruned = self._rank_pruned(position, dice, list(wanted.values()), context, force)
+            if pruned is not None:
+                return pruned
         forced = [list(result.board) for result in force if result.board in wanted]
         with self._lock:
             analyzer = self._analyzer(context)
@@ -336,6 +357,80 @@ class BgsageEvaluator:
         )
 
     # --- internals ---------------------------------------------------------------------
+
+    def _rank_pruned(
+        self,
+        position: Position,
+        dice: Dice,
+        results: Sequence[Position],
+        context: CubeContext,
+        force: Collection[Position],
+    ) -> list[RankedResult] | None:
+        """The best plays at 1-ply searched deeper, the rest after them at 1-ply; None when
+        bgsage's internals are not the ones this was written against."""
+        first = BgsageEvaluator.shared(1).rank_plays(position, dice, results, context)
+        best = first[0].equity
+        forced = {result.board for result in force}
+        deep = [
+            item
+            for index, item in enumerate(first)
+            if (index < self.candidates and best - item.equity <= self.threshold)
+            or item.result.board in forced
+        ]
+        searched = self._deep_cubeful(position, [item.result for item in deep], context)
+        if searched is None:
+            return None
+        searched.sort(key=lambda item: -item.equity)
+        done = {item.result.board for item in deep}
+        return searched + [item for item in first if item.result.board not in done]
+
+    def _deep_cubeful(
+        self, position: Position, results: Sequence[Position], context: CubeContext
+    ) -> list[RankedResult] | None:
+        """Each result at this many plies, cubeful, as bgsage's ``checker_play`` values a
+        candidate (``_CubefulAnalyzer.checker_play_analytics``): the opponent's cube-aware
+        tree from the flipped board, routed by the position before the move."""
+        try:
+            from bgsage import analyzer as internals
+
+            inner = self._cubeful._analyzer._inner
+            strategy = inner._strategy_1ply
+            bearoff = getattr(inner, "_bearoff_db", None)
+            their_owner = internals._FLIP_OWNER[internals.resolve_owner(context.owner)]
+            search = self._cpp.cubeful_probs_and_equity_nply
+            flip = self._cpp.flip_board
+        except (AttributeError, ImportError, KeyError, TypeError):
+            return None
+        money = context.is_money
+        root = position.to_board()
+        out = []
+        with self._lock:
+            for result in results:
+                r = search(
+                    flip(result.to_board()),
+                    their_owner,
+                    strategy,
+                    self.plies,
+                    n_threads=1,
+                    cube_value=context.cube,
+                    away1=context.away[1],
+                    away2=context.away[0],
+                    is_crawford=context.crawford,
+                    jacoby=context.jacoby and money,
+                    beaver=context.beavers and money,
+                    bearoff_db=bearoff,
+                    root_board=root,
+                )
+                theirs = r["probs"]  # the opponent's: win, win g, win bg, lose g, lose bg
+                chances = WinChances(
+                    win=1.0 - float(theirs[0]),
+                    win_gammon=float(theirs[3]),
+                    win_backgammon=float(theirs[4]),
+                    lose_gammon=float(theirs[1]),
+                    lose_backgammon=float(theirs[2]),
+                )
+                out.append(RankedResult(result, -float(r["equity"]), chances))
+        return out
 
     def _analyzer(self, context: CubeContext) -> Any:
         if context.live:

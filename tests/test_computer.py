@@ -467,6 +467,35 @@ def test_a_beginner_sometimes_plays_worse_than_world_class(bgsage) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "context", [CubeContext(), CubeContext(cube=2, owner="opponent", away=(3, 5))]
+)
+def test_world_class_searches_only_the_best_plays_deeper(bgsage, context: CubeContext) -> None:
+    """Only the best plays at 1-ply are searched at 2-ply, each valued exactly as bgsage's
+    full search values it; every legal result is still ranked once."""
+    from bot.computer import BgsageEvaluator
+
+    pruned = BgsageEvaluator.shared(2)
+    full = BgsageEvaluator(2, candidates=10_000)
+    doubles = [(p, d) for p, d in random_positions(60, seed=9) if d[0] == d[1]]
+    cases = [(p, d) for p, d in doubles if len(p.legal_plays(d)) > pruned.candidates][:3]
+    assert cases
+    for position, dice in cases:
+        results = position.legal_plays(dice).results()
+        ranked = pruned.rank_plays(position, dice, results, context, force=[results[-1]])
+        assert sorted(item.result.board for item in ranked) == sorted(r.board for r in results)
+        everything = {
+            item.result.board: item.equity
+            for item in full.rank_plays(position, dice, results, context)
+        }
+        searched = ranked[: pruned.candidates]
+        assert searched[0].equity == max(item.equity for item in searched)
+        for item in searched[:2]:
+            assert item.equity == pytest.approx(everything[item.result.board], abs=1e-9)
+        forced = next(item for item in ranked if item.result == results[-1])
+        assert forced.equity == pytest.approx(everything[results[-1].board], abs=1e-9)
+
+
 def test_resignation_answers_follow_the_expected_result(expert: ComputerPlayer) -> None:
     """A single offered in an even position is taken; one offered when a gammon is certain
     is refused, while the gammon itself is accepted."""
