@@ -70,6 +70,7 @@ class SessionSettings:
     challenge_timeout: float = 15 * 60.0
     inactivity_timeout: float = 60 * 60.0
     hints_in_casual: bool = True  # rated games never allow hints
+    computer_retry: float = 5.0  # seconds before a failed computer turn is tried again
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +211,7 @@ class SessionService:
         # resumed turn), so the front end can post it to the channel.
         self.on_background_report: Callable[[Report], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
+        self._retries: dict[int, asyncio.Task[None]] = {}
         self._computer_factory = computer
         self._computers: dict[str, Any] = {}
 
@@ -787,6 +789,7 @@ class SessionService:
                     return
             except Exception:
                 log.exception("match %s: the computer could not act; will resume later", row.id)
+                self._retry_later(row.channel_id)
                 return
 
     @staticmethod
@@ -798,6 +801,25 @@ class SessionService:
             and row.game is not None
             and row.game.actor == 1
         )
+
+    def _retry_later(self, channel_id: int) -> None:
+        """Try a failed computer turn again in a few seconds, with nobody having to type."""
+        if channel_id in self._retries:
+            return
+
+        async def retry() -> None:
+            await asyncio.sleep(self.settings.computer_retry)
+            del self._retries[channel_id]
+            try:
+                async with self._lock(channel_id):
+                    row = await self._load(channel_id)
+                    report = await self._resume_row(row) if self._computer_to_act(row) else None
+                if report is not None and self.on_background_report is not None:
+                    await self.on_background_report(report)
+            except Exception:
+                log.exception("channel %s: retrying the computer's turn failed", channel_id)
+
+        self._retries[channel_id] = asyncio.get_running_loop().create_task(retry())
 
     async def _resume_row(self, row: MatchRow) -> Report | None:
         """Let the computer finish its open turn in ``row`` (the channel's lock is held)."""

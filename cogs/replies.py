@@ -47,7 +47,7 @@ def safe_name(name: str) -> str:
 
 def code_safe(name: str) -> str:
     """A display name inside a code block, which a run of backticks would end early."""
-    return name.replace("`", "ˋ")
+    return discord.utils.escape_mentions(name.replace("`", "ˋ"))
 
 
 class Reply:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 import textwrap
@@ -401,3 +402,50 @@ async def test_a_crash_in_the_middle_of_an_action_loses_it_whole(
         assert report.match.status == "finished" and report.match.final_score == (0, 1)
     finally:
         await reopened.close()
+
+
+# --- durability and privacy (issue #12, item 8) ---------------------------------------------
+
+
+async def test_every_acknowledged_action_is_fsynced(store: Store) -> None:
+    """synchronous=FULL in WAL mode syncs the log at every commit: a power cut cannot roll
+    back a move the players were shown (NORMAL, the old setting, only syncs at checkpoints)."""
+    async with store._db.execute("PRAGMA synchronous") as cursor:
+        (level,) = await cursor.fetchone()
+    assert level == 2  # FULL
+    async with store._db.execute("PRAGMA journal_mode") as cursor:
+        (mode,) = await cursor.fetchone()
+    assert mode == "wal"
+
+
+async def test_the_database_is_private_to_its_owner(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "gammon.db"
+    store = await Store.open(path)
+    try:
+        await challenge(store, 1)  # write something, so the -wal file exists too
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        wal = path.with_name(path.name + "-wal")
+        assert wal.exists() and stat.S_IMODE(wal.stat().st_mode) == 0o600
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(
+    "name",
+    [".env", ".env.local", ".env.production", "gammon.db", "backup/old.db", "x.db-wal", "x.db-shm"],
+)
+def test_secrets_and_databases_are_never_committed(name: str) -> None:
+    root = Path(__file__).resolve().parents[1]
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", "-q", name], cwd=root, check=False
+    )
+    assert ignored.returncode == 0, f"{name} is not ignored by .gitignore"
+
+
+def test_the_settings_example_stays_committed() -> None:
+    root = Path(__file__).resolve().parents[1]
+    ignored = subprocess.run(
+        ["git", "check-ignore", "--no-index", "-q", ".env.example"], cwd=root, check=False
+    )
+    assert ignored.returncode == 1

@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -50,6 +51,7 @@ class Harness:
     db_path: Path
     roller: ScriptedRoller = field(default_factory=ScriptedRoller)
     clock: FakeClock = field(default_factory=FakeClock)
+    computer: Callable[[str], Any] | None = None  # a scripted computer opponent, if any
     bot: GammonBot | None = None
     _task: asyncio.Task[None] | None = None
     _store: Store | None = None
@@ -83,8 +85,11 @@ class Harness:
         service = SessionService(
             self._store,
             roller=self.roller,
-            settings=SessionSettings(challenge_timeout=15 * 60, inactivity_timeout=60 * 60),
+            settings=SessionSettings(
+                challenge_timeout=15 * 60, inactivity_timeout=60 * 60, computer_retry=0.2
+            ),
             clock=self.clock,
+            computer=self.computer,
         )
         bot = GammonBot(settings, service)
         after = self.fake.ready_count
