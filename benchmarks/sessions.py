@@ -129,9 +129,15 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def run(label: str, args: argparse.Namespace, think: float) -> None:
+async def run(
+    label: str, args: argparse.Namespace, think: float, synchronous: str = "FULL"
+) -> tuple[float, float, float]:
+    """One run; returns (actions/s, p50, p99)."""
     folder = Path(tempfile.mkdtemp(prefix="gammon-bench-"))
     store = await Store.open(folder / "sessions.db")
+    if synchronous != "FULL":
+        # Only to measure what durability costs: the bot always runs with FULL.
+        await store._db.execute(f"PRAGMA synchronous = {synchronous}")
     service = SessionService(store, roller=SeededRoller(args.seed))
     recorder = Recorder()
     options = MatchOptions(length=args.length)
@@ -163,7 +169,11 @@ async def run(label: str, args: argparse.Namespace, think: float) -> None:
     size = (folder / "sessions.db").stat().st_size + (folder / "sessions.db-wal").stat().st_size
     await store.close()
 
-    print(f"{label}: {args.games} concurrent game loops for {args.seconds:.0f} s", end="")
+    print(
+        f"{label} (synchronous={synchronous}): {args.games} concurrent game loops for "
+        f"{args.seconds:.0f} s",
+        end="",
+    )
     print(f" (think 0-{2 * think:.2f} s)" if think else " (no think time)")
     print(f"  matches finished: {recorder.matches}, games finished: {recorder.games}")
     print(f"  actions: {len(everything)} in {elapsed:.1f} s = {len(everything) / elapsed:,.0f}/s")
@@ -178,6 +188,11 @@ async def run(label: str, args: argparse.Namespace, think: float) -> None:
             f"p99 {ms(percentile(values, 0.99))}"
         )
     print(f"  replayed {checked} matches from their event logs; database {size / 1e6:.1f} MB")
+    return (
+        len(everything) / elapsed,
+        statistics.median(everything),
+        percentile(everything, 0.99),
+    )
 
 
 def main() -> None:
@@ -188,13 +203,32 @@ def main() -> None:
     parser.add_argument("--length", type=int, default=0, help="match length (0: money game)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=["paced", "flat"], help="run one of the two")
+    parser.add_argument(
+        "--no-normal",
+        action="store_true",
+        help="skip the comparison runs with synchronous=NORMAL (what fsyncing every action costs)",
+    )
     args = parser.parse_args()
-    if args.only != "flat":
-        asyncio.run(run("paced", args, args.think))
-    if args.only is None:
-        print()
-    if args.only != "paced":
-        asyncio.run(run("flat out", args, 0.0))
+    figures: dict[tuple[str, str], tuple[float, float, float]] = {}
+    runs = [("paced", args.think), ("flat out", 0.0)]
+    if args.only:
+        runs = [r for r in runs if r[0].startswith(args.only)]
+    levels = ["FULL"] if args.no_normal else ["FULL", "NORMAL"]
+    for label, think in runs:
+        for level in levels:
+            figures[label, level] = asyncio.run(run(label, args, think, level))
+            print()
+    if len(levels) == 2:
+        print("durability cost (FULL fsyncs every action; NORMAL, the old setting, does not):")
+        for label, _ in runs:
+            (full_rate, full_p50, full_p99), (normal_rate, normal_p50, normal_p99) = (
+                figures[label, "FULL"],
+                figures[label, "NORMAL"],
+            )
+            print(
+                f"  {label:8}  FULL {full_rate:6,.0f}/s p50 {ms(full_p50)} p99 {ms(full_p99)}"
+                f"   |   NORMAL {normal_rate:6,.0f}/s p50 {ms(normal_p50)} p99 {ms(normal_p99)}"
+            )
 
 
 if __name__ == "__main__":

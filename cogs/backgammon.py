@@ -24,7 +24,7 @@ from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.session import ActionContext, Player, Report, SessionService
 from bot.store import MatchRow
-from cogs.replies import NO_MENTIONS, PostFailedError, Reply, code_safe, mentions_for, safe_name
+from cogs.replies import NO_MENTIONS, Reply, code_safe, mentions_for, safe_name
 from cogs.views import view_for
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,11 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         parts = [report.text]
         pinged: list[int] = []
 
-        def mention(user_id: int, _name: str) -> str:
+        match = report.match
+
+        def mention(user_id: int, name: str) -> str:
+            if match.computer_level is not None and user_id == match.player_ids[1]:
+                return safe_name(name)  # the bot itself: nobody to notify
             pinged.append(user_id)
             return f"<@{user_id}>"
 
@@ -181,7 +185,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     ) -> None:
         async def work(reply: Reply) -> None:
             report = await action(reply.context(match_id))
-            reply.committed = True
+            reply.committed = report.action != "board"  # a look at the board stores nothing
             await self._publish(reply, report)
 
         await self._guarded(interaction, work, pressed=pressed)
@@ -192,10 +196,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         if report.boards:
             await reply.acknowledge()  # drawing takes a moment
         files = await asyncio.to_thread(self._render, report) if report.boards else []
-        try:
-            await reply.send(**self._message(report, files))
-        except PostFailedError:
-            raise RuntimeError("the result could not be posted") from None
+        await reply.send(**self._message(report, files))
 
     def _message(self, report: Report, files: list[discord.File]) -> dict[str, Any]:
         content, pinged = self._content(report)
