@@ -1,11 +1,14 @@
-"""Match files for GNU Backgammon: a stored match as Jellyfish ``.mat`` text.
+"""Match files for GNU Backgammon: a stored match as Jellyfish ``.mat`` text or as SGF.
 
-GNU Backgammon, eXtreme Gammon and most other programs read this format (``import mat``).
-The text is built from the event log alone, replayed through the engine, so it holds
-exactly what was played: every roll and play (points numbered from the mover's own side,
-bar 25, off 0, ``*`` for a hit, one move per die), cube actions, resignations and scores.
+GNU Backgammon, eXtreme Gammon and most other programs read ``.mat`` (``import mat``);
+GNU Backgammon's own SGF (``load match``) can also state the Jacoby rule and automatic
+doubles. Both are built from the event log alone, replayed through the engine, so they hold
+exactly what was played: every roll and play (in ``.mat`` points numbered from the mover's
+own side, bar 25, off 0, ``*`` for a hit, one move per die), cube actions, resignations and
+scores.
 
-What GNU Backgammon makes of the text, checked by importing it (``tests/test_matfile.py``):
+What GNU Backgammon makes of the ``.mat`` text, checked by importing it
+(``tests/test_matfile.py``):
 
 * ``Wins n points`` after a resignation is a resignation of ``n / cube`` games (1 single,
   2 gammon, 3 backgammon); after a bear-off or a drop it is only a comment.
@@ -19,6 +22,10 @@ What GNU Backgammon makes of the text, checked by importing it (``tests/test_mat
   (GNU Backgammon uses its own settings when importing); the header comments record them.
 * A game won by a claim for inactivity is written as a resignation of the smallest size that
   gives the claimant their points (at most a backgammon).
+
+In SGF (one game tree per game) a resignation is the game's result (``RE[W+2R]``), a beaver
+is a second ``double``, dice never played are ``PL[W]DI[61]``, the Jacoby rule is
+``RU[Jacoby]`` and automatic doubles are the starting cube ``CV[2]``.
 
 >>> clean_name("a, b:\\nc")
 'a b c'
@@ -51,8 +58,9 @@ def clean_name(name: str, fallback: str = "Player") -> str:
     """A player's name that the ``.mat`` format can hold.
 
     Commas (GamesGrid puts ratings after them), colons (they end the name in a game's score
-    line) and control characters such as newlines become spaces; runs of white space shrink
-    to one space; the result is cut to 31 bytes of UTF-8 on a character boundary.
+    line) and control characters such as newlines become spaces, backslashes slashes; runs of
+    white space shrink to one space; the result is cut to 31 bytes of UTF-8 on a character
+    boundary.
 
     >>> clean_name("  Ann  Smith,1800 ")
     'Ann Smith 1800'
@@ -60,7 +68,8 @@ def clean_name(name: str, fallback: str = "Player") -> str:
     'Player 2'
     """
     chars = []
-    for char in unicodedata.normalize("NFC", name):
+    # GNU Backgammon reads a backslash in an SGF name back doubled: it becomes a slash.
+    for char in unicodedata.normalize("NFC", name).replace("\\", "/"):
         if char in ",:" or unicodedata.category(char).startswith(("C", "Z")):
             chars.append(" ")
         else:
@@ -423,8 +432,28 @@ def match_to_sgf(
     return "\n".join(trees) + "\n"
 
 
-async def export_match(store: Store, match_id: int, **kwargs: object) -> str:
-    """Load a match and its events and return its ``.mat`` text.
+FORMATS = ("mat", "sgf")
+
+
+def export_text(
+    row: MatchRow,
+    events: Sequence[EventRecord],
+    kind: str = "mat",
+    *,
+    site: str = "gammon-bot",
+    date: _dt.datetime | None = None,
+) -> str:
+    """The match as ``kind`` ("mat" or "sgf")."""
+    if kind not in FORMATS:
+        raise ValueError(f"a match file is .mat or .sgf, not {kind!r}")
+    write = match_to_mat if kind == "mat" else match_to_sgf
+    return write(row, events, site=site, date=date)
+
+
+async def export_match(
+    store: Store, match_id: int, kind: str = "mat", *, site: str = "gammon-bot"
+) -> str:
+    """Load a match and its events and return its ``.mat`` (or SGF) text.
 
     Raises LookupError when there is no such match.
     """
@@ -432,29 +461,39 @@ async def export_match(store: Store, match_id: int, **kwargs: object) -> str:
     if row is None:
         raise LookupError(f"there is no match {match_id}")
     events = await store.events(match_id)
-    return match_to_mat(row, events, **kwargs)  # type: ignore[arg-type]
+    return export_text(row, events, kind, site=site)
 
 
-async def export_from_database(database: str | Path, match_id: int) -> str:
+async def export_from_database(database: str | Path, match_id: int, kind: str = "mat") -> str:
     """Open the bot's database, export one match, close it (``python -m bot export``).
 
     Raises LookupError when there is no such match.
     """
     store = await Store.open(database)
     try:
-        return await export_match(store, match_id)
+        return await export_match(store, match_id, kind)
     finally:
         await store.close()
 
 
-def mat_filename(row: MatchRow) -> str:
+def mat_filename(row: MatchRow, kind: str = "mat") -> str:
     """A file name for the attachment, e.g. ``match-42-alice-vs-bob.mat``."""
 
     def slug(name: str) -> str:
         text = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")
         return text[:20] or "player"
 
-    return f"match-{row.id}-{slug(row.player_names[0])}-vs-{slug(row.player_names[1])}.mat"
+    names = f"{slug(row.player_names[0])}-vs-{slug(row.player_names[1])}"
+    return f"match-{row.id}-{names}.{kind}"
 
 
-__all__ = ["clean_name", "export_from_database", "export_match", "mat_filename", "match_to_mat"]
+__all__ = [
+    "FORMATS",
+    "clean_name",
+    "export_from_database",
+    "export_match",
+    "export_text",
+    "mat_filename",
+    "match_to_mat",
+    "match_to_sgf",
+]

@@ -28,6 +28,7 @@ from bot.matfile import (
     clean_name,
     export_from_database,
     export_match,
+    export_text,
     mat_filename,
     match_to_mat,
     match_to_sgf,
@@ -75,6 +76,7 @@ class Table:
     channel: int
     rng: random.Random
     report: Report | None = None
+    players: tuple[Player, Player] = BY_INDEX
 
     @property
     def game(self) -> Any:
@@ -88,17 +90,23 @@ class Table:
     def dice(self, *dice: int) -> None:
         self.roller.script.extend(dice)
 
-    async def start(self, options: MatchOptions, opening: tuple[int, ...] = ()) -> None:
+    async def start(
+        self,
+        options: MatchOptions,
+        opening: tuple[int, ...] = (),
+        players: tuple[Player, Player] = BY_INDEX,
+    ) -> None:
         if opening:
             self.dice(*opening)
-        await self.service.challenge(GUILD, self.channel, ALICE, BOB, options)
-        self.report = await self.service.accept(self.channel, BOB)
+        self.players = players
+        await self.service.challenge(GUILD, self.channel, players[0], players[1], options)
+        self.report = await self.service.accept(self.channel, players[1])
 
     async def act(self, action: Callable[..., Awaitable[Report]], *args: Any) -> None:
         self.report = await action(self.channel, *args)
 
     def actor(self) -> Player:
-        return BY_INDEX[self.game.actor]
+        return self.players[self.game.actor]
 
     async def roll(self, *dice: int) -> None:
         self.dice(*dice)
@@ -125,7 +133,7 @@ class Table:
             await self.act(service.answer_resignation, actor, rng.random() < 0.6)
         elif rng.random() < resign_rate and game.phase is not Phase.DOUBLED:
             kind = ResultKind(rng.choice((1, 1, 2, 3)))
-            await self.act(service.resign, BY_INDEX[rng.randrange(2)], kind)
+            await self.act(service.resign, self.players[rng.randrange(2)], kind)
         elif game.phase is Phase.ROLL:
             if game.can_double() and rng.random() < 0.08:
                 await self.act(service.double, actor)
@@ -285,6 +293,13 @@ async def unfinished_match(t: Table) -> None:
     await t.act(t.service.double, BOB)
 
 
+async def odd_names(t: Table) -> None:
+    """Names with what the format cannot hold, non-ASCII letters and SGF's brackets."""
+    players = (Player(1, 'Zoë, "the"\nfirst [1]'), Player(2, "Bob: de\\la Côte " + "é" * 20))
+    await t.start(MatchOptions(length=3), players=players)
+    await t.play_out()
+
+
 def random_match(options: MatchOptions) -> Scenario:
     async def scenario(t: Table) -> None:
         await t.start(options)
@@ -305,6 +320,7 @@ SCENARIOS: dict[str, Scenario] = {
     "cancelled match": cancelled_match,
     "unfinished match": unfinished_match,
     "automatic double": automatic_double,
+    "odd names": odd_names,
 }
 RANDOM_OPTIONS = (
     MatchOptions(),
@@ -518,7 +534,13 @@ def test_gnubg_replays_every_position_cube_action_and_score(
     _mat_cannot_hold(case, kind)
     text = case.file(kind)[0]
     assert back.warnings() == [], text
-    assert back.match["match-info"]["match-length"] == case.row.options.length
+    info = back.match["match-info"]
+    assert info["match-length"] == case.row.options.length
+    names = case.row.player_names
+    assert (info["X"]["name"], info["O"]["name"]) == (
+        clean_name(names[0], "Player 1"),
+        clean_name(names[1], "Player 2"),
+    )
     got, want = read_back(back), expected_games(case.row, case.events)
     assert len(got) == len(want), text
     for number, (mine, theirs) in enumerate(zip(want, got, strict=True), start=1):
@@ -723,6 +745,7 @@ def test_moves_are_numbered_from_the_movers_side_with_bar_25_and_off_0(
         ("two\nlines\r\n", "two lines"),
         ("score: 3", "score 3"),
         ("tab\there", "tab here"),
+        ("back\\slash", "back/slash"),
         ("", "Player"),
         (" , : ", "Player"),
         ("x" * 40, "x" * 31),
@@ -775,3 +798,27 @@ async def test_export_from_the_database_file(tmp_path: Path) -> None:
     assert await export_from_database(tmp_path / "bot.db", match_id) == expected
     with pytest.raises(LookupError, match="no match 999"):
         await export_from_database(tmp_path / "bot.db", 999)
+
+
+def test_sgf_text(cases: dict[str, Case]) -> None:
+    crawford = cases["crawford match"].sgf
+    trees = crawford.strip().split("\n(")
+    assert len(trees) == 3
+    assert trees[0].startswith("(;FF[4]GM[6]CA[UTF-8]AP[gammon-bot]")
+    assert "MI[length:3][game:0][ws:0][bs:0]" in trees[0]
+    assert "PW[alice]PB[bob]" in trees[0] and "RU[Crawford]RE[B+2R]" in trees[0]
+    assert "[game:1][ws:0][bs:2]" in trees[1] and "RU[Crawford:CrawfordGame]" in trees[1]
+    assert "\n;W[31hefe]" in trees[0]  # 8/5 6/5 from alice's side: h=8, e=5, f=6
+    dropped = cases["beaver dropped"].sgf
+    assert "RU[Jacoby]" in dropped and "RE[W+2]" in dropped
+    assert dropped.endswith(";B[double]\n;W[double]\n;B[drop])\n")
+    assert "CV[2]" in cases["automatic double"].sgf
+
+
+def test_export_text_kinds(cases: dict[str, Case]) -> None:
+    case = cases["beaver taken"]
+    assert export_text(case.row, case.events) == case.text
+    assert export_text(case.row, case.events, "sgf") == case.sgf
+    with pytest.raises(ValueError, match="not 'pgn'"):
+        export_text(case.row, case.events, "pgn")
+    assert mat_filename(case.row, "sgf") == f"match-{case.row.id}-alice-vs-bob.sgf"
