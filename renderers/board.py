@@ -8,10 +8,13 @@ and the empty board is kept both in full colour and already mapped onto the them
 change; the boxes that overlap are drawn together on a full-colour crop of the empty board,
 mapped onto the palette and pasted into a copy of the palette board. Only those regions pay
 for colour mapping, and the result is the same, pixel for pixel, as composing the whole
-picture in RGB and mapping it all (what :func:`compose` and :func:`encode` still do).
+picture in RGB and mapping it all (what :func:`compose` and :func:`encode` still do; a test
+compares both with the renderer before, kept in benchmarks/_render_before.py). Regions that
+hold only checkers, dice or the cube are kept already mapped and reused (a game's pictures
+change a few points at a time), and arrows are cached by their path.
 
 The PNG is written here rather than by Pillow so that the deflate step can use ISA-L
-(``isal``, several times faster than zlib at about the same size) when it is installed.
+(``isal``, five times faster than zlib at about the same size) when it is installed.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ import enum
 import itertools
 import math
 import struct
+import threading
 import zlib
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -80,13 +84,20 @@ def render_board(
     rgb, indexed = _bases(th, layout)
     palette = _palette(th)
     out = indexed.copy()
-    for (x0, y0, x1, y1), ops in _regions(canvas.ops):
-        region = rgb.crop((x0, y0, x1, y1))
-        for _, op in ops:
-            op(region, x0, y0)
-        # Each pixel maps to the palette on its own, so mapping a region gives the same
-        # indices as mapping the whole picture.
-        out.paste(region.quantize(palette=palette, dither=Image.Dither.NONE), (x0 + 1, y0))
+    for (x0, y0, x1, y1), members in _regions(canvas.ops):
+        keys = tuple(canvas.keys[i] for i in members)
+        cache_key = (th, layout, x0, y0, keys) if None not in keys else None
+        drawn = _REGIONS.get(cache_key) if cache_key is not None else None
+        if drawn is None:
+            region = rgb.crop((x0, y0, x1, y1))
+            for i in members:
+                canvas.ops[i][1](region, x0, y0)
+            # Each pixel maps to the palette on its own, so mapping a region gives the same
+            # indices as mapping the whole picture.
+            drawn = region.quantize(palette=palette, dither=Image.Dither.NONE)
+            if cache_key is not None:
+                _REGIONS.put(cache_key, drawn)
+        out.paste(drawn, (x0 + 1, y0))
     return _png(out.tobytes(), layout.width, layout.height, _palette_bytes(th))
 
 
@@ -192,15 +203,19 @@ class _Canvas:
         self.width = width
         self.height = height
         self.ops: list[tuple[Box, Op]] = []
+        self.keys: list[Hashable | None] = []
 
-    def add(self, box: Box, op: Op) -> None:
+    def add(self, box: Box, op: Op, key: Hashable | None = None) -> None:
         x0, y0 = max(box[0], 0), max(box[1], 0)
         x1, y1 = min(box[2], self.width), min(box[3], self.height)
         if x0 < x1 and y0 < y1:
             self.ops.append(((x0, y0, x1, y1), op))
+            self.keys.append(key)
 
-    def paste(self, sprite: Image.Image, xy: tuple[int, int]) -> None:
-        """``sprite`` (RGBA) over the picture, its corner at ``xy``."""
+    def paste(self, sprite: Image.Image, xy: tuple[int, int], key: Hashable | None = None) -> None:
+        """``sprite`` (RGBA) over the picture, its corner at ``xy``. ``key`` names the
+        sprite for the theme and layout (see :data:`_REGIONS`); None for one that is not
+        the board's furniture."""
         x, y = xy
 
         w, h = sprite.size
@@ -209,7 +224,7 @@ class _Canvas:
         def op(image: Image.Image, dx: int, dy: int) -> None:
             image.im.paste(core, (x - dx, y - dy, x - dx + w, y - dy + h), core)
 
-        self.add((x, y, x + w, y + h), op)
+        self.add((x, y, x + w, y + h), op, None if key is None else (key, x, y))
 
     def fill(self, fills: tuple[tuple[RGB, Image.Image], ...], box: Box) -> None:
         """Each colour through its mask (mode "L", the size of ``box``), in order."""
@@ -238,9 +253,9 @@ class _Canvas:
         self.add((x0 - 1, y0 - 1, x1 + 2, y1 + 2), op)
 
 
-def _regions(ops: list[tuple[Box, Op]]) -> list[tuple[Box, list[tuple[Box, Op]]]]:
+def _regions(ops: list[tuple[Box, Op]]) -> list[tuple[Box, list[int]]]:
     """The operations grouped into regions whose boxes do not overlap one another, each
-    region with its own operations in drawing order."""
+    region with the indices of its own operations in drawing order."""
     regions: list[tuple[int, int, int, int, list[int]]] = []
     for index, ((x0, y0, x1, y1), _) in enumerate(ops):
         members = [index]
@@ -257,7 +272,42 @@ def _regions(ops: list[tuple[Box, Op]]) -> list[tuple[Box, list[tuple[Box, Op]]]
             else:
                 at += 1
         regions.append((x0, y0, x1, y1, members))
-    return [((x0, y0, x1, y1), [ops[i] for i in sorted(m)]) for x0, y0, x1, y1, m in regions]
+    return [((x0, y0, x1, y1), sorted(m)) for x0, y0, x1, y1, m in regions]
+
+
+class _LRU:
+    """A small thread-safe least-recently-used cache."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Image.Image | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: Hashable, item: Image.Image) -> None:
+        with self._lock:
+            self._items[key] = item
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+# Regions drawn only with the board's furniture (checkers on the points and the bar,
+# borne-off checkers, dice, the cube), already on the palette, keyed by what is in them and
+# where: a stack of checkers is drawn once and reused by every later picture that has it
+# (a game's pictures change a few points at a time). Anything else in a region (an arrow,
+# a ring, a count, text) makes it drawn afresh. At most this many regions, a few KB each.
+_REGIONS = _LRU(2048)
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -356,13 +406,17 @@ class _Scene:
         n = self.board[point]
         return max(n, 0) if side == "near" else max(-n, 0)
 
-    def paste(self, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    def paste(
+        self, sprite: Image.Image, centre: tuple[float, float], key: Hashable | None = None
+    ) -> None:
         x = round(centre[0] - sprite.width / 2)
         y = round(centre[1] - sprite.height / 2)
-        self.canvas.paste(sprite, (x, y))
+        self.canvas.paste(sprite, (x, y), key)
 
-    def paste_at(self, sprite: Image.Image, xy: tuple[int, int]) -> None:
-        self.canvas.paste(sprite, xy)
+    def paste_at(
+        self, sprite: Image.Image, xy: tuple[int, int], key: Hashable | None = None
+    ) -> None:
+        self.canvas.paste(sprite, xy, key)
 
     # --- the whole picture -----------------------------------------------------------------
 
@@ -391,7 +445,7 @@ class _Scene:
             sprite = _checker(theme, layout.radius, player)
             shown = min(abs(n), layout.stack)
             for slot in range(shown):
-                self.paste(sprite, layout.checker_centre(point, slot))
+                self.paste(sprite, layout.checker_centre(point, slot), ("checker", player))
             if abs(n) > layout.stack:
                 self.label_checker(layout.checker_centre(point, shown - 1), abs(n), player)
         for side in ("near", "far"):
@@ -400,7 +454,7 @@ class _Scene:
             sprite = _checker(theme, layout.radius, player)
             shown = min(n, layout.bar_stack)
             for slot in range(shown):
-                self.paste(sprite, layout.bar_centre(side, slot))
+                self.paste(sprite, layout.bar_centre(side, slot), ("checker", player))
             if n > layout.bar_stack:
                 self.label_checker(layout.bar_centre(side, shown - 1), n, player)
 
@@ -417,7 +471,7 @@ class _Scene:
             slab = _slab(theme, layout, player)
             for index in range(min(n, 15)):
                 x0, y0, _, _ = layout.slab_rect(side, index)
-                self.paste_at(slab, (x0, y0))
+                self.paste_at(slab, (x0, y0), ("slab", player))
             if n:
                 label = text_image(str(n), layout.px(26), theme.numbers, bold=True)
                 self.paste(label, layout.tray_label_centre(side))
@@ -434,7 +488,8 @@ class _Scene:
         owners = (roller, 1 - roller) if opening else (roller, roller)
         centres = self.layout.dice_centres(self.side_of(roller))
         for value, owner, centre in zip(game.dice, owners, centres, strict=True):
-            self.paste(_die(self.theme, self.layout.die_size, owner, value), centre)
+            die = _die(self.theme, self.layout.die_size, owner, value)
+            self.paste(die, centre, ("die", owner, value))
 
     def draw_cube(self) -> None:
         game, layout = self.game, self.layout
@@ -448,11 +503,12 @@ class _Scene:
         if game.phase is Phase.DOUBLED:
             taker = 1 - game.on_roll
             sprite = _cube(self.theme, layout.cube_size, game.cube * 2, offered=True)
-            self.paste(sprite, layout.cube_centre(self.side_of(taker)))
+            self.paste(sprite, layout.cube_centre(self.side_of(taker)), ("offered", game.cube))
             return
         value = 64 if game.cube == 1 and game.cube_owner is None else game.cube
         where = "middle" if game.cube_owner is None else self.side_of(game.cube_owner)
-        self.paste(_cube(self.theme, layout.cube_size, value), layout.cube_centre(where))
+        cube = _cube(self.theme, layout.cube_size, value)
+        self.paste(cube, layout.cube_centre(where), ("cube", value))
 
     # --- the last play -------------------------------------------------------------------
 
@@ -777,7 +833,7 @@ def _trim(path: list[tuple[float, float]], by: float) -> list[tuple[float, float
     return cut_front(cut_front(path)[::-1])[::-1]
 
 
-ARROW_TILE = 48  # an arrow is pasted in tiles of this size, skipping the empty ones
+ARROW_TILE = 24  # an arrow is pasted in bands this many pixels high, each cropped to the arrow
 
 ArrowTile = tuple[Box, Image.Image, Image.Image]
 
@@ -787,11 +843,12 @@ def _arrow_tiles(
     path: tuple[tuple[float, float], ...], layout: Layout
 ) -> tuple[tuple[int, int], tuple[ArrowTile, ...]]:
     """An arrow along ``path`` with a dark outline: two masks drawn twice as large, then
-    reduced; returned as the corner of their box and the tiles of it that hold any of the
-    arrow (a box relative to the corner, the outline's mask, the body's mask).
+    reduced; returned as the corner of their box and the pieces of it that hold the arrow:
+    horizontal bands, each cut to the arrow's extent in it (a box relative to the corner,
+    the outline's mask, the body's mask).
 
     A long arrow's box covers much of the board, but the arrow itself little of it: pasting
-    only the tiles it touches leaves every other pixel as it was (a zero mask changes
+    only the pieces it touches leaves every other pixel as it was (a zero mask changes
     nothing) and keeps the regions drawn per picture small. The same plays come back often
     (an opening 3-1, a stack moved from the midpoint), so arrows are cached.
     """
@@ -830,17 +887,16 @@ def _arrow_tiles(
         draw.polygon(_grow(head, grow) if grow else head, fill=255)
         masks.append(mask.reduce(k))
     tiles = []
-    for ty in range(0, bottom - top, ARROW_TILE):
-        for tx in range(0, right - left, ARROW_TILE):
-            tile = (tx, ty, min(tx + ARROW_TILE, right - left), min(ty + ARROW_TILE, bottom - top))
-            outline, body = masks[0].crop(tile), masks[1].crop(tile)
-            found = [b for b in (outline.getbbox(), body.getbbox()) if b is not None]
-            if not found:
-                continue
-            x0, y0, x1, y1 = found[0] if len(found) == 1 else _union(found[0], found[1])
-            inner = (x0, y0, x1, y1)
-            box = (tx + x0, ty + y0, tx + x1, ty + y1)
-            tiles.append((box, outline.crop(inner), body.crop(inner)))
+    width, height = right - left, bottom - top
+    for ty in range(0, height, ARROW_TILE):
+        band = (0, ty, width, min(ty + ARROW_TILE, height))
+        # The outline is drawn wider than the body and round its head: it holds it all.
+        found = [b for b in (masks[0].crop(band).getbbox(), masks[1].crop(band).getbbox()) if b]
+        if not found:
+            continue
+        x0, y0, x1, y1 = found[0] if len(found) == 1 else _union(found[0], found[1])
+        box = (x0, ty + y0, x1, ty + y1)
+        tiles.append((box, masks[0].crop(box), masks[1].crop(box)))
     return (left, top), tuple(tiles)
 
 
