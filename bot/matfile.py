@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine import EndReason, Game, Phase
+from bot.engine.game import MAX_CUBE
 from bot.session import replay_event
 from bot.store import EventRecord, MatchRow, Store
 
@@ -50,8 +51,6 @@ MAX_NAME_BYTES = 31
 # Where the right-hand column starts, as GNU Backgammon's own export lays it out.
 LEFT_WIDTH = 28
 NAME_WIDTH = 31
-
-MAX_CUBE = 4096
 
 
 def clean_name(name: str, fallback: str = "Player") -> str:
@@ -429,7 +428,7 @@ def match_to_sgf(
             root.append(f"RE[{'W' if winner == 0 else 'B'}+{points}{'R' if resigned else ''}]")
         nodes = [node for node in map(_sgf_node, game.entries) if node is not None]
         trees.append("(;" + "".join(root) + "".join(f"\n;{node}" for node in nodes) + ")")
-    return "\n".join(trees) + "\n"
+    return "".join(f"{tree}\n" for tree in trees)
 
 
 FORMATS = ("mat", "sgf")

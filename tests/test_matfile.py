@@ -822,3 +822,10 @@ def test_export_text_kinds(cases: dict[str, Case]) -> None:
     with pytest.raises(ValueError, match="not 'pgn'"):
         export_text(case.row, case.events, "pgn")
     assert mat_filename(case.row, "sgf") == f"match-{case.row.id}-alice-vs-bob.sgf"
+
+
+def test_a_match_never_started_has_a_header_and_no_games(cases: dict[str, Case]) -> None:
+    row = dataclasses.replace(cases["crawford match"].row, status="declined")
+    text = match_to_mat(row, [])
+    assert " 3 point match" in text and " Game" not in text
+    assert match_to_sgf(row, []) == ""
