@@ -29,6 +29,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -81,23 +82,7 @@ def render_board(
     th = _theme(theme)
     layout = Layout.for_width(width)
     canvas = _draw(game, perspective, names, last_play, th, layout)
-    rgb, indexed = _bases(th, layout)
-    palette = _palette(th)
-    out = indexed.copy()
-    for (x0, y0, x1, y1), members in _regions(canvas.ops):
-        keys = tuple(canvas.keys[i] for i in members)
-        cache_key = (th, layout, x0, y0, keys) if None not in keys else None
-        drawn = _REGIONS.get(cache_key) if cache_key is not None else None
-        if drawn is None:
-            region = rgb.crop((x0, y0, x1, y1))
-            for i in members:
-                canvas.ops[i][1](region, x0, y0)
-            # Each pixel maps to the palette on its own, so mapping a region gives the same
-            # indices as mapping the whole picture.
-            drawn = region.quantize(palette=palette, dither=Image.Dither.NONE)
-            if cache_key is not None:
-                _REGIONS.put(cache_key, drawn)
-        out.paste(drawn, (x0 + 1, y0))
+    out = _paint(canvas, th, layout)
     return _png(out.tobytes(), layout.width, layout.height, _palette_bytes(th))
 
 
@@ -166,11 +151,15 @@ def _theme(theme: Theme | str) -> Theme:
 
 def _names(names: Iterable[object]) -> tuple[str, str]:
     given = [*list(names)[:2], "", ""][:2]
-    out = []
-    for index, name in enumerate(given):
-        text = clean(str(name) if name is not None else "")
-        out.append(text if runs(text) else f"Player {index + 1}")
+    out = [_name(str(name) if name is not None else "", index) for index, name in enumerate(given)]
     return out[0], out[1]
+
+
+@lru_cache(maxsize=1024)
+def _name(name: str, index: int) -> str:
+    """A player's name as drawn (a game's pictures all show the same two)."""
+    text = clean(name)
+    return text if runs(text) else f"Player {index + 1}"
 
 
 def _play_to_show(game: Game, last_play: Play | bool | _Default | None) -> tuple[Play, int] | None:
@@ -275,22 +264,102 @@ def _regions(ops: list[tuple[Box, Op]]) -> list[tuple[Box, list[int]]]:
     return [((x0, y0, x1, y1), sorted(m)) for x0, y0, x1, y1, m in regions]
 
 
+def _paint(canvas: _Canvas, theme: Theme, layout: Layout) -> Image.Image:
+    """The picture on the palette, with a zero column in front of every row (see _bases).
+
+    The board's furniture (checkers, dice, cube: keyed operations) comes first: its regions
+    are drawn alone and kept, in colour and on the palette. Then the regions of everything
+    else (arrows, rings, text, panels) are drawn on the empty board with the furniture's
+    colour regions pasted in. That is the old order of drawing whenever nothing drawn
+    before a piece of furniture overlaps it (a count on a tall stack, say, lies inside its
+    own stack); otherwise every region is drawn whole, in the order given."""
+    rgb, indexed = _bases(theme, layout)
+    palette = _palette(theme)
+    kept = _kept(theme, layout)
+    ops, keys = canvas.ops, canvas.keys
+    out = indexed.copy()
+    furniture = [i for i, key in enumerate(keys) if key is not None]
+    rest = [i for i, key in enumerate(keys) if key is None]
+    if not _furniture_first(ops, furniture, rest):
+        for box, members in _regions(ops):
+            out.paste(_region(rgb, palette, ops, members, box, []), (box[0] + 1, box[1]))
+        return out
+    layers: list[tuple[Box, Image.Image]] = []
+    for box, members in _regions([ops[i] for i in furniture]):
+        chosen = [furniture[m] for m in members]
+        cache_key = (box, tuple(keys[i] for i in chosen))
+        drawn = kept.get(cache_key)
+        if drawn is None:
+            colour = rgb.crop(box)
+            for i in chosen:
+                ops[i][1](colour, box[0], box[1])
+            drawn = colour, colour.quantize(palette=palette, dither=Image.Dither.NONE)
+            kept.put(cache_key, drawn)
+        layers.append((box, drawn[0]))
+        out.paste(drawn[1], (box[0] + 1, box[1]))
+    for box, members in _regions([ops[i] for i in rest]):
+        chosen = [rest[m] for m in members]
+        out.paste(_region(rgb, palette, ops, chosen, box, layers), (box[0] + 1, box[1]))
+    return out
+
+
+def _region(
+    rgb: Image.Image,
+    palette: Image.Image,
+    ops: list[tuple[Box, Op]],
+    members: list[int],
+    box: Box,
+    layers: list[tuple[Box, Image.Image]],
+) -> Image.Image:
+    """``box`` of the empty board, with the furniture ``layers`` that meet it, then the
+    operations ``members`` drawn on it, on the palette. Each pixel maps to the palette on
+    its own, so mapping a region gives the indices mapping the whole picture would."""
+    x0, y0, x1, y1 = box
+    region = rgb.crop(box)
+    for (lx0, ly0, lx1, ly1), layer in layers:
+        if lx0 < x1 and x0 < lx1 and ly0 < y1 and y0 < ly1:
+            ix0, iy0, ix1, iy1 = max(x0, lx0), max(y0, ly0), min(x1, lx1), min(y1, ly1)
+            piece = layer.crop((ix0 - lx0, iy0 - ly0, ix1 - lx0, iy1 - ly0))
+            region.paste(piece, (ix0 - x0, iy0 - y0))
+    for i in members:
+        ops[i][1](region, x0, y0)
+    return region.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _furniture_first(ops: list[tuple[Box, Op]], furniture: list[int], rest: list[int]) -> bool:
+    """Whether drawing the furniture before everything else changes no pixel: nothing else
+    drawn before a piece of furniture overlaps it."""
+    if not furniture:
+        return True
+    last = furniture[-1]
+    for other in rest:
+        if other > last:
+            break
+        ox0, oy0, ox1, oy1 = ops[other][0]
+        for index in furniture:
+            if index > other:
+                fx0, fy0, fx1, fy1 = ops[index][0]
+                if ox0 < fx1 and fx0 < ox1 and oy0 < fy1 and fy0 < oy1:
+                    return False
+    return True
+
+
 class _LRU:
     """A small thread-safe least-recently-used cache."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Image.Image | None:
+    def get(self, key: Hashable) -> Any:
         with self._lock:
             item = self._items.get(key)
             if item is not None:
                 self._items.move_to_end(key)
             return item
 
-    def put(self, key: Hashable, item: Image.Image) -> None:
+    def put(self, key: Hashable, item: Any) -> None:
         with self._lock:
             self._items[key] = item
             self._items.move_to_end(key)
@@ -302,12 +371,16 @@ class _LRU:
             self._items.clear()
 
 
-# Regions drawn only with the board's furniture (checkers on the points and the bar,
-# borne-off checkers, dice, the cube), already on the palette, keyed by what is in them and
-# where: a stack of checkers is drawn once and reused by every later picture that has it
-# (a game's pictures change a few points at a time). Anything else in a region (an arrow,
-# a ring, a count, text) makes it drawn afresh. At most this many regions, a few KB each.
-_REGIONS = _LRU(2048)
+KEPT_REGIONS = 256  # per theme and width; about 80 KB each for a stack of five at 1000 px
+
+
+@cache
+def _kept(theme: Theme, layout: Layout) -> _LRU:
+    """Regions of the board's furniture (checkers on the points and the bar, borne-off
+    checkers, dice, the cube), in colour and on the palette, keyed by their box and what is
+    in them: a stack of checkers is drawn once and reused by every later picture that has
+    it (a game's pictures change a few points at a time)."""
+    return _LRU(KEPT_REGIONS)
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -436,13 +509,14 @@ class _Scene:
 
     def draw_checkers(self) -> None:
         layout, theme = self.layout, self.theme
+        sprites = (_checker(theme, layout.radius, 0), _checker(theme, layout.radius, 1))
         for point in range(1, 25):
             n = self.board[point]
             if not n:
                 continue
             side: Side = "near" if n > 0 else "far"
             player = self.player_of(side)
-            sprite = _checker(theme, layout.radius, player)
+            sprite = sprites[player]
             shown = min(abs(n), layout.stack)
             for slot in range(shown):
                 self.paste(sprite, layout.checker_centre(point, slot), ("checker", player))
@@ -451,7 +525,7 @@ class _Scene:
         for side in ("near", "far"):
             n = self.count(side, BAR)
             player = self.player_of(side)
-            sprite = _checker(theme, layout.radius, player)
+            sprite = sprites[player]
             shown = min(n, layout.bar_stack)
             for slot in range(shown):
                 self.paste(sprite, layout.bar_centre(side, slot), ("checker", player))

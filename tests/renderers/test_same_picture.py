@@ -80,10 +80,10 @@ def test_compose_and_encode_are_the_old_ones():
 def test_regions_from_the_cache_are_the_same_picture():
     from renderers import board
 
-    board._REGIONS.clear()
+    board._kept.cache_clear()
     states = [make()[0] for make in EXAMPLES.values()]
     first = [render_board(game, perspective=0, names=NAMES, width=500) for game in states]
-    assert len(board._REGIONS._items) > 0
+    assert len(board._kept(board.CLASSIC, board.Layout.for_width(500))._items) > 0
     again = [render_board(game, perspective=0, names=NAMES, width=500) for game in states]
     assert [indices(png) for png in again] == [indices(png) for png in first]
     old = [before.render_board(g, perspective=0, names=NAMES, width=500) for g in states]
