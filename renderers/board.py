@@ -227,8 +227,9 @@ class _Canvas:
 
         self.add(box, op)
 
-    def rounded_rectangle(self, box: Box, **options: object) -> None:
-        """ImageDraw's rounded rectangle; ``box`` includes its right and bottom edges."""
+    def rounded_rectangle(self, box: Box, key: Hashable | None = None, **options: object) -> None:
+        """ImageDraw's rounded rectangle; ``box`` includes its right and bottom edges.
+        ``key`` (with the box) names what ``options`` draw, as for :meth:`paste`."""
         x0, y0, x1, y1 = box
 
         def op(image: Image.Image, dx: int, dy: int) -> None:
@@ -239,20 +240,28 @@ class _Canvas:
 
         # One pixel of slack each way: a wrong box would be a wrong picture; a larger one
         # only costs a little colour mapping.
-        self.add((x0 - 1, y0 - 1, x1 + 2, y1 + 2), op)
+        self.add((x0 - 1, y0 - 1, x1 + 2, y1 + 2), op, None if key is None else (key, box))
 
 
-def _regions(ops: list[tuple[Box, Op]]) -> list[tuple[Box, list[int]]]:
+def _regions(ops: list[tuple[Box, Op]], slack: int = 0) -> list[tuple[Box, list[int]]]:
     """The operations grouped into regions whose boxes do not overlap one another, each
-    region with the indices of its own operations in drawing order."""
+    region with the indices of its own operations in drawing order. Two regions whose
+    boxes do not overlap are joined all the same when their joint box holds at most
+    ``slack`` pixels more than the two: mapping a few pixels more costs less than handling
+    one more region."""
     regions: list[tuple[int, int, int, int, list[int]]] = []
     for index, ((x0, y0, x1, y1), _) in enumerate(ops):
         members = [index]
         at = 0
         while at < len(regions):
             rx0, ry0, rx1, ry1, theirs = regions[at]
-            if x0 < rx1 and rx0 < x1 and y0 < ry1 and ry0 < y1:
-                # Merged: the larger box may now meet regions already passed over.
+            joined = (x0 < rx1 and rx0 < x1 and y0 < ry1 and ry0 < y1) or (
+                slack
+                and (max(x1, rx1) - min(x0, rx0)) * (max(y1, ry1) - min(y0, ry0))
+                <= (x1 - x0) * (y1 - y0) + (rx1 - rx0) * (ry1 - ry0) + slack
+            )
+            if joined:
+                # The larger box may now meet regions already passed over.
                 x0, y0, x1, y1 = min(x0, rx0), min(y0, ry0), max(x1, rx1), max(y1, ry1)
                 members += theirs
                 regions[at] = regions[-1]
@@ -297,9 +306,41 @@ def _paint(canvas: _Canvas, theme: Theme, layout: Layout) -> Image.Image:
             kept.put(cache_key, drawn)
         layers.append((box, drawn[0]))
         out.paste(drawn[1], (box[0] + 1, box[1]))
-    for box, members in _regions([ops[i] for i in rest]):
-        chosen = [rest[m] for m in members]
+    for box, chosen in _cover(ops, rest, REST_SLACK):
         out.paste(_region(rgb, palette, ops, chosen, box, layers), (box[0] + 1, box[1]))
+    return out
+
+
+def _cover(
+    ops: list[tuple[Box, Op]], indices: list[int], slack: int
+) -> list[tuple[Box, list[int]]]:
+    """Boxes covering the operations ``indices``, each with every one of them that meets
+    it, in drawing order. Boxes may overlap: each is drawn whole with all that touches it,
+    so a pixel in two boxes gets the same value twice. Unlike :func:`_regions` nothing is
+    joined merely for overlapping, so an arrow crossing the board does not make one
+    region of the whole board; two boxes are joined when the joint box holds at most
+    ``slack`` pixels more than the two."""
+    boxes: list[list[int]] = []
+    for index in indices:
+        x0, y0, x1, y1 = ops[index][0]
+        for box in boxes:
+            bx0, by0, bx1, by1 = box
+            ux0, uy0, ux1, uy1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
+            if (ux1 - ux0) * (uy1 - uy0) <= (x1 - x0) * (y1 - y0) + (bx1 - bx0) * (
+                by1 - by0
+            ) + slack:
+                box[:] = ux0, uy0, ux1, uy1
+                break
+        else:
+            boxes.append([x0, y0, x1, y1])
+    out = []
+    for bx0, by0, bx1, by1 in boxes:
+        meeting = []
+        for index in indices:
+            x0, y0, x1, y1 = ops[index][0]
+            if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1:
+                meeting.append(index)
+        out.append(((bx0, by0, bx1, by1), meeting))
     return out
 
 
@@ -371,6 +412,7 @@ class _LRU:
             self._items.clear()
 
 
+REST_SLACK = 6_000  # about what mapping those pixels costs as much as one more region
 KEPT_REGIONS = 256  # per theme and width; about 80 KB each for a stack of five at 1000 px
 
 
@@ -379,7 +421,7 @@ def _kept(theme: Theme, layout: Layout) -> _LRU:
     """Regions of the board's furniture (checkers on the points and the bar, borne-off
     checkers, dice, the cube), in colour and on the palette, keyed by their box and what is
     in them: a stack of checkers is drawn once and reused by every later picture that has
-    it (a game's pictures change a few points at a time)."""
+    it (a game's pictures change a few points at a time); and the players' panels."""
     return _LRU(KEPT_REGIONS)
 
 
@@ -681,6 +723,7 @@ class _Scene:
             box = (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
             self.canvas.rounded_rectangle(
                 box,
+                ("panel", active),
                 radius=layout.px(12),
                 fill=theme.panel_active if active else theme.panel,
                 outline=theme.accent if active else None,
@@ -688,7 +731,8 @@ class _Scene:
             )
             cy = (y0 + y1) // 2
             disc_r = layout.px(19)
-            self.paste(_checker(theme, disc_r, player), (box[0] + layout.px(12) + disc_r, cy))
+            disc = _checker(theme, disc_r, player)
+            self.paste(disc, (box[0] + layout.px(12) + disc_r, cy), ("disc", player))
             x = box[0] + layout.px(24) + 2 * disc_r
             right = self.draw_figures(side, player, pips[player], box)
             name_size = layout.px(30)
