@@ -437,11 +437,12 @@ except ImportError:  # pragma: no cover - where isal has no wheel
     _fast_zlib = None
 
 # Chosen by measurement (benchmarks/render.py's examples at 1000 px, 2 slow cores): ISA-L
-# level 1 takes 0.5 ms for at most 76 KB; its levels 0 and 2 are no faster, 0 larger, 3
-# three times slower. zlib level 1 (no isal) takes 2.8 ms for at most 79 KB; its levels 2
-# and 3 are slower for a few KB less, and the Z_RLE strategy doubles the size.
+# level 1 takes 0.5 ms for at most 76 KB; its level 2 is no faster or smaller, 0 is 12 KB
+# larger, 3 three times slower. Without isal, zlib's level 2 takes 2.9 ms for at most 77 KB:
+# level 1 is as fast but up to 79 KB, 3 is 0.4 ms slower, 6 twice as slow for 62 KB; the
+# Z_RLE strategy doubles the size. Pillow's own encoder (level 3, as before) took 3.5 ms.
 ISAL_LEVEL = 1
-ZLIB_LEVEL = 1
+ZLIB_LEVEL = 2
 
 
 def _deflate(data: bytes) -> bytes:

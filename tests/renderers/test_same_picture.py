@@ -88,3 +88,14 @@ def test_regions_from_the_cache_are_the_same_picture():
     assert [indices(png) for png in again] == [indices(png) for png in first]
     old = [before.render_board(g, perspective=0, names=NAMES, width=500) for g in states]
     assert [indices(png) for png in again] == [indices(png) for png in old]
+
+
+def test_either_deflate_gives_the_same_picture(monkeypatch):
+    from renderers import board
+
+    game, perspective = EXAMPLES["hit"]()
+    first = render_board(game, perspective=perspective, names=NAMES)
+    monkeypatch.setattr(board, "_fast_zlib", None)  # stdlib zlib, as without isal
+    second = render_board(game, perspective=perspective, names=NAMES)
+    assert indices(first) == indices(second)
+    assert len(second) < 80 * 1024
