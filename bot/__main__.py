@@ -153,6 +153,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     sub = parser.add_subparsers(dest="mode")
     sub.add_parser("run", help="start the Discord bot (the default)")
+    sub.add_parser(
+        "verify", help="check a finished match's dice: python -m bot verify SECRET PUBLIC"
+    )
     play = sub.add_parser("play", help="play a game in the terminal, no Discord needed")
     play.add_argument(
         "--names", default="Player 1,Player 2", help="the two players' names, comma-separated"
@@ -183,8 +186,44 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def verify_command(argv: Sequence[str], settings: Settings) -> int:
+    """``python -m bot verify SECRET PUBLIC``: check a match's dice against this database."""
+    from bot import fairdice
+
+    def lookup(public: str) -> fairdice.RecordedMatch | None:
+        path = settings.database_path
+        if not path.exists():
+            return None  # never create a database just to look something up
+
+        async def find() -> fairdice.RecordedMatch | None:
+            store = await Store.open(path)
+            try:
+                row = await store.match_by_dice_public(public)
+                if row is None or row.dice is None:
+                    return None
+                events = await store.events(row.id)
+            finally:
+                await store.close()
+            names = " vs ".join(row.player_names)
+            return fairdice.RecordedMatch(
+                fairdice.recorded_dice(events), row.dice.commitment, f"match {row.id} ({names})"
+            )
+
+        return asyncio.run(find())
+
+    return fairdice.main(argv, lookup=lookup, prog="python -m bot verify")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["verify"]:
+        try:
+            settings = Settings.from_env()
+        except SettingsError as exc:
+            print(f"gammon-bot: {exc}", file=sys.stderr)
+            return 2
+        return verify_command(arguments[1:], settings)
+    args = parse_args(arguments)
     try:
         settings = Settings.from_env()
         if args.mode == "play":

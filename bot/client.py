@@ -56,7 +56,10 @@ class GammonBot(commands.Bot):
         if self.get_cog("Backgammon") is not None:
             return  # a retried login runs the hook again; it did its work already
         cog = Backgammon(
-            self, self.service, leaderboard_min_matches=self.settings.leaderboard_min_matches
+            self,
+            self.service,
+            leaderboard_min_matches=self.settings.leaderboard_min_matches,
+            game_reviews=self.settings.game_reviews,
         )
         await self.add_cog(cog)
         # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any player.

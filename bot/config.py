@@ -37,6 +37,7 @@ class Settings:
     challenge_timeout_minutes: float = 15.0
     inactivity_timeout_minutes: float = 60.0
     leaderboard_min_matches: int = 1
+    game_reviews: bool = True  # post each finished game's luck and error rates
 
     @classmethod
     def from_env(
@@ -69,6 +70,7 @@ class Settings:
                 get("LEADERBOARD_MIN_MATCHES"), "LEADERBOARD_MIN_MATCHES", minimum=1
             )
             or 1,
+            game_reviews=_bool(get("GAME_REVIEWS"), "GAME_REVIEWS", True),
         )
 
     def require_token(self) -> str:
@@ -126,6 +128,17 @@ def _minutes(value: str | None, key: str, default: float) -> float:
     if not 0 < minutes <= 60 * 24 * 30:
         raise SettingsError(f"{key} must be between 0 and 43200 minutes, not {value}")
     return minutes
+
+
+def _bool(value: str | None, key: str, default: bool) -> bool:
+    if value is None:
+        return default
+    text = value.lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise SettingsError(f"{key} must be on or off, not {value!r}")
 
 
 def _log_level(value: str) -> str:

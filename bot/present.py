@@ -181,10 +181,13 @@ def hint_text(advice: Any) -> str:
     return parts[0] + " " + ", ".join(parts[1:]) + "."
 
 
-def analysis_text(names: Sequence[str], analyses: Mapping[int, Any]) -> str:
-    """Per player: error rate (GNU style), blunders and the three biggest mistakes."""
+def analysis_text(names: Sequence[str], analyses: Mapping[int, Any], luck: Any = None) -> str:
+    """Per player: error rate (GNU style), blunders, the three biggest mistakes, and luck."""
     if not analyses:
         return "There is nothing to analyse yet."
+    if luck is not None and luck.players:
+        tail = "\n\n**Skill and luck**\n" + luck_lines(names, luck, analyses)
+        return fit(analysis_text(names, analyses) + tail)
     blocks = []
     for player, result in sorted(analyses.items()):
         head = (
@@ -209,3 +212,68 @@ def computer_record_text(rows: Sequence[Any]) -> str:
         f"matches {row.match_wins}/{row.matches}, points {row.points_won}-{row.points_lost}"
         for row in rows
     )
+
+
+# --- dice, luck and verification -------------------------------------------------------------
+
+SURPRISE_WORDS = {
+    "too_few": "too few rolls to tell",
+    "ordinary": "what fair dice do all the time",
+    "unusual": "unusual, but fair dice do it now and then",
+    "rare": "rare: fair dice do this about once in a hundred tries or less",
+    "extreme": "fair dice almost never do this",
+}
+
+
+def _figure(label: str, figure: Any, unit: str = "%", scale: float = 100.0) -> str:
+    if unit == "%":
+        observed, expected = f"{figure.observed * scale:.1f}%", f"{figure.expected * scale:.1f}%"
+    else:
+        observed, expected = f"{figure.observed:.2f}", f"{figure.expected:.2f}"
+    return (
+        f"{label}: {observed} (fair dice: {expected}; {_count(figure.sample, 'roll')}) "
+        f"— {SURPRISE_WORDS[str(figure.surprise)]}"
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
+def dice_text(stats: Any, who: str) -> str:
+    """One player's (or the server's) dice figures beside what fair dice give."""
+    if stats.dice == 0:
+        return f"No rolls played yet for {who}."
+    dice = f"{stats.dice} {'die' if stats.dice == 1 else 'dice'}"
+    lines = [f"**Dice of {who}**: {_count(stats.rolls, 'roll')}, {dice} (openings included)."]
+    lines.append(_figure("Doubles", stats.doubles))
+    lines.append(_figure("Average pips per roll", stats.pips, unit="pips"))
+    faces = ", ".join(
+        f"{face}: {count} ({figure.observed * 100:.1f}%)"
+        for face, (count, figure) in enumerate(
+            zip(stats.face_counts, stats.faces, strict=True), start=1
+        )
+    )
+    lines.append(f"Faces (fair dice: 16.7% each, {stats.dice} dice): {faces}")
+    chi = stats.chi_square
+    lines.append(
+        f"Are the faces even? Chi-square {chi.statistic:.2f} with {chi.df} degrees of freedom, "
+        f"p = {chi.p_value:.3f} — {SURPRISE_WORDS[str(chi.surprise)]}."
+    )
+    if stats.entry is not None:
+        lines.append(_figure("Entering from the bar", stats.entry))
+    return "\n".join(lines)
+
+
+def luck_lines(names: Sequence[str], luck: Any, analyses: Mapping[int, Any] | None = None) -> str:
+    """Each player's luck (normalized equity, and per roll), beside their error rate."""
+    lines = []
+    for player, total in sorted(luck.players.items()):
+        line = (
+            f"**{names[player]}**: luck {total.total:+.3f} over {total.rolls} rolls "
+            f"({total.rate:+.1f} millipoints a roll)"
+        )
+        if analyses and player in analyses:
+            line += f"; error rate {analyses[player].error_rate:.1f} millipoints a decision"
+        lines.append(line + ".")
+    return "\n".join(lines)

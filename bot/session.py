@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.dice import Roller, SystemRoller
+from bot.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.engine import (
     EndReason,
     EngineError,
@@ -34,8 +36,10 @@ from bot.errors import (
     UnreadableMatchError,
     UserError,
 )
+from bot.fairdice import FairRoller, VerifyResult, commitment, new_secret, verify_events
 from bot.store import (
     Change,
+    DiceSeal,
     EventRecord,
     FinishedGame,
     MatchOutcome,
@@ -82,10 +86,12 @@ class ActionContext:
     ``acknowledge``: awaited once the request is known to be valid and before anything is
     written or the computer thinks, so the front end can tell Discord "working on it"
     (defer) before the slow part, and never after a write it could then misreport.
+    ``public``: mixed into the match's committed dice when this request starts the match.
     """
 
     match_id: int | None = None
     acknowledge: Callable[[], Awaitable[None]] | None = None
+    public: str | None = None  # a value fixed only now (the interaction's id), for the dice
 
 
 NO_CONTEXT = ActionContext()
@@ -101,6 +107,15 @@ class QuarantinedError(UserError):
             "/backgammon challenge."
         )
         self.unreadable = unreadable
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """What the computer makes of a match: each human's decisions, and everyone's luck."""
+
+    match: MatchRow
+    analyses: dict[int, Any]  # player -> bot.computer.PlayerAnalysis
+    luck: Any  # bot.luck.MatchLuck
 
 
 @dataclass(slots=True)
@@ -141,10 +156,19 @@ def dice_text(dice: tuple[int, int] | None) -> str:
 class _Turn:
     """The working state of one action: the game as it evolves, and what to write."""
 
-    def __init__(self, row: MatchRow, now: float, display: Callable[[str], str] = str) -> None:
+    def __init__(
+        self,
+        row: MatchRow,
+        now: float,
+        display: Callable[[str], str] = str,
+        roller: Roller | None = None,
+    ) -> None:
         self.row = row
         self.display = display
         self.now = now
+        self.public: str | None = None  # the dice's public value, fixed by this action
+        self._default_roller = roller or SystemRoller()
+        self._fair: FairRoller | None = None
         self.game: Game | None = row.game
         self.events: list[NewEvent] = []
         self.lines: list[str] = []
@@ -157,6 +181,26 @@ class _Turn:
     def name(self, player: int) -> str:
         """A player's name as the front end shows it (escaped for Discord, say)."""
         return self.display(self.row.player_names[player])
+
+    def die(self) -> int:
+        """The next die: from the match's committed secret, or the service's roller.
+
+        A committed match draws from its secret and public value, counting on from the
+        dice already stored, so a retried or resumed action rolls exactly the same dice.
+        """
+        seal = self.row.dice
+        if seal is None:
+            return self._default_roller.die()
+        if self._fair is None:
+            public = self.public or seal.public
+            if public is None:
+                raise AssertionError(f"match {self.row.id}: dice drawn before the match began")
+            self._fair = FairRoller(bytes.fromhex(seal.secret), public, drawn=seal.drawn)
+        return self._fair.die()
+
+    @property
+    def dice_drawn(self) -> int | None:
+        return self._fair.drawn if self._fair is not None else None
 
     def log(
         self,
@@ -203,6 +247,9 @@ class SessionService:
         display: Callable[[str], str] = str,
     ) -> None:
         self.store = store
+        # Without an injected roller (tests, demos) every match commits to its dice: a
+        # secret posted as its SHA-256 before the first roll and revealed at the end.
+        self.fair_dice = roller is None
         self.roller = roller or SystemRoller()
         self.settings = settings or SessionSettings()
         self.clock = clock
@@ -319,14 +366,13 @@ class SessionService:
         extras.append("rated" if rated else "casual")
         minutes = max(1, round(self.settings.challenge_timeout / 60))
         challenger_name, opponent_name = self.display(challenger.name), self.display(opponent.name)
-        return Report(
-            "challenge",
-            row,
-            [
-                f"{challenger_name} challenges {opponent_name} to {what} ({', '.join(extras)}).",
-                f"{opponent_name}: accept or decline within {minutes} minutes.",
-            ],
-        )
+        lines = [
+            f"{challenger_name} challenges {opponent_name} to {what} ({', '.join(extras)}).",
+            f"{opponent_name}: accept or decline within {minutes} minutes.",
+        ]
+        if row.dice is not None:
+            lines.append(_commitment_line(row.dice))
+        return Report("challenge", row, lines)
 
     async def _create_challenge(
         self,
@@ -344,7 +390,12 @@ class SessionService:
         # An unreadable row is set aside by the load: the channel is free for this challenge.
         with contextlib.suppress(QuarantinedError):
             await self._expire_stale(channel_id, now)
+        seal = None
+        if self.fair_dice:
+            secret = new_secret()
+            seal = DiceSeal(secret.hex(), commitment(secret), None)
         return await self.store.create_challenge(
+            dice=seal,
             guild_id=guild_id,
             channel_id=channel_id,
             players=((challenger.id, challenger.name), (opponent.id, opponent.name)),
@@ -361,10 +412,13 @@ class SessionService:
     ) -> Report:
         """The challenged player accepts: the bot rolls the opening and the game starts."""
         return await self._act(
-            channel_id, lambda turn: self._do_accept(turn, user), ctx, allow_challenge=True
+            channel_id,
+            lambda turn: self._do_accept(turn, user, ctx.public),
+            ctx,
+            allow_challenge=True,
         )
 
-    def _do_accept(self, turn: _Turn, user: Player) -> str:
+    def _do_accept(self, turn: _Turn, user: Player, public: str | None = None) -> str:
         row = turn.row
         self._require_challenge(row)
         if user.id != row.player_ids[1]:
@@ -374,6 +428,11 @@ class SessionService:
         turn.status = "playing"
         turn.game = Game.new(row.options)
         turn.lines.append(f"{turn.name(1)} accepts.")
+        if row.dice is not None:
+            # Fixed only now, after the commitment was posted: nobody could choose the
+            # secret to suit it. Without one from the front end, a fresh random value.
+            turn.public = public or secrets.token_hex(8)
+            turn.lines.append(_commitment_line(row.dice, turn.public))
         turn.log("start", user.id, 1)
         self._opening(turn)
         return "accept"
@@ -408,7 +467,7 @@ class SessionService:
         # A dry run with dummy dice raises the engine's explanation when rolling is not
         # allowed now, before a real die is taken from the roller.
         game.roll((1, 1))
-        dice = (self.roller.die(), self.roller.die())
+        dice = (turn.die(), turn.die())
         turn.game = game.roll(dice)
         turn.log("roll", user.id, me, dice=dice)
         turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)}.")
@@ -656,7 +715,7 @@ class SessionService:
             raise UserError(
                 f"The game starts when {self.display(row.player_names[1])} accepts the challenge."
             )
-        turn = _Turn(row, now, self.display)
+        turn = _Turn(row, now, self.display, self.roller)
         try:
             action = act(turn)
         except EngineError as exc:
@@ -676,6 +735,10 @@ class SessionService:
             and (not turn.boards or turn.boards[-1] is not turn.game)
         ):
             turn.boards.append(turn.game)
+        seal = row.dice
+        if seal is not None and row.status == "playing" and turn.status != "playing":
+            # The match is over (finished, claimed or cancelled): reveal its dice secret.
+            turn.lines.append(_reveal_line(seal, turn.public or seal.public))
         stored = await self.store.apply(
             Change(
                 match_id=row.id,
@@ -686,6 +749,8 @@ class SessionService:
                 events=turn.events,
                 finished_games=turn.finished,
                 outcome=turn.outcome,
+                dice_public=turn.public,
+                dice_drawn=turn.dice_drawn,
             )
         )
         return Report(
@@ -744,7 +809,7 @@ class SessionService:
                 guild_id, channel_id, human, computer, options, False, level, False
             )
             report = await self._act_locked(
-                channel_id, lambda turn: self._do_accept(turn, computer), ctx, True
+                channel_id, lambda turn: self._do_accept(turn, computer, ctx.public), ctx, True
             )
         what = f"a {options.length}-point match" if options.length else "a game"
         report.lines.insert(
@@ -823,7 +888,7 @@ class SessionService:
 
     async def _resume_row(self, row: MatchRow) -> Report | None:
         """Let the computer finish its open turn in ``row`` (the channel's lock is held)."""
-        turn = _Turn(row, self.clock(), self.display)
+        turn = _Turn(row, self.clock(), self.display, self.roller)
         await self._computer_plays(turn)
         if not turn.events:
             return None  # it still cannot act; the log says why
@@ -871,24 +936,66 @@ class SessionService:
         advice = await asyncio.to_thread(brain.hints, game, 3)
         return row, advice
 
-    async def analysis(self, channel_id: int) -> tuple[MatchRow, dict[int, Any]]:
-        """Error rates, blunders and the biggest mistakes of the humans in the last match."""
+    async def analysis(self, channel_id: int) -> Review:
+        """Error rates, blunders, biggest mistakes and luck of the humans in the last match."""
         row = await self.latest(channel_id)
         if row is None or row.game is None:
             raise NoGameError("No game has been played in this channel yet.")
+        return await self.review(row)
+
+    async def review(self, row: MatchRow, game_number: int | None = None) -> Review:
+        """Skill and luck of a match (or of one of its games), from its event log.
+
+        Replaying the log and every evaluation run in a worker thread, off the event loop.
+        """
         events = await self.store.events(row.id)
         humans = tuple(i for i in (0, 1) if not (row.computer_level and i == 1))
         from bot.computer import DEFAULT_LEVEL, analyze
+        from bot.luck import match_luck
 
         evaluator = self.computer(DEFAULT_LEVEL).evaluator
+        games = None if game_number is None else [game_number]
 
-        def work() -> dict[int, Any]:
-            # Replaying the log parses every move: keep that off the event loop too.
+        def work() -> Review:
             decisions = decisions_from_events(row.options, events)
-            return analyze(decisions, level=DEFAULT_LEVEL, players=humans, evaluator=evaluator)
+            if game_number is not None:
+                decisions = [d for d in decisions if d[0].game_number == game_number]
+            analyses = analyze(decisions, level=DEFAULT_LEVEL, players=humans, evaluator=evaluator)
+            luck = match_luck(row.options, events, evaluator, games=games)
+            return Review(row, analyses, luck)
 
-        result = await asyncio.to_thread(work)
+        return await asyncio.to_thread(work)
+
+    async def verify_dice(self, secret: str, public: str) -> tuple[MatchRow, VerifyResult]:
+        """Check a match's recorded rolls against its revealed secret."""
+        row = await self.store.match_by_dice_public(public.strip())
+        if row is None or row.dice is None:
+            raise UserError(
+                f"No match here used the public value {public.strip()[:40]}. Copy it from the "
+                "message that ended the match."
+            )
+        events = await self.store.events(row.id)
+        result = verify_events(
+            secret.strip(), row.dice.public or public, events, commitment_hex=row.dice.commitment
+        )
         return row, result
+
+    async def dice_report(self, guild_id: int) -> DiceReport:
+        """Statistics of every roll actually played on a server, per player and in all."""
+        matches = await self.store.roll_events(guild_id)
+
+        def work() -> DiceReport:
+            records = [
+                record
+                for players, events in matches
+                for record in rolls_from_events(events, players)
+            ]
+            return dice_report(records)
+
+        return await asyncio.to_thread(work)
+
+    async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
+        return await self.store.rating_history(guild_id, user_id)
 
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
         """Load the live row, expiring a challenge whose time has run out."""
@@ -946,7 +1053,7 @@ class SessionService:
         game = turn.game
         names = (turn.name(0), turn.name(1))
         while game.phase is Phase.OPENING:
-            dice = (self.roller.die(), self.roller.die())
+            dice = (turn.die(), turn.die())
             cube_before = game.cube
             game = game.opening_roll(*dice)
             turn.game = game
@@ -1015,6 +1122,22 @@ class SessionService:
         crawford = " This is the Crawford game: no doubling." if following.crawford else ""
         turn.lines.append(f"Game {following.game_number} begins.{crawford}")
         self._opening(turn)
+
+
+def _commitment_line(seal: DiceSeal, public: str | None = None) -> str:
+    if public is None:
+        return f"Dice commitment (SHA-256 of this match's secret): `{seal.commitment}`."
+    return (
+        f"Dice: committed to `{seal.commitment}` (SHA-256); public value `{public}`. "
+        "The secret is revealed when the match ends."
+    )
+
+
+def _reveal_line(seal: DiceSeal, public: str | None) -> str:
+    return (
+        f"Dice secret: `{seal.secret}` (public value `{public}`). Check every roll with "
+        "/backgammon verify or python -m bot verify SECRET PUBLIC."
+    )
 
 
 def _points(points: int) -> str:
@@ -1140,6 +1263,7 @@ __all__ = [
     "Player",
     "QuarantinedError",
     "Report",
+    "Review",
     "SessionService",
     "SessionSettings",
     "replay",

@@ -126,6 +126,24 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, user_id, level)
     );
     """,
+    # 3: dice anyone can verify (a secret committed to per match, the public value mixed in
+    # at the accept, how many dice were drawn), and each player's rating after every match.
+    """
+    ALTER TABLE matches ADD COLUMN dice_secret TEXT;
+    ALTER TABLE matches ADD COLUMN dice_commitment TEXT;
+    ALTER TABLE matches ADD COLUMN dice_public TEXT;
+    ALTER TABLE matches ADD COLUMN dice_drawn INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX matches_by_dice_public ON matches (dice_public);
+    CREATE TABLE rating_history (
+        guild_id  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        match_id  INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        rated_at  REAL NOT NULL,
+        rating    REAL NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, rated_at);
+    """,
 )
 
 
@@ -152,6 +170,7 @@ class MatchRow:
     final_score: tuple[int, int] | None
     end_reason: str | None
     auto_play: bool = False  # play the only legal play for the player (a table option)
+    dice: DiceSeal | None = None  # the committed dice secret (None: dice not committed)
 
     @property
     def live(self) -> bool:
@@ -163,6 +182,22 @@ class MatchRow:
         if user_id == self.player_ids[1]:
             return 1
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class DiceSeal:
+    """A match's verifiable dice: the secret committed to, the public value, dice drawn.
+
+    The secret never leaves the bot until the match ends (see :mod:`bot.fairdice`).
+    """
+
+    secret: str  # 64 hex digits
+    commitment: str  # its SHA-256, posted before the first roll
+    public: str | None  # fixed at the accept, after the commitment
+    drawn: int = 0
+
+    def __repr__(self) -> str:  # never print the secret by accident
+        return f"DiceSeal(commitment={self.commitment[:16]}..., public={self.public!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +256,8 @@ class Change:
     events: Sequence[NewEvent] = ()
     finished_games: Sequence[FinishedGame] = ()
     outcome: MatchOutcome | None = None
+    dice_public: str | None = None  # set once, when the match starts
+    dice_drawn: int | None = None  # dice drawn from the match's secret so far
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +303,8 @@ class ComputerResults:
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, status, player0_id, player0_name, player1_id, player1_name, "
     "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
-    "expires_at, winner, score0, score1, end_reason"
+    "expires_at, winner, score0, score1, end_reason, dice_secret, dice_commitment, "
+    "dice_public, dice_drawn"
 )
 _PLAYER_COLUMNS = (
     "guild_id, user_id, name, rating, experience, rated_matches, games, game_wins, "
@@ -311,6 +349,10 @@ def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> 
         score0,
         score1,
         reason,
+        dice_secret,
+        dice_commitment,
+        dice_public,
+        dice_drawn,
     ) = row
     return MatchRow(
         id=id_,
@@ -336,6 +378,9 @@ def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> 
         final_score=(score0, score1) if score0 is not None else None,
         end_reason=reason,
         auto_play=_auto_play(options),
+        dice=(
+            DiceSeal(dice_secret, dice_commitment, dice_public, dice_drawn) if dice_secret else None
+        ),
     )
 
 
@@ -411,12 +456,16 @@ class Store:
         text = str(path)
         if text != ":memory:":
             _prepare_file(Path(text))
+        pending = aiosqlite.connect(text, isolation_level=None)
         try:
-            # A failed connect stops aiosqlite's thread by itself; a failed set-up must
-            # close the connection (below), or its thread keeps the process alive.
-            connection = await aiosqlite.connect(text, isolation_level=None)
+            connection = await pending
         except (sqlite3.Error, OSError) as exc:
+            # A failed connect queues the stop of aiosqlite's thread; let the thread finish
+            # while the loop still runs, or it reports to a closed loop at exit (a traceback).
+            await asyncio.to_thread(pending._thread.join, 5)
             raise StoreOpenError(f"cannot open the database {text}: {exc}") from exc
+        # A failed set-up must close the connection (below), or its thread keeps the
+        # process alive.
         store = cls(connection, text)
         try:
             await store._setup()
@@ -547,6 +596,7 @@ class Store:
         expires_at: float | None,
         computer_level: str | None = None,
         auto_play: bool = False,
+        dice: DiceSeal | None = None,
     ) -> MatchRow:
         """Store a new challenge; the channel must be free."""
         (p0, n0), (p1, n1) = players
@@ -555,8 +605,9 @@ class Store:
                 rows = await self._db.execute_fetchall(
                     "INSERT INTO matches (guild_id, channel_id, status, player0_id, "
                     "player0_name, player1_id, player1_name, options, rated, computer_level, "
-                    "created_at, updated_at, last_action_at, expires_at) "
-                    "VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "created_at, updated_at, last_action_at, expires_at, dice_secret, "
+                    "dice_commitment) "
+                    "VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     f"RETURNING {_MATCH_COLUMNS}",
                     (
                         guild_id,
@@ -572,6 +623,8 @@ class Store:
                         now,
                         now,
                         expires_at,
+                        dice.secret if dice else None,
+                        dice.commitment if dice else None,
                     ),
                 )
             except sqlite3.IntegrityError as exc:
@@ -623,7 +676,8 @@ class Store:
         updated = await db.execute_fetchall(
             "UPDATE matches SET status = ?, state = ?, version = version + 1, updated_at = ?, "
             "last_action_at = CASE WHEN ? THEN ? ELSE last_action_at END, "
-            "winner = ?, score0 = ?, score1 = ?, end_reason = ? "
+            "winner = ?, score0 = ?, score1 = ?, end_reason = ?, "
+            "dice_public = COALESCE(?, dice_public), dice_drawn = COALESCE(?, dice_drawn) "
             f"WHERE id = ? AND version = ? RETURNING {_MATCH_COLUMNS}",
             (
                 change.status,
@@ -635,6 +689,8 @@ class Store:
                 outcome.final_score[0] if outcome else None,
                 outcome.final_score[1] if outcome else None,
                 outcome.reason if outcome else None,
+                change.dice_public,
+                change.dice_drawn,
                 change.match_id,
                 change.expected_version,
             ),
@@ -785,6 +841,14 @@ class Store:
                 "rated_matches = rated_matches + 1 WHERE guild_id = ? AND user_id = ?",
                 (rated.rating, rated.experience, match.guild_id, user_id),
             )
+        await self._db.executemany(
+            "INSERT INTO rating_history (guild_id, user_id, match_id, rated_at, rating) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [
+                (match.guild_id, user_id, match.id, match.updated_at, rated.rating)
+                for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser))
+            ],
+        )
 
     # --- events --------------------------------------------------------------------------
 
@@ -794,21 +858,38 @@ class Store:
             "gnu_match_id, created_at FROM events WHERE match_id = ? ORDER BY seq",
             (match_id,),
         )
-        return [
-            EventRecord(
-                seq=row[0],
-                game_number=row[1],
-                actor_id=row[2],
-                player=row[3],
-                action=row[4],
-                notation=row[5],
-                dice=_parse_dice(row[6]),
-                position_id=row[7],
-                gnu_match_id=row[8],
-                created_at=row[9],
-            )
-            for row in rows
-        ]
+        return [_event_from_row(row) for row in rows]
+
+    async def match_by_dice_public(self, public: str) -> MatchRow | None:
+        """The match whose dice mixed in this public value (for checking its dice)."""
+        return await self._one_match(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE dice_public = ? ORDER BY id LIMIT 1",
+            (public,),
+        )
+
+    async def roll_events(self, guild_id: int) -> list[tuple[tuple[int, int], list[EventRecord]]]:
+        """Every match's rolls on a server (opening and roll events), with its two players."""
+        rows = await self._select(
+            "SELECT m.id, m.player0_id, m.player1_id, e.seq, e.game_number, e.actor_id, "
+            "e.player, e.action, e.notation, e.dice, e.position_id, e.gnu_match_id, "
+            "e.created_at FROM events e JOIN matches m ON m.id = e.match_id "
+            "WHERE m.guild_id = ? AND e.action IN ('opening', 'roll') ORDER BY e.match_id, e.seq",
+            (guild_id,),
+        )
+        matches: dict[int, tuple[tuple[int, int], list[EventRecord]]] = {}
+        for row in rows:
+            _, events = matches.setdefault(row[0], ((row[1], row[2]), []))
+            events.append(_event_from_row(row[3:]))
+        return list(matches.values())
+
+    async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
+        """A player's rating after each rated match on a server: (time, rating), oldest first."""
+        rows = await self._select(
+            "SELECT rated_at, rating FROM rating_history WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY rated_at, match_id",
+            (guild_id, user_id),
+        )
+        return [(float(row[0]), float(row[1])) for row in rows]
 
     async def game_results(self, match_id: int) -> list[FinishedGame]:
         from bot.engine import EndReason
@@ -859,6 +940,21 @@ class Store:
         return [PlayerStats(*row) for row in rows]
 
 
+def _event_from_row(row: Sequence[Any]) -> EventRecord:
+    return EventRecord(
+        seq=row[0],
+        game_number=row[1],
+        actor_id=row[2],
+        player=row[3],
+        action=row[4],
+        notation=row[5],
+        dice=_parse_dice(row[6]),
+        position_id=row[7],
+        gnu_match_id=row[8],
+        created_at=row[9],
+    )
+
+
 def _parse_dice(text: str | None) -> tuple[int, int] | None:
     if not text:
         return None
@@ -869,6 +965,7 @@ def _parse_dice(text: str | None) -> tuple[int, int] | None:
 __all__ = [
     "Change",
     "ComputerResults",
+    "DiceSeal",
     "EventRecord",
     "FinishedGame",
     "MatchOutcome",

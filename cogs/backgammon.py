@@ -20,9 +20,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import present
-from bot.engine import MatchOptions, ResultKind
+from bot.engine import MatchOptions, Phase, ResultKind
 from bot.errors import UserError
-from bot.session import ActionContext, Player, Report, SessionService
+from bot.session import ActionContext, Player, Report, Review, SessionService
 from bot.store import MatchRow
 from cogs.replies import NO_MENTIONS, Reply, code_safe, mentions_for, safe_name
 from cogs.views import view_for
@@ -80,8 +80,11 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         *,
         leaderboard_min_matches: int = 1,
         renderer: Callable[..., bytes] | None = None,
+        game_reviews: bool = True,
     ) -> None:
         self.bot = bot
+        self.game_reviews = game_reviews
+        self._background: set[asyncio.Task[None]] = set()
         self.service = service
         self.leaderboard_min_matches = leaderboard_min_matches
         self._renderer = renderer
@@ -197,6 +200,35 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             await reply.acknowledge()  # drawing takes a moment
         files = await asyncio.to_thread(self._render, report) if report.boards else []
         await reply.send(**self._message(report, files))
+        self._review_finished_game(report)
+
+    def _review_finished_game(self, report: Report) -> None:
+        """After a game ends, post both players' luck and error rates (in the background)."""
+        if not self.game_reviews or report.finished is None:
+            return
+        from bot.computer import computer_available
+
+        over = [game for game in report.boards if game.phase is Phase.OVER]
+        if not over or not computer_available():
+            return
+        task = asyncio.create_task(self._post_review(report.match, over[-1].game_number))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _post_review(self, row: MatchRow, game_number: int) -> None:
+        try:
+            review = await self.service.review(row, game_number)
+            if not review.luck.players:
+                return
+            names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
+            text = f"**Game {game_number}: skill and luck**\n" + present.luck_lines(
+                names, review.luck, review.analyses
+            )
+            channel = self.bot.get_channel(row.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
+        except Exception:
+            log.exception("could not review game %s of match %s", game_number, row.id)
 
     def _message(self, report: Report, files: list[discord.File]) -> dict[str, Any]:
         content, pinged = self._content(report)
@@ -338,12 +370,14 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def analyze(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             await reply.acknowledge()
-            row, analyses = await self.service.analysis(interaction.channel_id or 0)
+            review = await self.service.analysis(interaction.channel_id or 0)
+            row, analyses = review.match, review.analyses
             names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
-            text = present.analysis_text(names, analyses)
-            boards = [m.game for result in analyses.values() for m in result.mistakes][:6]
+            text = present.analysis_text(names, analyses, review.luck)
+            boards = [m.game for result in analyses.values() for m in result.mistakes][:5]
             report = Report("analyze", row, [], boards)
             files = await asyncio.to_thread(self._render, report, last_play=False)
+            files.insert(0, await asyncio.to_thread(_win_chart, review))
             await reply.send(content=text, files=files, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
@@ -491,7 +525,13 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             if record:
                 text += "\n" + present.computer_record_text(record)
             embed = discord.Embed(title=f"{name}'s backgammon", description=text)
-            await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
+            history = await self.service.rating_history(guild_id, target.id)
+            if len(history) >= 1:
+                chart = await asyncio.to_thread(_rating_chart, history, target.display_name)
+                embed.set_image(url=f"attachment://{chart.filename}")
+                await reply.send(embed=embed, file=chart, allowed_mentions=NO_MENTIONS)
+            else:
+                await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
@@ -507,6 +547,46 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
                 description="\n".join(lines) or "No rated matches have been finished yet.",
             )
             embed.set_footer(text="FIBS ratings from rated matches · start at 1500")
+            await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
+
+        await self._guarded(interaction, work)
+
+    @app_commands.command(name="verify", description="Check a finished match's dice")
+    @app_commands.describe(
+        secret="The dice secret revealed when the match ended (64 characters)",
+        public="The match's public value, from the same message",
+    )
+    async def verify(
+        self,
+        interaction: Interaction,
+        secret: app_commands.Range[str, 1, 100],
+        public: app_commands.Range[str, 1, 100],
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            row, result = await self.service.verify_dice(secret, public)
+            names = f"{safe_name(row.player_names[0])} vs {safe_name(row.player_names[1])}"
+            await reply.send(
+                content=f"Match #{row.id} ({names}): {result.text}",
+                allowed_mentions=NO_MENTIONS,
+            )
+
+        await self._guarded(interaction, work)
+
+    @app_commands.command(name="dice", description="The dice rolled on this server, checked")
+    @app_commands.describe(user="Whose rolls (default: everyone's on this server)")
+    async def dice(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        async def work(reply: Reply) -> None:
+            report = await self.service.dice_report(interaction.guild_id or 0)
+            if user is None:
+                text = present.dice_text(report.server, "this server")
+            else:
+                stats = report.players.get(user.id)
+                who = safe_name(user.display_name)
+                if stats is None:
+                    raise UserError(f"{who} has not rolled in a game on this server yet.")
+                text = present.dice_text(stats, who)
+            embed = discord.Embed(title="Dice check", description=present.fit(text, 4000))
+            embed.set_footer(text="Only rolls actually played here count · fair dice: 1/6 a face")
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
@@ -529,6 +609,22 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             return
         log.error("command error in %s", _describe(interaction), exc_info=original)
         await reply.error(SORRY)
+
+
+def _win_chart(review: Review) -> discord.File:
+    """The last game's chance of winning after every play, with errors and luck marked."""
+    from renderers.charts import win_chance_chart
+
+    game = review.luck.games[-1]
+    png = win_chance_chart(**game.chart_inputs(), names=review.match.player_names)
+    return discord.File(io.BytesIO(png), filename="game-chart.png")
+
+
+def _rating_chart(history: list[tuple[float, float]], name: str) -> discord.File:
+    from renderers.charts import rating_chart
+
+    png = rating_chart([(when, rating) for when, rating in history], name=name)
+    return discord.File(io.BytesIO(png), filename="rating.png")
 
 
 def _board_report(row: MatchRow) -> Report:

@@ -65,7 +65,9 @@ class Reply:
         self._finished = asyncio.Event()
 
     def context(self, match_id: int | None = None) -> ActionContext:
-        return ActionContext(match_id=match_id, acknowledge=self.acknowledge)
+        return ActionContext(
+            match_id=match_id, acknowledge=self.acknowledge, public=str(self.interaction.id)
+        )
 
     @property
     def done(self) -> bool:

@@ -52,6 +52,8 @@ class Harness:
     roller: ScriptedRoller = field(default_factory=ScriptedRoller)
     clock: FakeClock = field(default_factory=FakeClock)
     computer: Callable[[str], Any] | None = None  # a scripted computer opponent, if any
+    game_reviews: bool = False  # the luck posts after each game (bgsage work): opt in
+    fair_dice: bool = False  # the bot's own committed dice instead of the scripted roller
     bot: GammonBot | None = None
     _task: asyncio.Task[None] | None = None
     _store: Store | None = None
@@ -69,6 +71,7 @@ class Harness:
             token=self.fake.token,
             dev_guild_id=self.fake.guild.id,
             database_path=self.db_path,
+            game_reviews=self.game_reviews,
             api_base=self.fake.http_base,
             gateway_url=self.fake.gateway_url,
         )
@@ -84,7 +87,7 @@ class Harness:
         self._store = await Store.open(settings.database_path)
         service = SessionService(
             self._store,
-            roller=self.roller,
+            roller=None if self.fair_dice else self.roller,
             settings=SessionSettings(
                 challenge_timeout=15 * 60, inactivity_timeout=60 * 60, computer_retry=0.2
             ),

@@ -33,6 +33,8 @@ SUBCOMMANDS = {
     "analyze",
     "cancel",
     "help",
+    "verify",
+    "dice",
 }
 
 
