@@ -141,6 +141,14 @@ def analyze(decisions: Sequence[tuple[Any, Any]], level: str, players: tuple[int
     return _player(level).analyze(decisions, players=players)
 
 
+def analyze_log(options: Any, events: Sequence[Any], level: str, players: tuple[int, ...]) -> Any:
+    """A match's event log replayed into its decisions, then analysed: the whole of
+    ``/backgammon analyze`` in one worker call (the log is smaller to send than the games)."""
+    from bot.session import decisions_from_events
+
+    return analyze(decisions_from_events(options, events), level, players)
+
+
 # --- the pool -------------------------------------------------------------------------------
 
 
@@ -265,6 +273,22 @@ class Workers:
             local = self._local(level)
             return await asyncio.to_thread(local.analyze, list(decisions), players=players)
         return await self.call(analyze, list(decisions), level, players)
+
+    async def analyze_log(
+        self, options: Any, events: Sequence[Any], *, level: str, players: Iterable[int]
+    ) -> Any:
+        """Replay a match's event log (``bot.session.decisions_from_events``) and analyse
+        the decisions of ``players``, all in a worker."""
+        players = tuple(players)
+        if self.in_process and self._factory is not None:
+            from bot.session import decisions_from_events
+
+            def work() -> Any:
+                decisions = decisions_from_events(options, events)
+                return self._local(level).analyze(decisions, players=players)
+
+            return await asyncio.to_thread(work)
+        return await self.call(analyze_log, options, list(events), level, players)
 
     # --- internals ------------------------------------------------------------------------
 

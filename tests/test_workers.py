@@ -156,3 +156,57 @@ async def test_inline_workers_run_in_this_process():
     assert await workers.render(game, perspective=0) == render_board(game, perspective=0)
     assert workers.pids == []
     await workers.close()
+
+
+def event_log() -> tuple[MatchOptions, list]:
+    """A short money game's log, as the store keeps it."""
+    from bot.store import EventRecord
+
+    options = MatchOptions()
+    events = []
+
+    def log(game: Game, action: str, player, notation=None, dice=None) -> None:
+        events.append(
+            EventRecord(
+                seq=len(events) + 1,
+                game_number=1,
+                actor_id=None if player is None else 100 + player,
+                player=player,
+                action=action,
+                notation=notation,
+                dice=dice,
+                position_id=game.position_id(),
+                gnu_match_id=game.match_id(),
+                created_at=0.0,
+            )
+        )
+
+    game = Game.new(options)
+    log(game, "start", None)
+    game = game.opening_roll(3, 1)
+    log(game, "opening", None, dice=(3, 1))
+    rng = random.Random(3)
+    for _ in range(6):
+        if game.phase is Phase.MOVE:
+            player = game.on_roll
+            play = next(iter(game.legal_plays()))
+            game = game.play(play)
+            log(game, "move", player, notation=str(play))
+        elif game.phase is Phase.ROLL:
+            player, dice = game.on_roll, (rng.randint(1, 6), rng.randint(1, 6))
+            game = game.roll(dice)
+            log(game, "roll", player, dice=dice)
+    return options, events
+
+
+@needs_bgsage
+async def test_a_match_log_is_analysed_in_a_worker(pool):
+    from bot.session import decisions_from_events
+
+    options, events = event_log()
+    result = await pool.analyze_log(options, events, level="expert", players=(0, 1))
+    here = ComputerPlayer("expert").analyze(decisions_from_events(options, events))
+    assert set(result) == {0, 1}
+    for player in (0, 1):
+        assert result[player].decisions == here[player].decisions > 0
+        assert result[player].total_error == pytest.approx(here[player].total_error)
