@@ -94,14 +94,14 @@ def _warm(computer: bool) -> None:
 
     warm_up()
     if computer:
-        from bot.computer import DEFAULT_LEVEL, computer_available
+        from bot.computer import LEVELS, computer_available
 
         if computer_available():
             from bot.engine import Game
 
-            player = _player(DEFAULT_LEVEL)
             game = Game.new().opening_roll(3, 1)
-            player.choose_play(game)  # loads the weights and runs the network once
+            for level in LEVELS:  # 1-ply and 2-ply weights loaded, each run once
+                _player(level).choose_play(game)
 
 
 def _init_worker(computer: bool) -> None:
