@@ -204,9 +204,15 @@ class Workers:
         executor = self._ensure()
         loop = asyncio.get_running_loop()
         # Submitted together, before any worker is idle: each starts a process of its own.
-        pids = await asyncio.gather(
-            *(loop.run_in_executor(executor, _pid) for _ in range(self.size))
-        )
+        try:
+            pids = await asyncio.gather(
+                *(loop.run_in_executor(executor, _pid) for _ in range(self.size))
+            )
+        except BrokenProcessPool as exc:
+            # A worker that fails to start (say, a main module that starts the bot again
+            # on import, without `if __name__ == "__main__"`) dies before it answers.
+            self._replace(executor)
+            raise WorkerError("the worker processes did not start") from exc
         log.info(
             "%d worker processes ready in %.1f s (pids %s)",
             len(set(pids)),
