@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _render_before as before
 from PIL import Image
 
-from bot.engine import Game
+from bot.engine import Game, Phase
 from renderers import board, render_board
 from renderers.examples import EXAMPLES
 from renderers.theme import Layout
@@ -78,12 +78,31 @@ def random_positions(count: int) -> list[tuple[str, Game, int]]:
     return [(f"random {i}", game, i % 2) for i, (game, _) in enumerate(states)]
 
 
+def game_pictures(count: int, seed: int = 17) -> list[tuple[str, Game, int]]:
+    """``count`` pictures as the bot posts them: every state of random games in order
+    (after each roll, move, double and answer), from the side of whoever acts next."""
+    import random
+
+    from tests.renderers.test_random import random_step
+
+    rng = random.Random(seed)
+    out: list[tuple[str, Game, int]] = []
+    while len(out) < count:
+        game = Game.new()
+        while game.phase is not Phase.OVER and len(out) < count:
+            game = random_step(game, rng)
+            actor = game.actor if game.actor is not None else game.on_roll
+            out.append((f"game {len(out)}", game, actor))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--width", type=int, default=1000)
     parser.add_argument("--theme", default="classic")
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--random", type=int, default=100, help="random states, drawn once")
+    parser.add_argument("--games", type=int, default=200, help="pictures of games, in order")
     args = parser.parse_args()
     cases = positions()
     paths = {"before": before.render_board, "now": render_board}
@@ -119,19 +138,26 @@ def main() -> None:
     for _ in range(args.rounds):
         for which in paths:
             measure(which, cases)
-    fresh = random_positions(args.random) if args.random else []
-    for which in paths:
-        times[which + " random"], cpu_times[which + " random"] = [], []
-        sizes[which + " random"] = {}
-    for start in range(0, len(fresh), 10):
+    # Pictures drawn once: batches of ten, each renderer first in turn (the text images
+    # one draws, the other finds in the cache they share).
+    scenarios = {
+        "random": random_positions(args.random) if args.random else [],
+        "games": game_pictures(args.games) if args.games else [],
+    }
+    for name, batch in scenarios.items():
         for which in paths:
-            measure(which, fresh[start : start + 10], " random")
+            times[f"{which} {name}"], cpu_times[f"{which} {name}"] = [], []
+            sizes[f"{which} {name}"] = {}
+        for number, start in enumerate(range(0, len(batch), 10)):
+            for which in list(paths)[:: 1 if number % 2 else -1]:
+                measure(which, batch[start : start + 10], f" {name}")
 
     layout = Layout.for_width(args.width)
     floor = blank_encode_ms(layout.width, layout.height, args.rounds * 3)
     print(
         f"image: {layout.width}x{layout.height} px, theme {args.theme}, "
-        f"{len(cases)} example positions x {args.rounds} rounds, {len(fresh)} random states"
+        f"{len(cases)} example positions x {args.rounds} rounds, "
+        f"{len(scenarios['random'])} random states, {len(scenarios['games'])} game pictures"
     )
     print(f"deflate: {'isal' if board._fast_zlib is not None else 'zlib (isal not installed)'}")
     print(f"{'':24} {'before':>10} {'now':>10}  now/before")
@@ -143,12 +169,19 @@ def main() -> None:
         ("max PNG (KB)", {w: max(sizes[w].values()) / 1024 for w in paths}),
         ("median PNG (KB)", {w: statistics.median(sizes[w].values()) / 1024 for w in paths}),
     ]
-    if fresh:
-        rows += [
-            ("random: median (ms)", {w: statistics.median(times[w + " random"]) for w in paths}),
-            ("random: p95 (ms)", {w: percentile(times[w + " random"], 0.95) for w in paths}),
-            ("random: max PNG (KB)", {w: max(sizes[w + " random"].values()) / 1024 for w in paths}),
-        ]
+    for name, batch in scenarios.items():
+        if batch:
+            rows += [
+                (
+                    f"{name}: median (ms)",
+                    {w: statistics.median(times[f"{w} {name}"]) for w in paths},
+                ),
+                (f"{name}: p95 (ms)", {w: percentile(times[f"{w} {name}"], 0.95) for w in paths}),
+                (
+                    f"{name}: max PNG (KB)",
+                    {w: max(sizes[f"{w} {name}"].values()) / 1024 for w in paths},
+                ),
+            ]
     for label, figures in rows:
         ratio = figures["now"] / figures["before"] if figures["before"] else float("nan")
         print(f"{label:<24} {figures['before']:>10.2f} {figures['now']:>10.2f}  {ratio:.2f}")

@@ -284,16 +284,16 @@ def _paint(canvas: _Canvas, theme: Theme, layout: Layout) -> Image.Image:
     own stack); otherwise every region is drawn whole, in the order given."""
     rgb, indexed = _bases(theme, layout)
     palette = _palette(theme)
-    kept = _kept(theme, layout)
+    kept, kept_text = _kept(theme, layout)
     ops, keys = canvas.ops, canvas.keys
     out = indexed.copy()
-    furniture = [i for i, key in enumerate(keys) if key is not None]
-    rest = [i for i, key in enumerate(keys) if key is None]
+    furniture = [i for i, key in enumerate(keys) if key is not None and key[0][0] != "text"]
+    rest = [i for i, key in enumerate(keys) if key is None or key[0][0] == "text"]
     if not _furniture_first(ops, furniture, rest):
         for box, members in _regions(ops):
             out.paste(_region(rgb, palette, ops, members, box, []), (box[0] + 1, box[1]))
         return out
-    layers: list[tuple[Box, Image.Image]] = []
+    layers: list[tuple[Box, Image.Image, Hashable]] = []
     for box, members in _regions([ops[i] for i in furniture]):
         chosen = [furniture[m] for m in members]
         cache_key = (box, tuple(keys[i] for i in chosen))
@@ -304,11 +304,27 @@ def _paint(canvas: _Canvas, theme: Theme, layout: Layout) -> Image.Image:
                 ops[i][1](colour, box[0], box[1])
             drawn = colour, colour.quantize(palette=palette, dither=Image.Dither.NONE)
             kept.put(cache_key, drawn)
-        layers.append((box, drawn[0]))
+        layers.append((box, drawn[0], cache_key))
         out.paste(drawn[1], (box[0] + 1, box[1]))
     for box, chosen in _cover(ops, rest, REST_SLACK):
-        out.paste(_region(rgb, palette, ops, chosen, box, layers), (box[0] + 1, box[1]))
+        texts = tuple(keys[i] for i in chosen)
+        if None in texts:  # an arrow, a ring, the banner: drawn for this picture only
+            out.paste(_region(rgb, palette, ops, chosen, box, layers), (box[0] + 1, box[1]))
+            continue
+        # Only text, on the furniture under it (a panel, a tray): a player's name is the
+        # same in every picture of a game.
+        under = tuple(key for lbox, _, key in layers if _meets(box, lbox))
+        cache_key = ("text", box, under, texts)
+        drawn = kept_text.get(cache_key)
+        if drawn is None:
+            drawn = _region(rgb, palette, ops, chosen, box, layers)
+            kept_text.put(cache_key, drawn)
+        out.paste(drawn, (box[0] + 1, box[1]))
     return out
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _cover(
@@ -350,14 +366,14 @@ def _region(
     ops: list[tuple[Box, Op]],
     members: list[int],
     box: Box,
-    layers: list[tuple[Box, Image.Image]],
+    layers: list[tuple[Box, Image.Image, Hashable]],
 ) -> Image.Image:
     """``box`` of the empty board, with the furniture ``layers`` that meet it, then the
     operations ``members`` drawn on it, on the palette. Each pixel maps to the palette on
     its own, so mapping a region gives the indices mapping the whole picture would."""
     x0, y0, x1, y1 = box
     region = rgb.crop(box)
-    for (lx0, ly0, lx1, ly1), layer in layers:
+    for (lx0, ly0, lx1, ly1), layer, _ in layers:
         if lx0 < x1 and x0 < lx1 and ly0 < y1 and y0 < ly1:
             ix0, iy0, ix1, iy1 = max(x0, lx0), max(y0, ly0), min(x1, lx1), min(y1, ly1)
             piece = layer.crop((ix0 - lx0, iy0 - ly0, ix1 - lx0, iy1 - ly0))
@@ -417,12 +433,14 @@ KEPT_REGIONS = 256  # per theme and width; about 80 KB each for a stack of five 
 
 
 @cache
-def _kept(theme: Theme, layout: Layout) -> _LRU:
+def _kept(theme: Theme, layout: Layout) -> tuple[_LRU, _LRU]:
     """Regions of the board's furniture (checkers on the points and the bar, borne-off
     checkers, dice, the cube), in colour and on the palette, keyed by their box and what is
     in them: a stack of checkers is drawn once and reused by every later picture that has
-    it (a game's pictures change a few points at a time); and the players' panels."""
-    return _LRU(KEPT_REGIONS)
+    it (a game's pictures change a few points at a time); the players' panels; and boxes
+    of text over them (a player's name is in every picture of a game), kept apart so that
+    text, which changes more often, does not push the checkers out."""
+    return _LRU(KEPT_REGIONS), _LRU(KEPT_REGIONS)
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -436,19 +454,28 @@ try:  # ISA-L's deflate: about five times faster than zlib's at level 1, as smal
 except ImportError:  # pragma: no cover - where isal has no wheel
     _fast_zlib = None
 
-# Chosen by measurement (benchmarks/render.py's examples at 1000 px, 2 slow cores): ISA-L
-# level 1 takes 0.5 ms for at most 76 KB; its level 2 is no faster or smaller, 0 is 12 KB
-# larger, 3 three times slower. Without isal, zlib's level 2 takes 2.9 ms for at most 77 KB:
-# level 1 is as fast but up to 79 KB, 3 is 0.4 ms slower, 6 twice as slow for 62 KB; the
-# Z_RLE strategy doubles the size. Pillow's own encoder (level 3, as before) took 3.5 ms.
+# Chosen by measurement (benchmarks/render.py's pictures at 1000 px, 2 slow cores): ISA-L
+# level 1 takes 0.5 ms for at most 80 KB (median 69 KB); its level 2 is a little slower for
+# 0.5 KB less, 0 is 12 KB larger, 3 three times slower. Without isal, zlib's level 2 takes
+# 2.9 ms for about the same sizes: level 1 is as fast but larger, 3 slower, 6 twice as slow
+# for 62 KB; the Z_RLE strategy doubles the size. Pillow's own encoder (level 3, as before)
+# took 3.5 ms. The busiest pictures (about 1 in 100 of a game's) come out above
+# DEFLATE_BUDGET and are compressed again at zlib's level 6 (6-8 ms, under 66 KB), which
+# keeps every PNG under 80 KB.
 ISAL_LEVEL = 1
 ZLIB_LEVEL = 2
+BUSY_LEVEL = 6
+DEFLATE_BUDGET = 78 * 1024
 
 
 def _deflate(data: bytes) -> bytes:
     if _fast_zlib is not None:
-        return _fast_zlib.compress(data, ISAL_LEVEL)
-    return zlib.compress(data, ZLIB_LEVEL)
+        out = _fast_zlib.compress(data, ISAL_LEVEL)
+    else:
+        out = zlib.compress(data, ZLIB_LEVEL)
+    if len(out) > DEFLATE_BUDGET:
+        out = zlib.compress(data, BUSY_LEVEL)
+    return out
 
 
 def _png(rows: bytes, width: int, height: int, palette: bytes) -> bytes:
@@ -577,8 +604,8 @@ class _Scene:
 
     def label_checker(self, centre: tuple[int, int], count: int, player: int) -> None:
         size = self.layout.px(30)
-        label = text_image(str(count), size, self.theme.checker_text[player], bold=True)
-        self.paste(label, centre)
+        label, key = _text(str(count), size, self.theme.checker_text[player], bold=True)
+        self.paste(label, centre, key)
 
     def draw_trays(self) -> None:
         layout, theme = self.layout, self.theme
@@ -590,8 +617,8 @@ class _Scene:
                 x0, y0, _, _ = layout.slab_rect(side, index)
                 self.paste_at(slab, (x0, y0), ("slab", player))
             if n:
-                label = text_image(str(n), layout.px(26), theme.numbers, bold=True)
-                self.paste(label, layout.tray_label_centre(side))
+                label, key = _text(str(n), layout.px(26), theme.numbers, bold=True)
+                self.paste(label, layout.tray_label_centre(side), key)
 
     # --- dice and cube -------------------------------------------------------------------
 
@@ -739,8 +766,8 @@ class _Scene:
             name_size = layout.px(30)
             status_size = layout.px(24)
             room = right - x - layout.px(16)
-            status_img = (
-                text_image(
+            status_img, status_key = (
+                _text(
                     status,
                     status_size,
                     theme.text if active else theme.muted,
@@ -748,24 +775,24 @@ class _Scene:
                     max_width=max(room // 2, 1),
                 )
                 if status
-                else None
+                else (None, None)
             )
             name_room = room - (status_img.width + layout.px(14) if status_img else 0)
-            name_img = text_image(
+            name_img, name_key = _text(
                 names[player],
                 name_size,
                 theme.text,
                 bold=True,
                 max_width=max(name_room, layout.px(40)),
             )
-            self.paste_at(name_img, (x, cy - name_img.height // 2))
+            self.paste_at(name_img, (x, cy - name_img.height // 2), name_key)
             if status_img is not None:
                 sx = x + name_img.width + layout.px(14)
                 # Share the name's baseline: both images put it at their font's ascent.
                 name_ascent = _ascent(name_size, bold=True)
                 status_ascent = _ascent(status_size, bold=active)
                 sy = cy - name_img.height // 2 + name_ascent - status_ascent
-                self.paste_at(status_img, (sx, sy))
+                self.paste_at(status_img, (sx, sy), status_key)
 
     def draw_figures(
         self, side: Side, player: int, pips: int, box: tuple[int, int, int, int]
@@ -779,12 +806,12 @@ class _Scene:
         label_size, value_size = layout.px(15), layout.px(28)
         cy = (box[1] + box[3]) // 2
         for label, value in reversed(columns):
-            value_img = text_image(value, value_size, theme.text, bold=True)
-            label_img = text_image(label, label_size, theme.muted, bold=True)
+            value_img, value_key = _text(value, value_size, theme.text, bold=True)
+            label_img, label_key = _text(label, label_size, theme.muted, bold=True)
             w = max(value_img.width, label_img.width, layout.px(56))
             centre = x - w // 2
-            self.paste(label_img, (centre, cy - layout.px(15)))
-            self.paste(value_img, (centre, cy + layout.px(10)))
+            self.paste(label_img, (centre, cy - layout.px(15)), label_key)
+            self.paste(value_img, (centre, cy + layout.px(10)), value_key)
             x -= w + layout.px(18)
         return x
 
@@ -825,11 +852,11 @@ class _Scene:
             terms = f"Money game · stake {game.cube}"
         pad = layout.px(14)
         size = layout.px(18)
-        left = text_image(terms, size, theme.muted, bold=True)
-        self.paste_at(left, (x0 + pad, cy - left.height // 2))
+        left, left_key = _text(terms, size, theme.muted, bold=True)
+        self.paste_at(left, (x0 + pad, cy - left.height // 2), left_key)
         ids = f"Position ID {game.position_id()}   Match ID {game.match_id()}"
-        right = text_image(ids, layout.px(13), theme.muted)
-        self.paste_at(right, (x1 - pad - right.width, cy - right.height // 2))
+        right, right_key = _text(ids, layout.px(13), theme.muted)
+        self.paste_at(right, (x1 - pad - right.width, cy - right.height // 2), right_key)
 
     def draw_banner(self, names: tuple[str, str]) -> None:
         game, layout, theme = self.game, self.layout, self.theme
@@ -871,6 +898,14 @@ class _Scene:
         cx = (left + right) // 2
         self.paste(head, (cx, top + height * 0.38))
         self.paste(sub, (cx, top + height * 0.76))
+
+
+def _text(
+    text: str, size: int, colour: RGB, *, bold: bool = False, max_width: int = 10_000
+) -> tuple[Image.Image, Hashable]:
+    """:func:`~renderers.text.text_image`, and a key naming it (see :data:`_kept`)."""
+    image = text_image(text, size, colour, bold=bold, max_width=max_width)
+    return image, ("text", text, size, colour, bold, max_width)
 
 
 # --- helpers for the scene ----------------------------------------------------------------

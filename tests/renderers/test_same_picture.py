@@ -83,7 +83,7 @@ def test_regions_from_the_cache_are_the_same_picture():
     board._kept.cache_clear()
     states = [make()[0] for make in EXAMPLES.values()]
     first = [render_board(game, perspective=0, names=NAMES, width=500) for game in states]
-    assert len(board._kept(board.CLASSIC, board.Layout.for_width(500))._items) > 0
+    assert len(board._kept(board.CLASSIC, board.Layout.for_width(500))[0]._items) > 0
     again = [render_board(game, perspective=0, names=NAMES, width=500) for game in states]
     assert [indices(png) for png in again] == [indices(png) for png in first]
     old = [before.render_board(g, perspective=0, names=NAMES, width=500) for g in states]
