@@ -13,14 +13,25 @@ choice and every cube decision (``should_double`` when doubling is allowed,
 uniformly among the legal plays, never doubles, and tosses a coin between take and drop;
 expected: the default level wins above 95% of those games.
 
+``--positions N`` (default 150) then times world-class checker plays on N positions met
+in expert self-play twice, in the same run: searching only the best 8 plays at 1-ply
+deeper (now) and searching every legal play at 2-ply, as bgsage's ``checker_play`` does
+(before #17), and counts how often the two choose the same play.
+
 Targets (issue #17): world-class answers within 0.5 s at p99, the default level within
-0.1 s.
+0.1 s. Figures on the 2-core development machine (November 2026), shared with other work:
+1-ply levels checker plays p50 about 2 ms, p99 under 10 ms, cube decisions p50 26-37 ms,
+p99 under 45 ms; world-class checker plays p50 6-8 ms, p99 34-36 ms (before: p50 19 ms,
+p99 95 ms, max 124 ms on the same 150 positions; a double with 140 plays took up to 0.5 s),
+cube decisions p99 under 50 ms. Pruned world-class chose the full search's play in 143 of
+150 positions and lost 0.55 millipoints a move to it on average (expert: 2.6).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -120,6 +131,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="self-play games per level")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--random-games", type=int, default=20)
+    parser.add_argument("--positions", type=int, default=150)
     parser.add_argument("--no-cube", dest="cube", action="store_false")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -143,6 +155,9 @@ def main() -> None:
         print(f"{'':15}{line('checker plays', stats.move_ms)}")
         print(f"{'':15}{line('cube decisions', stats.cube_ms)}")
 
+    if args.positions:
+        compare_world_class(args.positions, args.seed)
+
     if args.random_games:
         computer = ComputerPlayer(DEFAULT_LEVEL, seed=args.seed)
         rng = random.Random(args.seed)
@@ -162,6 +177,57 @@ def main() -> None:
             f"won {wins / args.random_games:.0%}, {stats.points / args.random_games:+.2f} "
             f"points per game"
         )
+
+
+def compare_world_class(count: int, seed: int) -> None:
+    """World-class checker plays, pruned (now) and full (before), on the same positions."""
+    from bot.computer import BgsageEvaluator, CubeContext
+
+    expert = ComputerPlayer(DEFAULT_LEVEL, seed=seed)
+    rng = random.Random(seed)
+    positions: list[Game] = []
+    while len(positions) < count:
+        length = rng.choice([0, 0, 5, 7])
+        game = Game.new(MatchOptions(length=length)).opening_roll(
+            rng.randint(1, 6), rng.randint(1, 6)
+        )
+        while game.phase is not Phase.OVER and len(positions) < count:
+            if game.phase is Phase.ROLL:
+                game = game.roll((rng.randint(1, 6), rng.randint(1, 6)))
+            elif game.phase is Phase.MOVE:
+                if len(game.legal_plays()) > 1:
+                    positions.append(game)
+                game = game.play(expert.choose_play(game))
+            else:
+                break
+    evaluators = {"now": BgsageEvaluator.shared(2), "before": BgsageEvaluator(2, candidates=10**6)}
+    times: dict[str, list[float]] = {name: [] for name in evaluators}
+    best: dict[str, list] = {name: [] for name in evaluators}
+    lost, expert_lost = [], []
+    for game in positions:
+        assert game.dice is not None
+        results, context = game.legal_plays().results(), CubeContext.for_game(game)
+        ranked = {}
+        for name, evaluator in evaluators.items():
+            start = time.perf_counter()
+            ranked[name] = evaluator.rank_plays(game.position, game.dice, results, context)
+            times[name].append(1000 * (time.perf_counter() - start))
+            best[name].append(ranked[name][0].result)
+        full = {item.result: item.equity for item in ranked["before"]}
+        lost.append(ranked["before"][0].equity - full[ranked["now"][0].result])
+        chosen = game.position.apply(expert.choose_play(game))
+        expert_lost.append(ranked["before"][0].equity - full[chosen])
+    same = sum(a == b for a, b in zip(best["now"], best["before"], strict=True))
+    print(f"world-class checker plays on {count} positions from expert self-play:")
+    labels = {"before": "before (every play at 2-ply)", "now": "now (best 8 at 2-ply)"}
+    for name, label in labels.items():
+        print(f"{'':15}{line(label, times[name])}")
+    print(
+        f"{'':15}same choice {same}/{count}; equity lost by pruning: mean "
+        f"{1000 * statistics.mean(lost):.2f} millipoints, max {1000 * max(lost):.1f} "
+        f"(expert, 1-ply: mean {1000 * statistics.mean(expert_lost):.2f}, "
+        f"max {1000 * max(expert_lost):.1f})"
+    )
 
 
 if __name__ == "__main__":

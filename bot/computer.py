@@ -13,10 +13,11 @@ imported lazily: importing this module never fails without it. Ask
 Every method that evaluates is synchronous CPU work. Measured with
 ``benchmarks/computer.py`` on the 2-core development machine: at 1-ply (beginner to expert)
 a checker play takes 2 ms at the median and under 10 ms at p99, a cube decision 26-40 ms
-(p99 under 50 ms); at 2-ply (world-class) a checker play takes about 15 ms at the median and
-under 100 ms at p99, because only the best few plays at 1-ply are searched at 2-ply (see
-:class:`BgsageEvaluator`). Run it in a worker process (:mod:`bot.workers`) or at least a
-worker thread, never on the event loop: bgsage's C++ holds the GIL while it runs.
+(p99 under 50 ms); at 2-ply (world-class) a checker play takes 6-8 ms at the median and
+under 40 ms at p99, because only the best few plays at 1-ply are searched at 2-ply (see
+:class:`BgsageEvaluator`; searching them all took up to 0.5 s). Run it in a worker process
+(:mod:`bot.workers`) or at least a worker thread, never on the event loop: bgsage's C++
+holds the GIL while it runs.
 
 Equities are normalized to the cube (+1 = winning the cube's value), for the player named in
 each docstring; in match play they are match-winning chances expressed the same way (EMG).
