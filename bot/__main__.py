@@ -12,6 +12,7 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError
@@ -156,6 +157,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     sub.add_parser(
         "verify", help="check a finished match's dice: python -m bot verify SECRET PUBLIC"
     )
+    sub.add_parser("export", help="write a match for GNU Backgammon: python -m bot export MATCH")
     play = sub.add_parser("play", help="play a game in the terminal, no Discord needed")
     play.add_argument(
         "--names", default="Player 1,Player 2", help="the two players' names, comma-separated"
@@ -184,6 +186,39 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--new", action="store_true", help="abandon a saved terminal game and start afresh"
     )
     return parser.parse_args(argv)
+
+
+def export_command(argv: Sequence[str]) -> int:
+    """``python -m bot export MATCH [--format sgf] > file.mat``: a match for GNU Backgammon."""
+    from bot.matfile import FORMATS, export_from_database
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot export",
+        description="Write a match as a Jellyfish .mat (or GNU Backgammon SGF) file to stdout.",
+    )
+    parser.add_argument("match", type=int, help="the match number (shown by /backgammon export)")
+    parser.add_argument("--format", choices=FORMATS, default="mat")
+    parser.add_argument("--db", default=None, help="database file (default: DATABASE_PATH)")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 2
+    path = Path(args.db) if args.db else settings.database_path
+    if not path.exists():
+        print(f"gammon-bot: there is no database at {path}", file=sys.stderr)
+        return 2
+    try:
+        text = asyncio.run(export_from_database(path, args.match, args.format))
+    except LookupError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
+    except StoreOpenError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(text)
+    return 0
 
 
 def verify_command(argv: Sequence[str], settings: Settings) -> int:
@@ -216,6 +251,8 @@ def verify_command(argv: Sequence[str], settings: Settings) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["export"]:
+        return export_command(arguments[1:])
     if arguments[:1] == ["verify"]:
         try:
             settings = Settings.from_env()

@@ -16,7 +16,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +144,28 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, rated_at);
     """,
+    # 4: club life: a game moved to its own thread remembers its home channel; the latest
+    # board message (for /backgammon games); the turn whose player was last reminded; and
+    # server and player settings.
+    """
+    ALTER TABLE matches ADD COLUMN home_channel_id INTEGER;
+    ALTER TABLE matches ADD COLUMN board_channel_id INTEGER;
+    ALTER TABLE matches ADD COLUMN board_message_id INTEGER;
+    ALTER TABLE matches ADD COLUMN notified_version INTEGER;
+    CREATE INDEX matches_live_by_guild ON matches (guild_id)
+        WHERE status IN ('challenge', 'playing');
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        threads  INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE user_settings (
+        user_id        INTEGER PRIMARY KEY,
+        notify         TEXT NOT NULL DEFAULT 'on' CHECK (notify IN ('on', 'off', 'idle')),
+        notify_minutes INTEGER NOT NULL DEFAULT 10,
+        board_side     TEXT NOT NULL DEFAULT 'right' CHECK (board_side IN ('right', 'left')),
+        theme          TEXT NOT NULL DEFAULT 'classic'
+    );
+    """,
 )
 
 
@@ -171,6 +193,15 @@ class MatchRow:
     end_reason: str | None
     auto_play: bool = False  # play the only legal play for the player (a table option)
     dice: DiceSeal | None = None  # the committed dice secret (None: dice not committed)
+    home_channel_id: int | None = None  # where it was challenged, when it moved to a thread
+    # Notes beside the game, written without a new version (so not part of equality).
+    board: tuple[int, int] | None = field(default=None, compare=False)  # latest board message
+    notified_version: int | None = field(default=None, compare=False)  # turn last reminded
+
+    @property
+    def announce_channel_id(self) -> int:
+        """Where the match's result is announced: its home channel, else its own."""
+        return self.home_channel_id or self.channel_id
 
     @property
     def live(self) -> bool:
@@ -182,6 +213,23 @@ class MatchRow:
         if user_id == self.player_ids[1]:
             return 1
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's choices (moderators set them)."""
+
+    threads: bool = False  # each accepted game gets its own thread
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    """A player's own choices, on every server."""
+
+    notify: str = "on"  # "on": pinged when it becomes their turn; "off"; "idle": after N min
+    notify_minutes: int = 10
+    board_side: str = "right"  # where their home board is drawn: "right" or "left"
+    theme: str = "classic"
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +352,8 @@ _MATCH_COLUMNS = (
     "id, guild_id, channel_id, status, player0_id, player0_name, player1_id, player1_name, "
     "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
     "expires_at, winner, score0, score1, end_reason, dice_secret, dice_commitment, "
-    "dice_public, dice_drawn"
+    "dice_public, dice_drawn, home_channel_id, board_channel_id, board_message_id, "
+    "notified_version"
 )
 _PLAYER_COLUMNS = (
     "guild_id, user_id, name, rating, experience, rated_matches, games, game_wins, "
@@ -353,6 +402,10 @@ def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> 
         dice_commitment,
         dice_public,
         dice_drawn,
+        home_channel_id,
+        board_channel_id,
+        board_message_id,
+        notified_version,
     ) = row
     return MatchRow(
         id=id_,
@@ -381,6 +434,9 @@ def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> 
         dice=(
             DiceSeal(dice_secret, dice_commitment, dice_public, dice_drawn) if dice_secret else None
         ),
+        home_channel_id=home_channel_id,
+        board=(board_channel_id, board_message_id) if board_message_id else None,
+        notified_version=notified_version,
     )
 
 
@@ -860,6 +916,95 @@ class Store:
         )
         return [_event_from_row(row) for row in rows]
 
+    async def relocate(self, match_id: int, channel_id: int, home_channel_id: int) -> MatchRow:
+        """Move a live match to another channel (its own thread), remembering its home."""
+        async with self._lock:
+            rows = await self._db.execute_fetchall(
+                "UPDATE matches SET channel_id = ?, home_channel_id = ?, version = version + 1 "
+                "WHERE id = ? AND status IN ('challenge', 'playing') "
+                f"RETURNING {_MATCH_COLUMNS}",
+                (channel_id, home_channel_id, match_id),
+            )
+        if not rows:
+            raise ConflictError("The game changed while you were acting; look again and retry.")
+        self._forget(match_id)
+        moved = _parse_match(rows[0])
+        self._remember(moved)
+        return moved
+
+    async def note_board(self, match_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the match's latest board message (not a change of the game: no version)."""
+        async with self._lock:
+            await self._db.execute(
+                "UPDATE matches SET board_channel_id = ?, board_message_id = ? WHERE id = ?",
+                (channel_id, message_id, match_id),
+            )
+
+    async def note_notified(self, match_id: int, version: int) -> bool:
+        """Record that the player to act at ``version`` was reminded; False if done already.
+
+        The check and the write are one statement, so two processes never both remind.
+        """
+        async with self._lock:
+            cursor = await self._db.execute(
+                "UPDATE matches SET notified_version = ? WHERE id = ? AND version = ? "
+                "AND notified_version IS NOT ?",
+                (version, match_id, version, version),
+            )
+            changed = cursor.rowcount
+            await cursor.close()
+        return changed == 1
+
+    async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
+        """Every live challenge and match on a server (unreadable ones left out)."""
+        rows = await self._select(
+            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            "WHERE guild_id = ? AND status IN ('challenge', 'playing') ORDER BY id",
+            (guild_id,),
+        )
+        matches = []
+        for raw in rows:
+            with contextlib.suppress(UnreadableMatchError):
+                matches.append(_parse_match(raw))
+        return matches
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        rows = await self._select(
+            "SELECT threads FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return GuildSettings(threads=bool(rows[0][0])) if rows else GuildSettings()
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        async with self._lock:
+            await self._db.execute(
+                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                (guild_id, int(settings.threads)),
+            )
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        rows = await self._select(
+            "SELECT notify, notify_minutes, board_side, theme FROM user_settings WHERE user_id = ?",
+            (user_id,),
+        )
+        return UserSettings(*rows[0]) if rows else UserSettings()
+
+    async def save_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        async with self._lock:
+            await self._db.execute(
+                "INSERT INTO user_settings (user_id, notify, notify_minutes, board_side, theme) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "notify = excluded.notify, notify_minutes = excluded.notify_minutes, "
+                "board_side = excluded.board_side, theme = excluded.theme",
+                (
+                    user_id,
+                    settings.notify,
+                    settings.notify_minutes,
+                    settings.board_side,
+                    settings.theme,
+                ),
+            )
+
     async def match_by_dice_public(self, public: str) -> MatchRow | None:
         """The match whose dice mixed in this public value (for checking its dice)."""
         return await self._one_match(
@@ -968,9 +1113,11 @@ __all__ = [
     "DiceSeal",
     "EventRecord",
     "FinishedGame",
+    "GuildSettings",
     "MatchOutcome",
     "MatchRow",
     "NewEvent",
     "PlayerStats",
     "Store",
+    "UserSettings",
 ]

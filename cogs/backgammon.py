@@ -10,6 +10,7 @@ images are rendered in a worker thread. Names are escaped and only named users a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,7 @@ from discord.ext import commands
 from bot import present
 from bot.engine import MatchOptions, Phase, ResultKind
 from bot.errors import UserError
+from bot.matfile import mat_filename
 from bot.session import ActionContext, Player, Report, Review, SessionService
 from bot.store import MatchRow
 from cogs.replies import NO_MENTIONS, Reply, code_safe, mentions_for, safe_name
@@ -34,6 +36,11 @@ SAVED = (
     "Your action was saved, but posting the result failed. "
     "/backgammon board shows the game as it is now."
 )
+THREADS_MISSING = (
+    "This server wants a thread per game, but I can't open one here: give me the Create "
+    "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
+)
+REMINDER_INTERVAL = 60.0  # seconds between looks for players to remind
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_NAME_LIMIT = 100
 
@@ -92,10 +99,50 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         self.idle = asyncio.Event()
         self.idle.set()
         self.accepting = True
+        self.reminder_interval = REMINDER_INTERVAL
         # Names reach messages escaped; turns the session finishes on its own are posted.
         service.display = safe_name
         service.on_background_report = self.post_background
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self._reminders = asyncio.create_task(self._remind_forever(), name="reminders")
+
+    async def cog_unload(self) -> None:
+        self._reminders.cancel()
+
+    async def _remind_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.reminder_interval)
+            try:
+                await self.send_reminders()
+            except Exception:
+                log.exception("sending turn reminders failed")
+
+    async def send_reminders(self) -> int:
+        """Ping each player who asked to be reminded after N idle minutes and has waited
+        that long on their turn: once a turn, even with several processes. The count sent."""
+        sent = 0
+        for row, user_id in await self.service.due_reminders():
+            channel = self.bot.get_channel(row.channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                continue
+            if not await self.service.note_reminded(row):
+                continue  # reminded already (another process)
+            me = row.player_index(user_id)
+            assert me is not None
+            waited = max(1, round((self.service.clock() - row.last_action_at) / 60))
+            board = f" {_board_link(row)}" if row.board else ""
+            text = (
+                f"<@{user_id}>, it's your turn against {safe_name(row.player_names[1 - me])} "
+                f"(waiting {waited} minute{'s' if waited != 1 else ''}).{board}"
+            )
+            try:
+                await channel.send(content=text, allowed_mentions=mentions_for([user_id]))
+                sent += 1
+            except discord.HTTPException:
+                log.exception("could not remind %s in %s", user_id, row.channel_id)
+        return sent
 
     async def resume_computer_turns(self) -> None:
         """Finish computer turns left open before this start, and post them."""
@@ -104,8 +151,13 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
     # --- plumbing ------------------------------------------------------------------------
 
-    def _render(self, report: Report, *, last_play: bool = True) -> list[discord.File]:
-        """Draw every board of a report (runs in a worker thread)."""
+    def _render(
+        self, report: Report, *, last_play: bool = True, style: dict[str, Any] | None = None
+    ) -> list[discord.File]:
+        """Draw every board of a report (runs in a worker thread).
+
+        ``style``: the player to act's board choices (theme), passed to the renderer.
+        """
         render = self._renderer
         if render is None:
             from renderers import render_board
@@ -114,21 +166,25 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         files = []
         names = report.match.player_names
         for index, game in enumerate(report.boards):
-            extra = {} if last_play else {"last_play": None}
+            extra: dict[str, Any] = dict(style or {})
+            if not last_play:
+                extra["last_play"] = None
             png = render(game, perspective=present.perspective(game), names=names, **extra)
             files.append(discord.File(io.BytesIO(png), filename=f"board-{index + 1}.png"))
         return files
 
-    def _content(self, report: Report) -> tuple[str, list[int]]:
-        """The message text and the users it pings (the player who must act next)."""
+    def _content(self, report: Report, notify: int | None = None) -> tuple[str, list[int]]:
+        """The message text and the users it pings.
+
+        ``notify``: the player to act, when they are to be pinged (see :meth:`_notify`);
+        the challenged player of a new challenge is always pinged.
+        """
         parts = [report.text]
         pinged: list[int] = []
 
-        match = report.match
-
         def mention(user_id: int, name: str) -> str:
-            if match.computer_level is not None and user_id == match.player_ids[1]:
-                return safe_name(name)  # the bot itself: nobody to notify
+            if user_id != notify:
+                return safe_name(name)
             pinged.append(user_id)
             return f"<@{user_id}>"
 
@@ -140,6 +196,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             # challenger whose name contains the opponent's is left alone.
             user_id = report.match.player_ids[1]
             name = safe_name(report.match.player_names[1])
+            notify = user_id
             parts[0] = parts[0].replace(
                 f" challenges {name} to ", f" challenges {mention(user_id, name)} to ", 1
             )
@@ -194,13 +251,114 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         await self._guarded(interaction, work, pressed=pressed)
 
     async def _publish(self, reply: Reply, report: Report) -> None:
-        """Answer with the report's text, board images and next-action buttons."""
+        """Answer with the report's text, board images and next-action buttons.
+
+        A game accepted on a server that wants threads moves to a thread of its own first;
+        a match that ends in a thread is announced back in its home channel.
+        """
         await reply.remove_buttons()
         if report.boards:
             await reply.acknowledge()  # drawing takes a moment
-        files = await asyncio.to_thread(self._render, report) if report.boards else []
-        await reply.send(**self._message(report, files))
+        requester = reply.interaction.user.id
+        if report.action == "accept":
+            thread = await self._open_thread(reply, report)
+            if thread is not None:
+                report.match = await self.service.move_to_thread(
+                    report.match.id, thread.id, report.match.channel_id
+                )
+                await self._post(thread, report, requester)
+                await reply.send(
+                    content=f"The game is on in {thread.mention}.", allowed_mentions=NO_MENTIONS
+                )
+                return
+        message = await reply.send(**await self._message(report, requester))
+        if message is not None:
+            await self._note_board(report, message)
+        if report.match_over:
+            await self._close_thread(report)
         self._review_finished_game(report)
+
+    async def _post(
+        self, channel: discord.abc.Messageable, report: Report, requester: int | None
+    ) -> None:
+        message = await channel.send(**await self._message(report, requester))
+        await self._note_board(report, message)
+
+    async def _note_board(self, report: Report, message: discord.Message) -> None:
+        if report.boards and report.match.live:
+            with contextlib.suppress(Exception):
+                await self.service.note_board(report.match.id, message.channel.id, message.id)
+
+    async def _open_thread(self, reply: Reply, report: Report) -> discord.Thread | None:
+        """A public thread for an accepted game, when the server asks for one; else None.
+
+        Without the permission (or if Discord refuses) the game stays in the channel and the
+        players are told why.
+        """
+        interaction = reply.interaction
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel) or interaction.guild_id is None:
+            return None
+        if not (await self.service.guild_settings(interaction.guild_id)).threads:
+            return None
+        names = " vs ".join(report.match.player_names)
+        permissions = interaction.app_permissions
+        if not (permissions.create_public_threads and permissions.send_messages_in_threads):
+            report.lines.append(THREADS_MISSING)
+            return None
+        try:
+            if interaction.message is not None:
+                return await interaction.message.create_thread(
+                    name=names[:100], auto_archive_duration=1440
+                )
+            return await channel.create_thread(
+                name=names[:100], type=discord.ChannelType.public_thread
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not open a thread in %s: %s", channel.id, exc)
+            report.lines.append(THREADS_MISSING)
+            return None
+
+    async def _close_thread(self, report: Report) -> None:
+        """Announce a thread game's result in its home channel, then archive the thread."""
+        row = report.match
+        if row.home_channel_id is None:
+            return
+        home = self.bot.get_channel(row.home_channel_id)
+        thread = self.bot.get_channel(row.channel_id)
+        lines = [line for line in report.lines if not line.startswith("Dice secret")]
+        text = " ".join(lines[-2:]) if lines else "The match is over."
+        if isinstance(home, discord.abc.Messageable):
+            files = await self._match_files(report)
+            view = view_for(row)
+            where = thread.mention if isinstance(thread, discord.Thread) else "its thread"
+            kwargs: dict[str, Any] = {
+                "content": present.fit(f"{text}\n(Played in {where}.)"),
+                "allowed_mentions": NO_MENTIONS,
+                "files": files,
+            }
+            if view is not None:
+                kwargs["view"] = view
+            try:
+                await home.send(**kwargs)
+            except discord.HTTPException:
+                log.exception("could not announce match %s in its home channel", row.id)
+        if isinstance(thread, discord.Thread):
+            with contextlib.suppress(discord.HTTPException):
+                await thread.edit(archived=True)
+
+    async def _match_files(self, report: Report) -> list[discord.File]:
+        """A finished match's file for GNU Backgammon, to attach to its closing message."""
+        if not report.match_over:
+            return []
+        try:
+            row, text = await self.service.match_file(
+                report.match.guild_id, report.match.channel_id, report.match.id
+            )
+        except Exception:
+            log.exception("could not export match %s", report.match.id)
+            return []
+        return [_text_file(text, mat_filename(row))]
 
     def _review_finished_game(self, report: Report) -> None:
         """After a game ends, post both players' luck and error rates (in the background)."""
@@ -230,15 +388,35 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         except Exception:
             log.exception("could not review game %s of match %s", game_number, row.id)
 
-    def _message(self, report: Report, files: list[discord.File]) -> dict[str, Any]:
-        content, pinged = self._content(report)
+    async def _message(self, report: Report, requester: int | None) -> dict[str, Any]:
+        """Everything a result message holds: text, pings, boards, match file, buttons."""
+        actor = self._actor(report)
+        settings = await self.service.user_settings(actor) if actor is not None else None
+        notify = actor if settings is not None and settings.notify == "on" else None
+        if actor == requester:
+            notify = None  # they are acting right now: no need to call them
+        style = {"theme": settings.theme} if settings is not None else {}
+        files = await asyncio.to_thread(self._render, report, style=style) if report.boards else []
+        if report.match_over and report.match.home_channel_id is None:
+            files += await self._match_files(report)
+        content, pinged = self._content(report, notify)
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(pinged)}
         if files:
             kwargs["files"] = files
         view = view_for(report.match)
-        if view is not None:
+        if view is not None and not (report.match_over and report.match.home_channel_id):
             kwargs["view"] = view
         return kwargs
+
+    @staticmethod
+    def _actor(report: Report) -> int | None:
+        """The person who must act next, if any (never the computer)."""
+        row, game = report.match, report.match.game
+        if row.status != "playing" or game is None or game.actor is None:
+            return None
+        if row.computer_level is not None and game.actor == 1:
+            return None
+        return row.player_ids[game.actor]
 
     async def post_background(self, report: Report) -> None:
         """Post what happened without a request (the computer's resumed turn) in its channel."""
@@ -251,9 +429,8 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
                 return
         if not isinstance(channel, discord.abc.Messageable):
             return
-        files = await asyncio.to_thread(self._render, report) if report.boards else []
         try:
-            await channel.send(**self._message(report, files))
+            await self._post(channel, report, None)
         except discord.HTTPException:
             log.exception("cannot post to channel %s", report.match.channel_id)
 
@@ -279,6 +456,14 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             "resign_accept": lambda ctx: service.answer_resignation(channel_id, user, True, ctx),
             "resign_reject": lambda ctx: service.answer_resignation(channel_id, user, False, ctx),
         }
+        if action == "rematch":
+            me = self.bot.user
+            computer = Player(me.id, me.display_name, True) if me is not None else None
+            rematch: Action = lambda ctx: service.rematch(  # noqa: E731
+                interaction.guild_id or 0, channel_id, user, match_id, computer, ctx
+            )
+            await self._act(interaction, rematch, pressed=True)
+            return
         await self._act(interaction, actions[action], pressed=True, match_id=match_id)
 
     # --- commands ------------------------------------------------------------------------
@@ -591,6 +776,112 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
         await self._guarded(interaction, work)
 
+    @app_commands.command(name="games", description="Your live games on this server")
+    async def games(self, interaction: Interaction) -> None:
+        async def work(reply: Reply) -> None:
+            me = interaction.user.id
+            rows = await self.service.games_of(interaction.guild_id or 0, me)
+            now = self.service.clock()
+            lines = []
+            for row in rows:
+                mine = row.player_index(me)
+                assert mine is not None
+                other = safe_name(row.player_names[1 - mine])
+                if row.status == "challenge":
+                    who = "waiting for you to accept" if mine == 1 else f"waiting for {other}"
+                    lines.append(f"<#{row.channel_id}> challenge with {other}: {who}.")
+                    continue
+                game = row.game
+                assert game is not None
+                turn = (
+                    "your turn"
+                    if game.actor == mine
+                    else f"{other}'s turn"
+                    if game.actor is not None
+                    else "between games"
+                )
+                lines.append(
+                    f"{_board_link(row)} vs {other}: {turn}, waiting "
+                    f"{_waited(now - row.last_action_at)}."
+                )
+            text = "\n".join(lines) or "You have no live games on this server."
+            embed = discord.Embed(title="Your games", description=present.fit(text, 4000))
+            await reply.private(embed=embed)
+
+        await self._guarded(interaction, work)
+
+    @app_commands.command(name="settings", description="Your board and turn notices; threads")
+    @app_commands.describe(
+        notify="Be pinged when it becomes your turn: on, off, or only after some idle minutes",
+        idle_minutes="With notify idle: minutes on your turn before the reminder (1-1440)",
+        board="Where your home board is drawn (the public board follows the player to act)",
+        theme="Board colours",
+        threads="Moderators: a thread for each accepted game",
+    )
+    async def settings(
+        self,
+        interaction: Interaction,
+        notify: Literal["on", "off", "idle"] | None = None,
+        idle_minutes: app_commands.Range[int, 1, 1440] | None = None,
+        board: Literal["right", "left"] | None = None,
+        theme: Literal["classic", "dark"] | None = None,
+        threads: Literal["on", "off"] | None = None,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            guild_id = interaction.guild_id or 0
+            if threads is not None and not interaction.permissions.manage_messages:
+                raise UserError("Only members with Manage Messages can change threads.")
+            mine = await self.service.update_user_settings(
+                interaction.user.id,
+                notify=notify,
+                notify_minutes=idle_minutes,
+                board_side=board,
+                theme=theme,
+            )
+            server = (
+                await self.service.set_threads(guild_id, threads == "on")
+                if threads is not None
+                else await self.service.guild_settings(guild_id)
+            )
+            notice = {
+                "on": "pinged when it becomes your turn",
+                "off": "never pinged for your turn",
+                "idle": f"pinged after {mine.notify_minutes} idle minutes on your turn",
+            }[mine.notify]
+            lines = [
+                f"Turn notices: {notice}.",
+                f"Board: home board on the {mine.board_side}, {mine.theme} colours.",
+                "This server: "
+                + ("a thread for each game." if server.threads else "games in the channel."),
+            ]
+            await reply.private(content="\n".join(lines))
+
+        await self._guarded(interaction, work)
+
+    @app_commands.command(name="export", description="A match as a file for GNU Backgammon")
+    @app_commands.describe(
+        match="The match number (default: this channel's current or last match)",
+        format="mat (Jellyfish, read by every program; default) or sgf (GNU Backgammon)",
+    )
+    async def export(
+        self,
+        interaction: Interaction,
+        match: app_commands.Range[int, 1, 2**62] | None = None,
+        format: Literal["mat", "sgf"] = "mat",
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            row, text = await self.service.match_file(
+                interaction.guild_id or 0, interaction.channel_id or 0, match, format
+            )
+            names = f"{safe_name(row.player_names[0])} vs {safe_name(row.player_names[1])}"
+            await reply.send(
+                content=f"Match #{row.id}, {names}: open it in GNU Backgammon or eXtreme Gammon.",
+                file=_text_file(text, mat_filename(row, format)),
+                allowed_mentions=NO_MENTIONS,
+            )
+
+        await self._guarded(interaction, work)
+
     @app_commands.command(name="help", description="How to play and how to write moves")
     async def help(self, interaction: Interaction) -> None:
         embed = discord.Embed(title="Backgammon", description=present.HELP_TEXT)
@@ -625,6 +916,28 @@ def _rating_chart(history: list[tuple[float, float]], name: str) -> discord.File
 
     png = rating_chart([(when, rating) for when, rating in history], name=name)
     return discord.File(io.BytesIO(png), filename="rating.png")
+
+
+def _board_link(row: MatchRow) -> str:
+    """A link that jumps to the match's latest board (or to its channel)."""
+    if row.board is None:
+        return f"<#{row.channel_id}>"
+    channel_id, message_id = row.board
+    return f"https://discord.com/channels/{row.guild_id}/{channel_id}/{message_id}"
+
+
+def _waited(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 120:
+        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    hours = minutes // 60
+    return f"{hours} hours" if hours < 48 else f"{hours // 24} days"
+
+
+def _text_file(text: str, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
 
 
 def _board_report(row: MatchRow) -> Report:

@@ -111,21 +111,20 @@ class Reply:
         except discord.HTTPException:
             log.warning("could not send an error to user %s", interaction.user.id)
 
-    async def send(self, **kwargs: Any) -> None:
+    async def send(self, **kwargs: Any) -> discord.Message | None:
         """The public result: after a deferral a followup, else the response itself.
 
         A failure is retried (Discord 5xx, a rate limit), then the message goes to the
         channel directly, so the board is never lost just because the interaction's webhook
-        failed.
+        failed. Returns the message when Discord said which it is.
         """
         interaction = self.interaction
         for attempt in range(POST_RETRIES + 1):
             try:
                 if self.done:
-                    await interaction.followup.send(**kwargs)
-                else:
-                    await interaction.response.send_message(**kwargs)
-                return
+                    return await interaction.followup.send(**kwargs, wait=True)
+                await interaction.response.send_message(**kwargs)
+                return None
             except discord.NotFound:
                 break  # the interaction is gone (expired): retrying cannot help
             except discord.HTTPException as exc:
@@ -137,7 +136,14 @@ class Reply:
         if not isinstance(channel, discord.abc.Messageable):
             raise PostFailedError
         _rewind_files(kwargs)
-        await channel.send(**kwargs)
+        return await channel.send(**kwargs)
+
+    async def private(self, **kwargs: Any) -> None:
+        """A private answer that is not an error (settings, a player's own games)."""
+        if self.done:
+            await self.interaction.followup.send(**kwargs, ephemeral=True)
+        else:
+            await self.interaction.response.send_message(**kwargs, ephemeral=True)
 
     async def remove_buttons(self) -> None:
         """Take the buttons off the pressed message, so it cannot be pressed twice."""

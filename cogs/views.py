@@ -28,6 +28,7 @@ BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "beaver": ("Beaver", discord.ButtonStyle.secondary),
     "resign_accept": ("Accept resignation", discord.ButtonStyle.success),
     "resign_reject": ("Reject", discord.ButtonStyle.danger),
+    "rematch": ("Rematch", discord.ButtonStyle.primary),
 }
 _ACTIONS = "|".join(BUTTONS)
 
@@ -70,6 +71,8 @@ def actions_for(row: MatchRow) -> list[str]:
     """The buttons for the next natural action in a match's current state."""
     if row.status == "challenge":
         return ["accept", "decline"]
+    if row.status == "finished":
+        return ["rematch"]
     game = row.game
     if row.status != "playing" or game is None:
         return []

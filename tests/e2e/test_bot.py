@@ -35,6 +35,9 @@ SUBCOMMANDS = {
     "help",
     "verify",
     "dice",
+    "games",
+    "settings",
+    "export",
 }
 
 
@@ -115,7 +118,9 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
     dropped = await h.board_after(await h.press(h.alice, redoubled, "drop"))
     assert "alice drops." in dropped.content
     assert "bob wins 2 points: the double was dropped." in dropped.content
-    assert dropped.buttons == []
+    assert [b.label for b in dropped.buttons] == ["Rematch"]
+    (match_file,) = [f for f in dropped.attachments if f.filename.endswith(".mat")]
+    assert b"Wins 2 points" in match_file.data
 
     row = await h.service.store.latest_match(h.fake.channel_id("games"))
     assert row is not None and row.status == "finished" and row.winner == 1
