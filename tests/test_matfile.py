@@ -293,6 +293,25 @@ async def unfinished_match(t: Table) -> None:
     await t.act(t.service.double, BOB)
 
 
+async def resign_instead_of_a_forced_play(t: Table) -> None:
+    """The roll has a single legal play and the roller resigns instead of making it."""
+    await t.start(MatchOptions(length=5))
+    for _ in range(5000):
+        game = t.game
+        if (
+            game.phase is Phase.MOVE
+            and game.resignation is None
+            and len(game.legal_plays()) == 1
+            and not game.legal_plays().is_forced_pass
+        ):
+            break
+        await t.random_step(resign_rate=0)
+        assert t.playing
+    roller = t.actor()
+    await t.act(t.service.resign, roller, ResultKind.SINGLE)
+    await t.act(t.service.answer_resignation, t.players[1 - t.game.on_roll], True)
+
+
 async def odd_names(t: Table) -> None:
     """Names with what the format cannot hold, non-ASCII letters and SGF's brackets."""
     players = (Player(1, 'Zoë, "the"\nfirst [1]'), Player(2, "Bob: de\\la Côte " + "é" * 20))
@@ -321,6 +340,7 @@ SCENARIOS: dict[str, Scenario] = {
     "unfinished match": unfinished_match,
     "automatic double": automatic_double,
     "odd names": odd_names,
+    "resign instead of a forced play": resign_instead_of_a_forced_play,
 }
 RANDOM_OPTIONS = (
     MatchOptions(),
@@ -476,6 +496,8 @@ def expected_games(row: MatchRow, events: list[EventRecord]) -> list[GameFacts]:
                 points = min(3, -(-result.points // result.cube)) * result.cube
             resigned = result.reason in (EndReason.RESIGNED, EndReason.FORFEIT)
             games[-1].result = (result.winner, points, resigned)
+    if rolled is not None and len(rolled.legal_plays()) > 1:  # still to play
+        games[-1].records.append(("set", rolled.on_roll, _sorted_dice(rolled.dice)))
     return games
 
 
