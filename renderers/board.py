@@ -1039,18 +1039,21 @@ def _arrow_tiles(
         r = width / 2 * k
         draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=255)
         draw.polygon(_grow(head, grow) if grow else head, fill=255)
-        masks.append(mask.reduce(k))
+        masks.append(mask)
     tiles = []
     width, height = right - left, bottom - top
     for ty in range(0, height, ARROW_TILE):
-        band = (0, ty, width, min(ty + ARROW_TILE, height))
+        band = (0, ty * k, width * k, min(ty + ARROW_TILE, height) * k)
         # The outline is drawn wider than the body and round its head: it holds it all.
         found = [b for b in (masks[0].crop(band).getbbox(), masks[1].crop(band).getbbox()) if b]
         if not found:
             continue
-        x0, y0, x1, y1 = found[0] if len(found) == 1 else _union(found[0], found[1])
-        box = (x0, ty + y0, x1, ty + y1)
-        tiles.append((box, masks[0].crop(box), masks[1].crop(box)))
+        bx0, by0, bx1, by1 = found[0] if len(found) == 1 else _union(found[0], found[1])
+        # Reduced on whole blocks of k x k, a piece of the mask is exactly that piece of the
+        # whole mask reduced; only the arrow's extent in each band is reduced.
+        box = (bx0 // k, ty + by0 // k, -(-bx1 // k), ty + -(-by1 // k))
+        big = (box[0] * k, box[1] * k, box[2] * k, box[3] * k)
+        tiles.append((box, masks[0].crop(big).reduce(k), masks[1].crop(big).reduce(k)))
     return (left, top), tuple(tiles)
 
 

@@ -46,7 +46,10 @@ class Run:
 
 def clean(text: str) -> str:
     """The drawable part of ``text``: NFC, no control or invisible characters, one line."""
-    text = unicodedata.normalize("NFC", str(text)[:MAX_CHARS])
+    text = str(text)[:MAX_CHARS]
+    if text.isascii() and text.isprintable():  # pips, IDs, labels: nothing to take out
+        return " ".join(text.split())
+    text = unicodedata.normalize("NFC", text)
     out = []
     for ch in text:
         code = ord(ch)
@@ -154,6 +157,9 @@ def runs(text: str, *, bold: bool = False) -> tuple[Run, ...]:
     >>> [(r.text, r.font_index) for r in runs("ab 山田 x")]
     [('ab ', 0), ('山田', 1), (' x', 0)]
     """
+    if text.isascii() and text.isprintable() and _ascii_covered(bold):
+        stripped = text.strip()
+        return (Run(stripped, 0),) if stripped else ()
     out: list[Run] = []
     base_dropped = True
     for ch in text:
@@ -173,6 +179,13 @@ def runs(text: str, *, bold: bool = False) -> tuple[Run, ...]:
         else:
             out.append(Run(ch, index))
     return _strip_runs(out)
+
+
+@cache
+def _ascii_covered(bold: bool) -> bool:
+    """Whether DejaVu Sans has every printable ASCII character (it does): then such text is
+    one run in it, found without looking at each character."""
+    return all(_has_glyph(0, bold, chr(code)) for code in range(0x21, 0x7F))
 
 
 def _strip_runs(parts: list[Run]) -> tuple[Run, ...]:
