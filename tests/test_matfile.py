@@ -851,3 +851,24 @@ def test_a_match_never_started_has_a_header_and_no_games(cases: dict[str, Case])
     text = match_to_mat(row, [])
     assert " 3 point match" in text and " Game" not in text
     assert match_to_sgf(row, []) == ""
+
+
+def test_the_harness_sees_what_gnubg_complains_about(
+    cases: dict[str, Case], tmp_path: Path
+) -> None:
+    """A bad file's warnings are caught and stay with that file, not the next one.
+
+    (gnubg quietly mends many bad plays, so it is the records compared above that prove a
+    file right; the warnings only catch what gnubg refuses outright.)
+    """
+    require_gnubg()
+    bad = tmp_path / "bad.mat"
+    bad.write_text(
+        " 1 point match\n\n Game 1\n alice : 0                       bob : 0\n  1) Frobnicates\n",
+        encoding="utf-8",
+    )
+    good = cases["crawford match"].path
+    first, second = import_files([(bad, False), (good, False)], tmp_path / "gnubg")
+    assert first.warnings() and "Frobnicates" in " ".join(first.warnings())
+    assert second.warnings() == []
+    assert len(second.games) == 3
