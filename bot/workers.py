@@ -105,11 +105,14 @@ def _warm(computer: bool) -> None:
 
 
 def _init_worker(computer: bool) -> None:
-    # A worker ignores SIGINT: a Ctrl-C in a terminal reaches the whole process group, and
-    # the parent decides when the workers stop (close()).
+    # A worker ignores SIGINT and SIGTERM: a Ctrl-C reaches the terminal's whole process
+    # group, and systemd's stop signals every process of the service, but the bot finishes
+    # the action in flight first, which may need a worker; the parent ends the workers in
+    # close(). A parent that dies outright closes the pipe its workers read, and they exit.
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _warm(computer)
 
 
@@ -222,7 +225,7 @@ class Workers:
 
     async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
         """Stop the workers: work in flight may finish within ``timeout`` seconds, queued
-        work is cancelled, and a worker still busy after that is terminated. Idempotent."""
+        work is cancelled, and a worker still busy after that is killed. Idempotent."""
         self._closed = True
         executor, self._executor = self._executor, None
         if executor is None:
@@ -250,6 +253,8 @@ class Workers:
         try:
             return await loop.run_in_executor(executor, fn, *args)
         except BrokenProcessPool as exc:
+            if self._closed:  # close() ended a worker that was still busy with this call
+                raise WorkerError(f"the workers were closed during {_name(fn)}") from exc
             self._replace(executor)
             raise WorkerError(f"a worker process died during {_name(fn)}") from exc
 
@@ -334,14 +339,11 @@ def _shutdown(executor: concurrent.futures.ProcessPoolExecutor, timeout: float) 
     for process in processes:
         process.join(max(0.0, deadline - time.monotonic()))
     for process in processes:
-        if process.is_alive():
-            log.warning("worker %s still busy after %.1f s: terminating it", process.pid, timeout)
-            process.terminate()
-    for process in processes:
-        process.join(1.0)
-        if process.is_alive():
+        if process.is_alive():  # deep in C code: it ignores SIGTERM (see _init_worker)
+            log.warning("worker %s still busy after %.1f s: killing it", process.pid, timeout)
             process.kill()
-            process.join()
+    for process in processes:
+        process.join()
     # Joins the pool's manager thread now that its processes are gone.
     executor.shutdown(wait=True)
 

@@ -3,9 +3,12 @@ them, a dead worker raises instead of hanging, and close() leaves no process beh
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pickle
 import random
+import signal
+import time
 
 import pytest
 
@@ -16,6 +19,11 @@ from renderers import render_board
 from renderers.examples import EXAMPLES, NAMES
 
 needs_bgsage = pytest.mark.skipif(not computer_available(), reason="bgsage is not installed")
+
+
+def nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
 
 
 def crash() -> None:
@@ -113,6 +121,24 @@ async def test_close_leaves_no_process_behind():
     await workers.close()  # idempotent
     with pytest.raises(RuntimeError):
         await workers.render(Game.new(), perspective=0)
+
+
+async def test_workers_outlast_sigterm_and_close_ends_a_busy_one():
+    """systemd's stop signals every process of the service: the workers stay for the
+    action in flight, and close() still ends one stuck in a long call, quickly."""
+    workers = Workers(1, warm_computer=False)
+    await workers.start()
+    (pid,) = workers.pids
+    os.kill(pid, signal.SIGTERM)
+    assert await workers.call(nap, 0.01) == 0.01
+    busy = asyncio.ensure_future(workers.call(nap, 60.0))
+    await asyncio.sleep(0.5)
+    started = time.monotonic()
+    await workers.close(timeout=0.2)
+    assert time.monotonic() - started < 5
+    assert not alive(pid)
+    with pytest.raises(WorkerError):
+        await asyncio.wait_for(busy, 5)
 
 
 @needs_bgsage
