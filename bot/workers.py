@@ -325,7 +325,7 @@ class Workers:
         if self._executor is broken:
             self._executor = None
         log.error("a worker process died; starting a new pool on the next call")
-        threading.Thread(target=_shutdown, args=(broken, 0.0), daemon=True).start()
+        threading.Thread(target=_shutdown, args=(broken, CLOSE_TIMEOUT), daemon=True).start()
 
 
 def _processes(executor: concurrent.futures.ProcessPoolExecutor) -> list[Any]:
@@ -333,19 +333,25 @@ def _processes(executor: concurrent.futures.ProcessPoolExecutor) -> list[Any]:
 
 
 def _shutdown(executor: concurrent.futures.ProcessPoolExecutor, timeout: float) -> None:
+    """Shut the pool down, waiting up to ``timeout`` seconds for work in flight; then kill
+    the workers still busy. The pool's own thread joins (and reaps) its processes, so this
+    only watches it: two threads waiting on one child race to reap it."""
     processes = _processes(executor)
-    executor.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + timeout
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
+    finished = threading.Event()
+
+    def finish() -> None:
+        executor.shutdown(wait=True, cancel_futures=True)
+        finished.set()
+
+    threading.Thread(target=finish, name="workers-shutdown", daemon=True).start()
+    if finished.wait(timeout):
+        return
     for process in processes:
         if process.is_alive():  # deep in C code: it ignores SIGTERM (see _init_worker)
             log.warning("worker %s still busy after %.1f s: killing it", process.pid, timeout)
             process.kill()
-    for process in processes:
-        process.join()
-    # Joins the pool's manager thread now that its processes are gone.
-    executor.shutdown(wait=True)
+    if not finished.wait(10.0):
+        log.error("the worker pool did not shut down")
 
 
 def _name(fn: Callable[..., Any]) -> str:
