@@ -152,6 +152,32 @@ def analyze_log(options: Any, events: Sequence[Any], level: str, players: tuple[
     return analyze(decisions_from_events(options, events), level, players)
 
 
+def review_log(
+    options: Any,
+    events: Sequence[Any],
+    level: str,
+    players: tuple[int, ...],
+    game_number: int | None = None,
+) -> tuple[Any, Any]:
+    """Skill and luck of a match (or of one of its games) from its event log, as
+    ``SessionService.review`` computes them: ``(analyses, luck)``."""
+    return _review_with(_player(level), options, events, players, game_number)
+
+
+def _review_with(
+    player: Any, options: Any, events: Sequence[Any], players: tuple[int, ...], game: int | None
+) -> tuple[Any, Any]:
+    from bot.luck import match_luck
+    from bot.session import decisions_from_events
+
+    decisions = decisions_from_events(options, events)
+    if game is not None:
+        decisions = [d for d in decisions if d[0].game_number == game]
+    analyses = player.analyze(decisions, players=players)
+    games = None if game is None else [game]
+    return analyses, match_luck(options, events, player.evaluator, games=games)
+
+
 # --- the pool -------------------------------------------------------------------------------
 
 
@@ -300,6 +326,24 @@ class Workers:
 
             return await asyncio.to_thread(work)
         return await self.call(analyze_log, options, list(events), level, players)
+
+    async def review_log(
+        self,
+        options: Any,
+        events: Sequence[Any],
+        *,
+        level: str,
+        players: Iterable[int],
+        game_number: int | None = None,
+    ) -> tuple[Any, Any]:
+        """Skill and luck of a match from its event log, in a worker: ``(analyses, luck)``
+        (``bot.session.Review`` holds them with the match row)."""
+        players = tuple(players)
+        if self.in_process and self._factory is not None:
+            return await asyncio.to_thread(
+                _review_with, self._local(level), options, events, players, game_number
+            )
+        return await self.call(review_log, options, list(events), level, players, game_number)
 
     # --- internals ------------------------------------------------------------------------
 

@@ -186,7 +186,7 @@ async def test_inline_workers_run_in_this_process():
 
 def event_log() -> tuple[MatchOptions, list]:
     """A short money game's log, as the store keeps it."""
-    from bot.store import EventRecord
+    from bot.records import EventRecord
 
     options = MatchOptions()
     events = []
@@ -236,3 +236,18 @@ async def test_a_match_log_is_analysed_in_a_worker(pool):
     for player in (0, 1):
         assert result[player].decisions == here[player].decisions > 0
         assert result[player].total_error == pytest.approx(here[player].total_error)
+
+
+@needs_bgsage
+async def test_a_match_review_runs_in_a_worker(pool):
+    from bot.luck import match_luck
+    from bot.session import decisions_from_events
+
+    options, events = event_log()
+    analyses, luck = await pool.review_log(options, events, level="expert", players=(0, 1))
+    player = ComputerPlayer("expert")
+    here = player.analyze(decisions_from_events(options, events))
+    assert {p: a.decisions for p, a in analyses.items()} == {
+        p: a.decisions for p, a in here.items()
+    }
+    assert luck == match_luck(options, events, player.evaluator)
