@@ -31,7 +31,7 @@ from bot.computer import CubeContext, Evaluator, RankedResult
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, legal_plays
 
 if TYPE_CHECKING:
-    from bot.store import EventRecord
+    from bot.records import EventRecord
 
 __all__ = [
     "ALL_ROLLS",
@@ -303,7 +303,7 @@ def match_luck(
 ) -> MatchLuck:
     """Luck of every roll and the chart points of every play, replaying the event log.
 
-    ``events`` are a match's :class:`bot.store.EventRecord` list; ``games`` limits the
+    ``events`` are a match's :class:`bot.records.EventRecord` list; ``games`` limits the
     work to some game numbers (the end of a game needs only that game). Synchronous CPU
     work: call it from a worker thread.
     """

@@ -19,8 +19,9 @@ from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
+from bot.records import MatchRow
 from bot.session import Player, Report, SessionService, SessionSettings
-from bot.store import MatchRow, Store
+from bot.store import Store
 
 # The terminal is its own little "server": one guild, one channel.
 OFFLINE_GUILD = 0

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine import Game, Phase
-from bot.store import EventRecord, MatchRow, PlayerStats
+from bot.records import Action, EventRecord, MatchRow, PlayerStats, Status
 
 MESSAGE_LIMIT = 2000
 
@@ -32,10 +32,10 @@ def perspective(game: Game) -> int:
 
 def next_step(row: MatchRow, mention: Mention = plain, *, commands: bool = True) -> str | None:
     """One sentence telling the right player what to do next."""
-    if row.status == "challenge":
+    if row.status == Status.CHALLENGE:
         return None
     game = row.game
-    if row.status != "playing" or game is None or game.actor is None:
+    if row.status != Status.PLAYING or game is None or game.actor is None:
         return None
     actor = game.actor
     who = mention(row.player_ids[actor], row.player_names[actor])
@@ -74,26 +74,26 @@ def history_lines(
         who = names[event.player] if event.player is not None else ""
         dice = f"{event.dice[0]}-{event.dice[1]}" if event.dice else ""
         match event.action:
-            case "opening":
+            case Action.OPENING:
                 assert event.dice is not None
                 lines.append(f"Opening: {names[0]} {event.dice[0]}, {names[1]} {event.dice[1]}")
-            case "move":
+            case Action.MOVE:
                 lines.append(f"{who} {dice}: {event.notation}")
-            case "pass":
+            case Action.PASS:
                 lines.append(f"{who} {dice}: cannot move")
-            case "double":
+            case Action.DOUBLE:
                 lines.append(f"{who} doubles")
-            case "take" | "drop" | "beaver":
+            case Action.TAKE | Action.DROP | Action.BEAVER:
                 lines.append(f"{who} {event.action}s")
-            case "resign":
+            case Action.RESIGN:
                 lines.append(f"{who} offers to resign ({event.notation})")
-            case "resign_accept":
+            case Action.RESIGN_ACCEPT:
                 lines.append(f"{who} accepts the resignation")
-            case "resign_reject":
+            case Action.RESIGN_REJECT:
                 lines.append(f"{who} rejects the resignation")
-            case "claim":
+            case Action.CLAIM:
                 lines.append(f"{who} claims the game (opponent idle)")
-            case "cancel":
+            case Action.CANCEL:
                 lines.append("cancelled by a moderator")
     numbered = [f"{i}. {line}" for i, line in enumerate(lines, start=1)]
     if game is not None:

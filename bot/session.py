@@ -37,7 +37,8 @@ from bot.errors import (
     UserError,
 )
 from bot.fairdice import FairRoller, VerifyResult, commitment, new_secret, verify_events
-from bot.store import (
+from bot.records import (
+    Action,
     Change,
     DiceSeal,
     EventRecord,
@@ -47,9 +48,10 @@ from bot.store import (
     MatchRow,
     NewEvent,
     PlayerStats,
-    Store,
+    Status,
     UserSettings,
 )
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +134,7 @@ class Report:
     finished game, then the current state); ``game`` is the current state.
     """
 
-    action: str
+    action: Action
     match: MatchRow
     lines: list[str] = field(default_factory=list)
     boards: list[Game] = field(default_factory=list)
@@ -150,7 +152,7 @@ class Report:
     @property
     def next_actor(self) -> int | None:
         """The player index who must act next, if a game is running."""
-        if self.match.status != "playing" or self.match.game is None:
+        if self.match.status != Status.PLAYING or self.match.game is None:
             return None
         return self.match.game.actor
 
@@ -210,7 +212,7 @@ class _Turn:
 
     def log(
         self,
-        action: str,
+        action: Action,
         actor_id: int | None,
         player: int | None,
         notation: str | None = None,
@@ -305,7 +307,7 @@ class SessionService:
     async def legal_play_texts(self, channel_id: int, user_id: int) -> list[str]:
         """The legal plays for the player on roll, in canonical notation; else empty."""
         row = await self.current(channel_id)
-        if row is None or row.game is None or row.status != "playing":
+        if row is None or row.game is None or row.status != Status.PLAYING:
             return []
         game = row.game
         if game.phase is not Phase.MOVE or game.resignation is not None:
@@ -378,7 +380,7 @@ class SessionService:
         ]
         if row.dice is not None:
             lines.append(_commitment_line(row.dice))
-        return Report("challenge", row, lines)
+        return Report(Action.CHALLENGE, row, lines)
 
     async def _create_challenge(
         self,
@@ -424,14 +426,14 @@ class SessionService:
             allow_challenge=True,
         )
 
-    def _do_accept(self, turn: _Turn, user: Player, public: str | None = None) -> str:
+    def _do_accept(self, turn: _Turn, user: Player, public: str | None = None) -> Action:
         row = turn.row
         self._require_challenge(row)
         if user.id != row.player_ids[1]:
             if user.id == row.player_ids[0]:
                 raise NotYourTurnError(f"Waiting for {turn.name(1)} to accept your challenge.")
             raise NotYourTurnError(f"This challenge is for {turn.name(1)}.")
-        turn.status = "playing"
+        turn.status = Status.PLAYING
         turn.game = Game.new(row.options)
         turn.lines.append(f"{turn.name(1)} accepts.")
         if row.dice is not None:
@@ -439,26 +441,26 @@ class SessionService:
             # secret to suit it. Without one from the front end, a fresh random value.
             turn.public = public or secrets.token_hex(8)
             turn.lines.append(_commitment_line(row.dice, turn.public))
-        turn.log("start", user.id, 1)
+        turn.log(Action.START, user.id, 1)
         self._opening(turn)
-        return "accept"
+        return Action.ACCEPT
 
     async def decline(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
         """The challenged player declines, or the challenger withdraws."""
 
-        def act(turn: _Turn) -> str:
+        def act(turn: _Turn) -> Action:
             row = turn.row
             self._require_challenge(row)
             if user.id == row.player_ids[1]:
-                turn.status = "declined"
+                turn.status = Status.DECLINED
                 turn.lines.append(f"{turn.name(1)} declines the challenge.")
-                return "decline"
+                return Action.DECLINE
             if user.id == row.player_ids[0]:
-                turn.status = "withdrawn"
+                turn.status = Status.WITHDRAWN
                 turn.lines.append(f"{turn.name(0)} withdraws the challenge.")
-                return "withdraw"
+                return Action.WITHDRAW
             raise NotYourTurnError(f"This challenge is for {turn.name(1)}.")
 
         return await self._act(channel_id, act, ctx, allow_challenge=True)
@@ -468,58 +470,58 @@ class SessionService:
     async def roll(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         return await self._act(channel_id, lambda turn: self._do_roll(turn, user), ctx)
 
-    def _do_roll(self, turn: _Turn, user: Player) -> str:
-        me, game = self._my_turn(turn, user, "roll")
+    def _do_roll(self, turn: _Turn, user: Player) -> Action:
+        me, game = self._my_turn(turn, user, Action.ROLL)
         # A dry run with dummy dice raises the engine's explanation when rolling is not
         # allowed now, before a real die is taken from the roller.
         game.roll((1, 1))
         dice = (turn.die(), turn.die())
         turn.game = game.roll(dice)
-        turn.log("roll", user.id, me, dice=dice)
+        turn.log(Action.ROLL, user.id, me, dice=dice)
         turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)}.")
         self._after_roll(turn)
-        return "roll"
+        return Action.ROLL
 
     async def move(
         self, channel_id: int, user: Player, text: str, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
         return await self._act(channel_id, lambda turn: self._do_move(turn, user, text), ctx)
 
-    def _do_move(self, turn: _Turn, user: Player, text: str) -> str:
-        me, game = self._my_turn(turn, user, "move")
+    def _do_move(self, turn: _Turn, user: Player, text: str) -> Action:
+        me, game = self._my_turn(turn, user, Action.MOVE)
         dice = game.dice
         turn.game = game.move(text)
         play = turn.game.last_play
         assert play is not None and dice is not None
-        turn.log("move", user.id, me, notation=str(play), dice=dice)
+        turn.log(Action.MOVE, user.id, me, notation=str(play), dice=dice)
         rolled = f"{turn.name(me)} rolls {dice_text(dice)}."
         if turn.lines and turn.lines[-1] == rolled:
             turn.lines.pop()  # the roll and the play in one line when both happen here
         turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)} and plays {play}.")
         self._after_play(turn)
-        return "move"
+        return Action.MOVE
 
     async def double(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
         return await self._act(channel_id, lambda turn: self._do_double(turn, user), ctx)
 
-    def _do_double(self, turn: _Turn, user: Player) -> str:
-        me, game = self._my_turn(turn, user, "double")
+    def _do_double(self, turn: _Turn, user: Player) -> Action:
+        me, game = self._my_turn(turn, user, Action.DOUBLE)
         turn.game = game.double()
-        turn.log("double", user.id, me)
+        turn.log(Action.DOUBLE, user.id, me)
         turn.lines.append(
             f"{turn.name(me)} doubles to {game.cube * 2}. {turn.name(1 - me)}: take or drop."
         )
-        return "double"
+        return Action.DOUBLE
 
     async def take(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         return await self._act(channel_id, lambda turn: self._do_take(turn, user), ctx)
 
-    def _do_take(self, turn: _Turn, user: Player) -> str:
-        me, game = self._my_turn(turn, user, "take")
+    def _do_take(self, turn: _Turn, user: Player) -> Action:
+        me, game = self._my_turn(turn, user, Action.TAKE)
         turn.game = game.take()
-        turn.log("take", user.id, me)
+        turn.log(Action.TAKE, user.id, me)
         # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
         taken = turn.game
         owner = taken.cube_owner if taken.cube_owner is not None else me
@@ -527,17 +529,17 @@ class SessionService:
             f"{turn.name(me)} takes: the cube is at {taken.cube} and {turn.name(owner)} "
             f"owns it. {turn.name(taken.on_roll)} to roll."
         )
-        return "take"
+        return Action.TAKE
 
     async def beaver(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
         return await self._act(channel_id, lambda turn: self._do_beaver(turn, user), ctx)
 
-    def _do_beaver(self, turn: _Turn, user: Player) -> str:
-        me, game = self._my_turn(turn, user, "take")
+    def _do_beaver(self, turn: _Turn, user: Player) -> Action:
+        me, game = self._my_turn(turn, user, Action.TAKE)
         turn.game = game.beaver()
-        turn.log("beaver", user.id, me)
+        turn.log(Action.BEAVER, user.id, me)
         # The beaver is a take and a redouble: the doubler must now answer it.
         cube = turn.game.cube
         turn.lines.append(
@@ -545,18 +547,18 @@ class SessionService:
             f"{turn.name(1 - me)}: take the beaver (cube to {cube * 2}) or drop it "
             f"({_points(cube)})."
         )
-        return "beaver"
+        return Action.BEAVER
 
     async def drop(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         return await self._act(channel_id, lambda turn: self._do_drop(turn, user), ctx)
 
-    def _do_drop(self, turn: _Turn, user: Player) -> str:
-        me, game = self._my_turn(turn, user, "drop")
+    def _do_drop(self, turn: _Turn, user: Player) -> Action:
+        me, game = self._my_turn(turn, user, Action.DROP)
         turn.game = game.drop()
-        turn.log("drop", user.id, me)
+        turn.log(Action.DROP, user.id, me)
         turn.lines.append(f"{turn.name(me)} drops.")
         self._after_game_end(turn)
-        return "drop"
+        return Action.DROP
 
     async def resign(
         self,
@@ -567,12 +569,12 @@ class SessionService:
     ) -> Report:
         """Offer to resign; the opponent accepts or rejects."""
 
-        def act(turn: _Turn) -> str:
+        def act(turn: _Turn) -> Action:
             me, game = self._participant(turn, user)
             if game.phase is Phase.DOUBLED:
                 raise UserError("Answer the double first: dropping it ends the game.")
             turn.game = game.offer_resignation(me, ResultKind(kind))
-            turn.log("resign", user.id, me, notation=ResultKind(kind).name.lower())
+            turn.log(Action.RESIGN, user.id, me, notation=ResultKind(kind).name.lower())
             # What accepting would score, Jacoby included (the engine works it out).
             accepted = turn.game.accept_resignation().result
             assert accepted is not None
@@ -581,7 +583,7 @@ class SessionService:
                 f"{turn.name(me)} offers to resign {RESULT_WORDS[ResultKind(kind)]} "
                 f"({_points(points)}). {turn.name(1 - me)}: accept or reject."
             )
-            return "resign"
+            return Action.RESIGN
 
         return await self._act(channel_id, act, ctx)
 
@@ -592,7 +594,7 @@ class SessionService:
             channel_id, lambda turn: self._do_answer_resignation(turn, user, accept), ctx
         )
 
-    def _do_answer_resignation(self, turn: _Turn, user: Player, accept: bool) -> str:
+    def _do_answer_resignation(self, turn: _Turn, user: Player, accept: bool) -> Action:
         me, game = self._participant(turn, user)
         offer = game.resignation
         if offer is None:
@@ -604,19 +606,19 @@ class SessionService:
             )
         if accept:
             turn.game = game.accept_resignation()
-            turn.log("resign_accept", user.id, me)
+            turn.log(Action.RESIGN_ACCEPT, user.id, me)
             turn.lines.append(f"{turn.name(me)} accepts the resignation.")
             self._after_game_end(turn)
-            return "resign_accept"
+            return Action.RESIGN_ACCEPT
         turn.game = game.reject_resignation()
-        turn.log("resign_reject", user.id, me)
+        turn.log(Action.RESIGN_REJECT, user.id, me)
         turn.lines.append(f"{turn.name(me)} rejects the resignation. Play on.")
-        return "resign_reject"
+        return Action.RESIGN_REJECT
 
     async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         """Win the match when the opponent has been idle past the inactivity limit."""
 
-        def act(turn: _Turn) -> str:
+        def act(turn: _Turn) -> Action:
             me, game = self._participant(turn, user)
             if game.actor == me:
                 raise UserError("It's your turn: you can't claim a win while others wait on you.")
@@ -629,13 +631,13 @@ class SessionService:
                     "to act before you can claim."
                 )
             turn.game = game.forfeit(me)
-            turn.log("claim", user.id, me)
+            turn.log(Action.CLAIM, user.id, me)
             turn.lines.append(
                 f"{turn.name(1 - me)} has not acted for {round(idle / 60)} minutes: "
                 f"{turn.name(me)} claims the win."
             )
             self._after_game_end(turn)
-            return "claim"
+            return Action.CLAIM
 
         return await self._act(channel_id, act, ctx)
 
@@ -648,21 +650,21 @@ class SessionService:
         succeeds and says so, rather than failing like every other command would.
         """
 
-        def act(turn: _Turn) -> str:
-            turn.status = "cancelled"
+        def act(turn: _Turn) -> Action:
+            turn.status = Status.CANCELLED
             if turn.game is not None:
-                turn.log("cancel", moderator.id, turn.row.player_index(moderator.id))
+                turn.log(Action.CANCEL, moderator.id, turn.row.player_index(moderator.id))
             turn.lines.append(
                 f"{self.display(moderator.name)} cancelled the game. No result is recorded."
             )
-            return "cancel"
+            return Action.CANCEL
 
         try:
             return await self._act(channel_id, act, ctx, allow_challenge=True)
         except QuarantinedError as exc:
             shell = exc.unreadable.shell
             return Report(
-                "cancel",
+                Action.CANCEL,
                 shell,
                 [
                     f"{self.display(moderator.name)} cancelled match #{shell.id}: its saved "
@@ -675,7 +677,7 @@ class SessionService:
     async def _act(
         self,
         channel_id: int,
-        act: Callable[[_Turn], str],
+        act: Callable[[_Turn], Action],
         ctx: ActionContext = NO_CONTEXT,
         *,
         allow_challenge: bool = False,
@@ -696,7 +698,7 @@ class SessionService:
     async def _act_locked(
         self,
         channel_id: int,
-        act: Callable[[_Turn], str],
+        act: Callable[[_Turn], Action],
         ctx: ActionContext,
         allow_challenge: bool,
     ) -> Report:
@@ -717,7 +719,7 @@ class SessionService:
             raise NoGameError(
                 "There is no game in this channel. Start one with /backgammon challenge."
             )
-        if row.status == "challenge" and not allow_challenge:
+        if row.status == Status.CHALLENGE and not allow_challenge:
             raise UserError(
                 f"The game starts when {self.display(row.player_names[1])} accepts the challenge."
             )
@@ -732,17 +734,17 @@ class SessionService:
             await self._computer_plays(turn)
         return await self._commit(turn, action)
 
-    async def _commit(self, turn: _Turn, action: str) -> Report:
+    async def _commit(self, turn: _Turn, action: Action) -> Report:
         """Store everything the turn did as one change; the report of it."""
         row = turn.row
         if (
             turn.game is not None
-            and turn.status == "playing"
+            and turn.status == Status.PLAYING
             and (not turn.boards or turn.boards[-1] is not turn.game)
         ):
             turn.boards.append(turn.game)
         seal = row.dice
-        if seal is not None and row.status == "playing" and turn.status != "playing":
+        if seal is not None and row.status == Status.PLAYING and turn.status != Status.PLAYING:
             # The match is over (finished, claimed or cancelled): reveal its dice secret.
             turn.lines.append(_reveal_line(seal, turn.public or seal.public))
         stored = await self.store.apply(
@@ -837,7 +839,7 @@ class SessionService:
         me = Player(row.player_ids[1], row.player_names[1], is_bot=True)
         for _ in range(100):  # a turn is a handful of actions; this only guards a bug
             game = turn.game
-            if turn.status != "playing" or game is None or game.actor != 1:
+            if turn.status != Status.PLAYING or game is None or game.actor != 1:
                 return
             try:
                 brain = self.computer(row.computer_level)
@@ -852,7 +854,10 @@ class SessionService:
                     self._do_move(turn, me, str(play))
                 elif game.phase is Phase.DOUBLED:
                     answer = str(await asyncio.to_thread(brain.cube_response, game))
-                    step = {"beaver": self._do_beaver, "take": self._do_take}.get(
+                    step = {
+                        "beaver": self._do_beaver,
+                        "take": self._do_take,
+                    }.get(  # CubeDecision values
                         answer, self._do_drop
                     )
                     step(turn, me)
@@ -868,7 +873,7 @@ class SessionService:
         return (
             row is not None
             and row.computer_level is not None
-            and row.status == "playing"
+            and row.status == Status.PLAYING
             and row.game is not None
             and row.game.actor == 1
         )
@@ -898,7 +903,7 @@ class SessionService:
         await self._computer_plays(turn)
         if not turn.events:
             return None  # it still cannot act; the log says why
-        return await self._commit(turn, "computer")
+        return await self._commit(turn, Action.COMPUTER)
 
     async def resume_computer_turns(self) -> list[Report]:
         """Finish every computer turn left open (a crash before this version, a failure).
@@ -924,7 +929,7 @@ class SessionService:
     async def hint(self, channel_id: int, user: Player) -> tuple[MatchRow, Any]:
         """The computer's advice for the player who must act: best plays or the cube."""
         row = await self.current(channel_id)
-        if row is None or row.game is None or row.status != "playing":
+        if row is None or row.game is None or row.status != Status.PLAYING:
             raise NoGameError("There is no game in this channel.")
         me = row.player_index(user.id)
         if me is None:
@@ -989,7 +994,7 @@ class SessionService:
         starts at once. Refused politely while the channel holds another game.
         """
         row = await self.store.get_match(match_id)
-        if row is None or row.guild_id != guild_id or row.status != "finished":
+        if row is None or row.guild_id != guild_id or row.status != Status.FINISHED:
             raise UserError("That rematch button belongs to a match that is not over.")
         me = row.player_index(user.id)
         if me is None:
@@ -1088,7 +1093,7 @@ class SessionService:
         due = []
         for row in await self.store.live_matches():
             game = row.game
-            if row.status != "playing" or game is None or game.actor is None:
+            if row.status != Status.PLAYING or game is None or game.actor is None:
                 continue
             if row.notified_version == row.version:
                 continue
@@ -1162,17 +1167,19 @@ class SessionService:
             return row
         with contextlib.suppress(ConflictError):
             await self.store.apply(
-                Change(row.id, row.version, "expired", row.game, now, touch=False)
+                Change(row.id, row.version, Status.EXPIRED, row.game, now, touch=False)
             )
         return None
 
     @staticmethod
     def _expired(row: MatchRow, now: float) -> bool:
-        return row.status == "challenge" and row.expires_at is not None and now >= row.expires_at
+        return (
+            row.status == Status.CHALLENGE and row.expires_at is not None and now >= row.expires_at
+        )
 
     @staticmethod
     def _require_challenge(row: MatchRow) -> None:
-        if row.status != "challenge":
+        if row.status != Status.CHALLENGE:
             raise UserError("The game has already started.")
 
     @staticmethod
@@ -1182,11 +1189,11 @@ class SessionService:
             raise NotYourTurnError(
                 f"This is {turn.name(0)} and {turn.name(1)}'s game; you are not playing in it."
             )
-        if turn.game is None or turn.status != "playing":
+        if turn.game is None or turn.status != Status.PLAYING:
             raise UserError("The game has not started yet.")
         return me, turn.game
 
-    def _my_turn(self, turn: _Turn, user: Player, verb: str) -> tuple[int, Game]:
+    def _my_turn(self, turn: _Turn, user: Player, verb: Action) -> tuple[int, Game]:
         me, game = self._participant(turn, user)
         if game.resignation is not None:
             offerer = game.resignation.player
@@ -1198,7 +1205,7 @@ class SessionService:
             assert actor is not None
             if game.phase is Phase.DOUBLED:
                 raise NotYourTurnError(f"Waiting for {turn.name(actor)} to take or drop.")
-            if verb in ("take", "drop"):
+            if verb in (Action.TAKE, Action.DROP):
                 raise UserError("There is no double to answer.")
             raise NotYourTurnError(f"It's {turn.name(actor)}'s turn.")
         return me, game
@@ -1215,7 +1222,7 @@ class SessionService:
             cube_before = game.cube
             game = game.opening_roll(*dice)
             turn.game = game
-            turn.log("opening", None, None, dice=dice)
+            turn.log(Action.OPENING, None, None, dice=dice)
             head = f"{names[0]} rolls {dice[0]}, {names[1]} rolls {dice[1]}"
             if game.phase is Phase.OPENING:
                 extra = f" The cube turns to {game.cube}." if game.cube > cube_before else ""
@@ -1235,7 +1242,7 @@ class SessionService:
         mover = game.on_roll
         if plays.is_forced_pass:
             turn.game = game.pass_turn()
-            turn.log("pass", None, mover, dice=game.dice)
+            turn.log(Action.PASS, None, mover, dice=game.dice)
             turn.lines.append(
                 f"{turn.name(mover)} cannot move with {dice_text(game.dice)}: "
                 f"{turn.name(1 - mover)} to roll."
@@ -1243,7 +1250,7 @@ class SessionService:
         elif turn.row.auto_play and len(plays) == 1:
             (play,) = plays
             turn.game = game.play(play)
-            turn.log("move", None, mover, notation=str(play), dice=game.dice)
+            turn.log(Action.MOVE, None, mover, notation=str(play), dice=game.dice)
             turn.lines.append(
                 f"{turn.name(mover)} rolls {dice_text(game.dice)} and plays {play} "
                 "(the only legal play)."
@@ -1265,7 +1272,7 @@ class SessionService:
         if game.match_over:
             winner = game.match_winner
             assert winner is not None
-            turn.status = "finished"
+            turn.status = Status.FINISHED
             turn.outcome = MatchOutcome(winner, game.final_score, result.reason.value)
             if game.options.length:
                 a, b = game.final_score
@@ -1276,7 +1283,7 @@ class SessionService:
             return
         following = game.next_game()
         turn.game = following
-        turn.log("next_game", None, None)
+        turn.log(Action.NEXT_GAME, None, None)
         crawford = " This is the Crawford game: no doubling." if following.crawford else ""
         turn.lines.append(f"Game {following.game_number} begins.{crawford}")
         self._opening(turn)
@@ -1339,43 +1346,43 @@ def replay(options: MatchOptions, events: Sequence[EventRecord]) -> Game | None:
 def replay_event(options: MatchOptions, game: Game | None, event: EventRecord) -> Game:
     """The state after one logged event; raises ValueError when it disagrees with the log."""
     action = event.action
-    if action == "start":
+    if action == Action.START:
         return Game.new(options)
     if game is None:
         raise ValueError(f"event {event.seq} ({action}) comes before the game started")
     match action:
-        case "opening":
+        case Action.OPENING:
             assert event.dice is not None
             game = game.opening_roll(*event.dice)
-        case "roll":
+        case Action.ROLL:
             assert event.dice is not None
             game = game.roll(event.dice)
-        case "move":
+        case Action.MOVE:
             assert event.notation is not None
             game = game.move(event.notation)
-        case "pass":
+        case Action.PASS:
             game = game.pass_turn()
-        case "double":
+        case Action.DOUBLE:
             game = game.double()
-        case "take":
+        case Action.TAKE:
             game = game.take()
-        case "beaver":
+        case Action.BEAVER:
             game = game.beaver()
-        case "drop":
+        case Action.DROP:
             game = game.drop()
-        case "resign":
+        case Action.RESIGN:
             assert event.player is not None and event.notation is not None
             game = game.offer_resignation(event.player, ResultKind[event.notation.upper()])
-        case "resign_accept":
+        case Action.RESIGN_ACCEPT:
             game = game.accept_resignation()
-        case "resign_reject":
+        case Action.RESIGN_REJECT:
             game = game.reject_resignation()
-        case "claim":
+        case Action.CLAIM:
             assert event.player is not None
             game = game.forfeit(event.player)
-        case "next_game":
+        case Action.NEXT_GAME:
             game = game.next_game()
-        case "cancel":
+        case Action.CANCEL:
             pass
         case _:
             raise ValueError(f"unknown event action {action!r}")
@@ -1396,21 +1403,21 @@ def decisions_from_events(
     from bot.computer import CubeDecision
 
     cube_actions = {
-        "double": CubeDecision.DOUBLE,
-        "take": CubeDecision.TAKE,
-        "drop": CubeDecision.DROP,
-        "beaver": CubeDecision.BEAVER,
+        Action.DOUBLE: CubeDecision.DOUBLE,
+        Action.TAKE: CubeDecision.TAKE,
+        Action.DROP: CubeDecision.DROP,
+        Action.BEAVER: CubeDecision.BEAVER,
     }
     decisions: list[tuple[Game, Any]] = []
     before: Game | None = None
     for event in events:
         after = replay_event(options, before, event)
         if before is not None and event.actor_id is not None:
-            if event.action == "move" and after is not None and after.last_play is not None:
+            if event.action == Action.MOVE and after is not None and after.last_play is not None:
                 decisions.append((before, after.last_play))
             elif event.action in cube_actions:
                 decisions.append((before, cube_actions[event.action]))
-            elif event.action == "roll" and before.can_double():
+            elif event.action == Action.ROLL and before.can_double():
                 decisions.append((before, CubeDecision.NO_DOUBLE))
         before = after
     return decisions

@@ -16,7 +16,6 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +25,25 @@ from bot import codec
 from bot.engine import Game, GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, UnreadableMatchError
 from bot.ratings import Rated, fibs_update
+from bot.records import (
+    UNREADABLE,
+    Action,
+    Change,
+    ComputerResults,
+    DiceSeal,
+    EventRecord,
+    FinishedGame,
+    GuildSettings,
+    MatchOutcome,
+    MatchRow,
+    NewEvent,
+    PlayerStats,
+    Status,
+    UserSettings,
+)
 
 log = logging.getLogger(__name__)
 
-LIVE = ("challenge", "playing")
-UNREADABLE = "unreadable"  # the end_reason of a quarantined row (see Store.quarantine)
-STATUSES = ("challenge", "playing", "finished", "declined", "withdrawn", "expired", "cancelled")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: matches, their event log, finished games and per-server player statistics.
@@ -169,183 +181,11 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRow:
-    """A stored challenge or match."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    status: str
-    player_ids: tuple[int, int]
-    player_names: tuple[str, str]
-    options: MatchOptions
-    rated: bool
-    computer_level: str | None
-    game: Game | None
-    version: int
-    created_at: float
-    updated_at: float
-    last_action_at: float
-    expires_at: float | None
-    winner: int | None
-    final_score: tuple[int, int] | None
-    end_reason: str | None
-    auto_play: bool = False  # play the only legal play for the player (a table option)
-    dice: DiceSeal | None = None  # the committed dice secret (None: dice not committed)
-    home_channel_id: int | None = None  # where it was challenged, when it moved to a thread
-    # Notes beside the game, written without a new version (so not part of equality).
-    board: tuple[int, int] | None = field(default=None, compare=False)  # latest board message
-    notified_version: int | None = field(default=None, compare=False)  # turn last reminded
-
-    @property
-    def announce_channel_id(self) -> int:
-        """Where the match's result is announced: its home channel, else its own."""
-        return self.home_channel_id or self.channel_id
-
-    @property
-    def live(self) -> bool:
-        return self.status in LIVE
-
-    def player_index(self, user_id: int) -> int | None:
-        if user_id == self.player_ids[0]:
-            return 0
-        if user_id == self.player_ids[1]:
-            return 1
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class GuildSettings:
-    """A server's choices (moderators set them)."""
-
-    threads: bool = False  # each accepted game gets its own thread
-
-
-@dataclass(frozen=True, slots=True)
-class UserSettings:
-    """A player's own choices, on every server."""
-
-    notify: str = "on"  # "on": pinged when it becomes their turn; "off"; "idle": after N min
-    notify_minutes: int = 10
-    board_side: str = "right"  # where their home board is drawn: "right" or "left"
-    theme: str = "classic"
-
-
-@dataclass(frozen=True, slots=True)
-class DiceSeal:
-    """A match's verifiable dice: the secret committed to, the public value, dice drawn.
-
-    The secret never leaves the bot until the match ends (see :mod:`bot.fairdice`).
-    """
-
-    secret: str  # 64 hex digits
-    commitment: str  # its SHA-256, posted before the first roll
-    public: str | None  # fixed at the accept, after the commitment
-    drawn: int = 0
-
-    def __repr__(self) -> str:  # never print the secret by accident
-        return f"DiceSeal(commitment={self.commitment[:16]}..., public={self.public!r})"
-
-
-@dataclass(frozen=True, slots=True)
-class NewEvent:
-    """One applied action, logged in the same transaction as the state it produced."""
-
-    game_number: int
-    actor_id: int | None
-    player: int | None
-    action: str
-    position_id: str
-    gnu_match_id: str
-    notation: str | None = None
-    dice: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class EventRecord:
-    seq: int
-    game_number: int
-    actor_id: int | None
-    player: int | None
-    action: str
-    notation: str | None
-    dice: tuple[int, int] | None
-    position_id: str
-    gnu_match_id: str
-    created_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedGame:
-    game_number: int
-    result: GameResult
-
-
-@dataclass(frozen=True, slots=True)
-class MatchOutcome:
-    """How a match ended, for statistics and ratings. ``winner`` None means no result."""
-
-    winner: int | None
-    final_score: tuple[int, int]
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """Everything one action writes, applied atomically by :meth:`Store.apply`."""
-
-    match_id: int
-    expected_version: int
-    status: str
-    game: Game | None
-    now: float
-    touch: bool = True  # whether this counts as activity (resets the inactivity clock)
-    events: Sequence[NewEvent] = ()
-    finished_games: Sequence[FinishedGame] = ()
-    outcome: MatchOutcome | None = None
-    dice_public: str | None = None  # set once, when the match starts
-    dice_drawn: int | None = None  # dice drawn from the match's secret so far
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    guild_id: int
-    user_id: int
-    name: str
-    rating: float
-    experience: int
-    rated_matches: int
-    games: int
-    game_wins: int
-    game_losses: int
-    matches: int
-    match_wins: int
-    match_losses: int
-    gammons: int
-    backgammons: int
-    points_won: int
-    points_lost: int
-    streak: int
-    best_streak: int
-
-
 class _Unset:
     pass
 
 
 _UNSET = _Unset()
-
-
-@dataclass(frozen=True, slots=True)
-class ComputerResults:
-    level: str
-    games: int
-    game_wins: int
-    matches: int
-    match_wins: int
-    points_won: int
-    points_lost: int
 
 
 _MATCH_COLUMNS = (
@@ -411,7 +251,7 @@ def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> 
         id=id_,
         guild_id=guild_id,
         channel_id=channel_id,
-        status=status,
+        status=Status(status),
         player_ids=(p0, p1),
         player_names=(n0, n1),
         options=_options(options),
@@ -452,7 +292,7 @@ def _parse_match(raw: Sequence[Any]) -> MatchRow:
             id=raw[0],
             guild_id=raw[1],
             channel_id=raw[2],
-            status="cancelled",
+            status=Status.CANCELLED,
             player_ids=(raw[4], raw[6]),
             player_names=(str(raw[5]), str(raw[7])),
             options=MatchOptions(),
@@ -1091,7 +931,7 @@ def _event_from_row(row: Sequence[Any]) -> EventRecord:
         game_number=row[1],
         actor_id=row[2],
         player=row[3],
-        action=row[4],
+        action=Action(row[4]),
         notation=row[5],
         dice=_parse_dice(row[6]),
         position_id=row[7],

@@ -24,8 +24,8 @@ from bot import present
 from bot.engine import MatchOptions, Phase, ResultKind
 from bot.errors import UserError
 from bot.matfile import mat_filename
+from bot.records import Action, MatchRow, Status
 from bot.session import ActionContext, Player, Report, Review, SessionService
-from bot.store import MatchRow
 from cogs.replies import NO_MENTIONS, Reply, code_safe, mentions_for, safe_name
 from cogs.views import view_for
 
@@ -45,7 +45,7 @@ AUTOCOMPLETE_LIMIT = 25
 CHOICE_NAME_LIMIT = 100
 
 Interaction = discord.Interaction[Any]
-Action = Callable[[ActionContext], Awaitable[Report]]
+Request = Callable[[ActionContext], Awaitable[Report]]  # a session call for one interaction
 
 
 def player_of(user: discord.abc.User) -> Player:
@@ -191,7 +191,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         step = present.next_step(report.match, mention)
         if step:
             parts.append(step)
-        if report.match.status == "challenge":
+        if report.match.status == Status.CHALLENGE:
             # Ping the challenged player: only the "challenges <name> " phrase, so a
             # challenger whose name contains the opponent's is left alone.
             user_id = report.match.player_ids[1]
@@ -238,14 +238,14 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def _act(
         self,
         interaction: Interaction,
-        action: Action,
+        action: Request,
         *,
         pressed: bool = False,
         match_id: int | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             report = await action(reply.context(match_id))
-            reply.committed = report.action != "board"  # a look at the board stores nothing
+            reply.committed = report.action != Action.BOARD  # a look at the board stores nothing
             await self._publish(reply, report)
 
         await self._guarded(interaction, work, pressed=pressed)
@@ -260,7 +260,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         if report.boards:
             await reply.acknowledge()  # drawing takes a moment
         requester = reply.interaction.user.id
-        if report.action == "accept":
+        if report.action == Action.ACCEPT:
             thread = await self._open_thread(reply, report)
             if thread is not None:
                 report.match = await self.service.move_to_thread(
@@ -412,7 +412,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     def _actor(report: Report) -> int | None:
         """The person who must act next, if any (never the computer)."""
         row, game = report.match, report.match.game
-        if row.status != "playing" or game is None or game.actor is None:
+        if row.status != Status.PLAYING or game is None or game.actor is None:
             return None
         if row.computer_level is not None and game.actor == 1:
             return None
@@ -436,7 +436,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
     # --- buttons -------------------------------------------------------------------------
 
-    async def press(self, interaction: Interaction, action: str, match_id: int) -> None:
+    async def press(self, interaction: Interaction, action: Action, match_id: int) -> None:
         """A button was pressed (called by :class:`cogs.views.ActionButton`).
 
         The button's match id travels to the session, which compares it with the channel's
@@ -445,21 +445,25 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         channel_id = interaction.channel_id or 0
         user = player_of(interaction.user)
         service = self.service
-        actions: dict[str, Action] = {
-            "accept": lambda ctx: service.accept(channel_id, user, ctx),
-            "decline": lambda ctx: service.decline(channel_id, user, ctx),
-            "roll": lambda ctx: service.roll(channel_id, user, ctx),
-            "double": lambda ctx: service.double(channel_id, user, ctx),
-            "take": lambda ctx: service.take(channel_id, user, ctx),
-            "drop": lambda ctx: service.drop(channel_id, user, ctx),
-            "beaver": lambda ctx: service.beaver(channel_id, user, ctx),
-            "resign_accept": lambda ctx: service.answer_resignation(channel_id, user, True, ctx),
-            "resign_reject": lambda ctx: service.answer_resignation(channel_id, user, False, ctx),
+        actions: dict[Action, Request] = {
+            Action.ACCEPT: lambda ctx: service.accept(channel_id, user, ctx),
+            Action.DECLINE: lambda ctx: service.decline(channel_id, user, ctx),
+            Action.ROLL: lambda ctx: service.roll(channel_id, user, ctx),
+            Action.DOUBLE: lambda ctx: service.double(channel_id, user, ctx),
+            Action.TAKE: lambda ctx: service.take(channel_id, user, ctx),
+            Action.DROP: lambda ctx: service.drop(channel_id, user, ctx),
+            Action.BEAVER: lambda ctx: service.beaver(channel_id, user, ctx),
+            Action.RESIGN_ACCEPT: lambda ctx: service.answer_resignation(
+                channel_id, user, True, ctx
+            ),
+            Action.RESIGN_REJECT: lambda ctx: service.answer_resignation(
+                channel_id, user, False, ctx
+            ),
         }
-        if action == "rematch":
+        if action == Action.REMATCH:
             me = self.bot.user
             computer = Player(me.id, me.display_name, True) if me is not None else None
-            rematch: Action = lambda ctx: service.rematch(  # noqa: E731
+            rematch: Request = lambda ctx: service.rematch(  # noqa: E731
                 interaction.guild_id or 0, channel_id, user, match_id, computer, ctx
             )
             await self._act(interaction, rematch, pressed=True)
@@ -560,7 +564,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
             text = present.analysis_text(names, analyses, review.luck)
             boards = [m.game for result in analyses.values() for m in result.mistakes][:5]
-            report = Report("analyze", row, [], boards)
+            report = Report(Action.ANALYZE, row, [], boards)
             files = await asyncio.to_thread(self._render, report, last_play=False)
             files.insert(0, await asyncio.to_thread(_win_chart, review))
             await reply.send(content=text, files=files, allowed_mentions=NO_MENTIONS)
@@ -787,7 +791,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
                 mine = row.player_index(me)
                 assert mine is not None
                 other = safe_name(row.player_names[1 - mine])
-                if row.status == "challenge":
+                if row.status == Status.CHALLENGE:
                     who = "waiting for you to accept" if mine == 1 else f"waiting for {other}"
                     lines.append(f"<#{row.channel_id}> challenge with {other}: {who}.")
                     continue
@@ -942,7 +946,7 @@ def _text_file(text: str, filename: str) -> discord.File:
 
 def _board_report(row: MatchRow) -> Report:
     assert row.game is not None
-    report = Report("board", row, [_board_caption(row)], [row.game])
+    report = Report(Action.BOARD, row, [_board_caption(row)], [row.game])
     return report
 
 

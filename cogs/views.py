@@ -12,23 +12,23 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Phase
-from bot.store import MatchRow
+from bot.records import Action, MatchRow, Status
 
 if TYPE_CHECKING:
     from cogs.backgammon import Backgammon
 
 # action -> (label, style)
-BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "accept": ("Accept", discord.ButtonStyle.success),
-    "decline": ("Decline", discord.ButtonStyle.danger),
-    "roll": ("Roll", discord.ButtonStyle.primary),
-    "double": ("Double", discord.ButtonStyle.secondary),
-    "take": ("Take", discord.ButtonStyle.success),
-    "drop": ("Drop", discord.ButtonStyle.danger),
-    "beaver": ("Beaver", discord.ButtonStyle.secondary),
-    "resign_accept": ("Accept resignation", discord.ButtonStyle.success),
-    "resign_reject": ("Reject", discord.ButtonStyle.danger),
-    "rematch": ("Rematch", discord.ButtonStyle.primary),
+BUTTONS: dict[Action, tuple[str, discord.ButtonStyle]] = {
+    Action.ACCEPT: ("Accept", discord.ButtonStyle.success),
+    Action.DECLINE: ("Decline", discord.ButtonStyle.danger),
+    Action.ROLL: ("Roll", discord.ButtonStyle.primary),
+    Action.DOUBLE: ("Double", discord.ButtonStyle.secondary),
+    Action.TAKE: ("Take", discord.ButtonStyle.success),
+    Action.DROP: ("Drop", discord.ButtonStyle.danger),
+    Action.BEAVER: ("Beaver", discord.ButtonStyle.secondary),
+    Action.RESIGN_ACCEPT: ("Accept resignation", discord.ButtonStyle.success),
+    Action.RESIGN_REJECT: ("Reject", discord.ButtonStyle.danger),
+    Action.REMATCH: ("Rematch", discord.ButtonStyle.primary),
 }
 _ACTIONS = "|".join(BUTTONS)
 
@@ -39,7 +39,7 @@ class ActionButton(
 ):
     """A game button; the cog performs the action for whoever presses it."""
 
-    def __init__(self, action: str, match_id: int) -> None:
+    def __init__(self, action: Action, match_id: int) -> None:
         label, style = BUTTONS[action]
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"bg:{action}:{match_id}")
@@ -55,7 +55,7 @@ class ActionButton(
         match: Any,
         /,
     ) -> ActionButton:
-        return cls(match["action"], int(match["match"]))
+        return cls(Action(match["action"]), int(match["match"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
@@ -67,22 +67,22 @@ class ActionButton(
         await cog.press(interaction, self.action, self.match_id)
 
 
-def actions_for(row: MatchRow) -> list[str]:
+def actions_for(row: MatchRow) -> list[Action]:
     """The buttons for the next natural action in a match's current state."""
-    if row.status == "challenge":
-        return ["accept", "decline"]
-    if row.status == "finished":
-        return ["rematch"]
+    if row.status == Status.CHALLENGE:
+        return [Action.ACCEPT, Action.DECLINE]
+    if row.status == Status.FINISHED:
+        return [Action.REMATCH]
     game = row.game
-    if row.status != "playing" or game is None:
+    if row.status != Status.PLAYING or game is None:
         return []
     if game.resignation is not None:
-        return ["resign_accept", "resign_reject"]
+        return [Action.RESIGN_ACCEPT, Action.RESIGN_REJECT]
     if game.phase is Phase.DOUBLED:
         beaver = game.options.is_money and game.options.beavers and not game.beaver_pending
-        return ["take", "drop", *(["beaver"] if beaver else [])]
+        return [Action.TAKE, Action.DROP, *([Action.BEAVER] if beaver else [])]
     if game.phase is Phase.ROLL:
-        return ["roll", *(["double"] if game.can_double() else [])]
+        return [Action.ROLL, *([Action.DOUBLE] if game.can_double() else [])]
     return []
 
 

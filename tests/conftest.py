@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.dice import ScriptedRoller
+from bot.records import EventRecord, FinishedGame, MatchRow, PlayerStats
 from bot.session import SessionService, SessionSettings
-from bot.store import EventRecord, FinishedGame, MatchRow, PlayerStats, Store
+from bot.store import Store
 
 
 class FakeClock:

@@ -24,8 +24,9 @@ from bot.luck import (
     opening_luck,
     roll_luck,
 )
+from bot.records import EventRecord
 from bot.session import Player, SessionService
-from bot.store import EventRecord, Store
+from bot.store import Store
 
 
 def chances(win: float) -> WinChances:

@@ -33,8 +33,9 @@ from bot.matfile import (
     match_to_mat,
     match_to_sgf,
 )
+from bot.records import EventRecord, MatchRow
 from bot.session import Player, Report, SessionService, SessionSettings, replay, replay_event
-from bot.store import EventRecord, MatchRow, Store
+from bot.store import Store
 from tests import gnubg_support
 from tests.gnubg_support import Imported, import_files, require_gnubg
 

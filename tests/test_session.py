@@ -459,7 +459,7 @@ async def test_two_processes_racing_on_one_file_apply_once(
 async def test_stale_version_is_a_conflict(
     service: SessionService, roller: ScriptedRoller, store: Store
 ) -> None:
-    from bot.store import Change
+    from bot.records import Change
 
     report = await start(service, roller, 106, (3, 1))
     row = report.match

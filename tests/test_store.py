@@ -20,15 +20,9 @@ import pytest
 from bot.dice import ScriptedRoller
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, UserError
+from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent
 from bot.session import Player, SessionService
-from bot.store import (
-    MIGRATIONS,
-    Change,
-    FinishedGame,
-    MatchOutcome,
-    NewEvent,
-    Store,
-)
+from bot.store import MIGRATIONS, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 GUILD = 10
@@ -116,7 +110,7 @@ async def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) ->
     game = Game.new(row.options).opening_roll(3, 1)
     await store.apply(Change(row.id, 0, "playing", game, 1.0, events=[event(game, "opening")]))
     with pytest.raises(ConflictError):
-        await store.apply(Change(row.id, 0, "finished", game, 2.0, events=[event(game, "late")]))
+        await store.apply(Change(row.id, 0, "finished", game, 2.0, events=[event(game, "roll")]))
     stored = await store.get_match(row.id)
     assert stored is not None and stored.version == 1 and stored.status == "playing"
     assert [e.action for e in await store.events(row.id)] == ["opening"]
@@ -152,16 +146,18 @@ async def test_events_are_numbered_in_order_per_match(store: Store) -> None:
     second = await challenge(store, 2)
     game = Game.new(first.options)
     await store.apply(
-        Change(first.id, 0, "playing", game, 1.0, events=[event(game, "a"), event(game, "b")])
+        Change(
+            first.id, 0, "playing", game, 1.0, events=[event(game, "start"), event(game, "roll")]
+        )
     )
-    await store.apply(Change(second.id, 0, "playing", game, 1.0, events=[event(game, "x")]))
-    await store.apply(Change(first.id, 1, "playing", game, 2.0, events=[event(game, "c")]))
+    await store.apply(Change(second.id, 0, "playing", game, 1.0, events=[event(game, "start")]))
+    await store.apply(Change(first.id, 1, "playing", game, 2.0, events=[event(game, "move")]))
     assert [(e.seq, e.action) for e in await store.events(first.id)] == [
-        (1, "a"),
-        (2, "b"),
-        (3, "c"),
+        (1, Action.START),
+        (2, Action.ROLL),
+        (3, Action.MOVE),
     ]
-    assert [(e.seq, e.action) for e in await store.events(second.id)] == [(1, "x")]
+    assert [(e.seq, e.action) for e in await store.events(second.id)] == [(1, Action.START)]
 
 
 async def test_games_against_the_computer_stay_out_of_the_statistics(store: Store) -> None:
@@ -212,7 +208,7 @@ async def start(service: SessionService, roller: ScriptedRoller, channel: int, o
 
 
 Setup = Callable[[SessionService, ScriptedRoller, int], Awaitable[object]]
-Action = Callable[[SessionService, ScriptedRoller, int], Awaitable[object]]
+Step = Callable[[SessionService, ScriptedRoller, int], Awaitable[object]]
 
 
 async def _roll_setup(service, roller, channel):
@@ -260,7 +256,7 @@ async def _accept(service, roller, channel):
     return await service.accept(channel, BOB)
 
 
-SCENARIOS: dict[str, tuple[Setup, Action, set[str]]] = {
+SCENARIOS: dict[str, tuple[Setup, Step, set[str]]] = {
     "roll": (_roll_setup, _roll, {"update", "event"}),
     "accept": (_challenge_only, _accept, {"update", "event"}),
     "drop, next game": (_double_setup, _drop_next_game, {"update", "event", "game_result"}),
