@@ -1,0 +1,451 @@
+"""The evaluator: what the computer asks of a backgammon engine, and bgsage answering it.
+
+This is the only module that imports bgsage (the Open Sage neural network). Everything else
+in :mod:`bot.computer` talks to the :class:`Evaluator` protocol and the small value types
+here (:class:`CubeContext` in, :class:`RankedResult` and :class:`CubeEquities` out), so
+another engine, or a stub in a test, can take bgsage's place.
+
+Equities are normalized to the cube (+1 = winning the cube's value), for the player named in
+each docstring; in match play they are match-winning chances expressed the same way (EMG).
+
+Every evaluation is synchronous CPU work: run it in a worker process (:mod:`bot.workers`) or
+at least a worker thread, never on the event loop, because bgsage's C++ holds the GIL while
+it runs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from bot.engine import Dice, Game, Position
+from bot.errors import UserError
+
+# bgsage is optional: it ships wheels only for Linux x86-64, macOS on Apple silicon and
+# Windows (see pyproject.toml), and elsewhere (a Raspberry Pi, say) the bot runs without a
+# computer opponent. So the import is guarded: this module, and with it the whole package,
+# always imports; computer_available() says whether bgsage came, and without it the first
+# evaluation raises ComputerUnavailableError.
+try:
+    import bgbot_cpp  # bgsage's native module: match equity helpers, the n-ply search
+    import bgsage
+    from bgsage import analyzer as bgsage_analyzer
+except Exception as exc:  # ImportError, or OSError from a wheel for another platform
+    _MISSING: Exception | None = exc
+else:
+    _MISSING = None
+
+__all__ = [
+    "UNAVAILABLE_MESSAGE",
+    "BgsageEvaluator",
+    "ComputerUnavailableError",
+    "CubeContext",
+    "CubeEquities",
+    "Evaluator",
+    "RankedResult",
+    "WinChances",
+    "computer_available",
+]
+
+UNAVAILABLE_MESSAGE = (
+    "The computer opponent isn't available on this server: its engine (bgsage) runs only on "
+    "Linux x86-64, macOS on Apple silicon and Windows. Challenge a person instead."
+)
+
+
+class ComputerUnavailableError(UserError):
+    """bgsage cannot be imported here, so there is no computer opponent."""
+
+    def __init__(self, message: str = UNAVAILABLE_MESSAGE) -> None:
+        super().__init__(message)
+
+
+def computer_available() -> bool:
+    """Whether bgsage can be imported, i.e. whether the computer opponent can play."""
+    return _MISSING is None
+
+
+def _require_bgsage() -> None:
+    """Raise ComputerUnavailableError (from the import's own error) without bgsage."""
+    if _MISSING is not None:
+        raise ComputerUnavailableError() from _MISSING
+
+
+# --- values --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WinChances:
+    """Cubeless chances for one player: wins and gammons/backgammons counted cumulatively."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    @property
+    def lose(self) -> float:
+        return 1.0 - self.win
+
+
+@dataclass(frozen=True, slots=True)
+class CubeContext:
+    """The cube and the score as one player sees them; every equity depends on it.
+
+    ``owner`` is relative to that player. ``away`` is how many points (that player, the
+    opponent) still need; ``(0, 0)`` is a money game. ``live`` is False when the options
+    turn the cube off, so equities are cubeless.
+    """
+
+    cube: int = 1
+    owner: Literal["centered", "player", "opponent"] = "centered"
+    away: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    live: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+
+    @property
+    def is_money(self) -> bool:
+        return self.away == (0, 0)
+
+    @classmethod
+    def for_game(cls, game: Game, player: int | None = None) -> CubeContext:
+        """The context of ``game`` for ``player`` (default: the player on roll)."""
+        me = game.on_roll if player is None else player
+        options = game.options
+        if game.cube_owner is None:
+            owner: Literal["centered", "player", "opponent"] = "centered"
+        else:
+            owner = "player" if game.cube_owner == me else "opponent"
+        away = (
+            (options.length - game.score[me], options.length - game.score[1 - me])
+            if options.length
+            else (0, 0)
+        )
+        return cls(
+            cube=game.cube,
+            owner=owner,
+            away=away,
+            crawford=game.crawford,
+            live=options.cube,
+            jacoby=options.jacoby,
+            beavers=options.beavers,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RankedResult:
+    """One legal result with its equity for the player who moved."""
+
+    result: Position
+    equity: float
+    chances: WinChances | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CubeEquities:
+    """Cubeful equities for the player on roll before rolling, normalized to the cube now.
+
+    ``double_take`` assumes a plain take (the receiver owns the cube at twice the value); a
+    beaver is worth twice that in a money game. With a dead cube only ``no_double`` means
+    anything.
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    chances: WinChances | None = None
+
+
+class Evaluator(Protocol):
+    """What the computer needs from a backgammon engine; another engine can replace bgsage.
+
+    Implementations must be safe to call from several threads at once.
+    """
+
+    def rank_plays(
+        self,
+        position: Position,
+        dice: Dice,
+        results: Sequence[Position],
+        context: CubeContext,
+        *,
+        force: Collection[Position] = (),
+    ) -> list[RankedResult]:
+        """Every result in ``results`` exactly once, best first, with its equity.
+
+        ``position`` is seen by the player on roll, each result by the same player after
+        moving (the layout of :meth:`Position.apply`); equities are for that player.
+        ``force`` lists results that must be evaluated at full strength even if a search
+        would prune them (analysis passes the play actually made).
+        """
+        ...
+
+    def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
+        """No double / double-take / double-pass for the player on roll in ``position``."""
+        ...
+
+
+# --- the bgsage evaluator -------------------------------------------------------------------
+
+_Argument = int | str | bool  # the values of bgsage's keyword arguments built below
+
+
+def _chances(probs: bgsage.Probabilities) -> WinChances:
+    return WinChances(
+        win=float(probs.win),
+        win_gammon=float(probs.gammon_win),
+        win_backgammon=float(probs.backgammon_win),
+        lose_gammon=float(probs.gammon_loss),
+        lose_backgammon=float(probs.backgammon_loss),
+    )
+
+
+class BgsageEvaluator:
+    """:class:`Evaluator` backed by bgsage's ``BgBotAnalyzer`` at ``plies`` (1 = raw network).
+
+    Boards need no conversion: :class:`Position` uses bgsage's 26-integer layout, a result
+    of :meth:`Position.apply` is exactly bgsage's post-move board (seen by the mover, the
+    hit checkers on ``board[0]``), and a position before the roll is its cube-action board.
+
+    Plays are ranked with ``checker_play`` on the position before the move, never with
+    ``post_move_analytics`` on each result: bgsage picks the network for a game plan from
+    the board it is given, so post-move equities (routed by the result) differ from
+    checker_play's (routed by the position before the move) by up to 0.35 at 1-ply and
+    would pick another play about one time in six.
+
+    At 2 plies and more with a live cube, bgsage's ``checker_play`` searches *every* legal
+    play at full depth (a cube-aware tree per play), so its time grows with the number of
+    plays: 0.3-0.5 s for a double with a hundred or more. Like GNU Backgammon's move
+    filters, the plays are first ranked at 1-ply and only the best ``candidates`` within
+    ``threshold`` of the best (and any forced ones) are searched deeper, each exactly as
+    ``checker_play`` would (the same tree, the same root); the rest keep their 1-ply
+    equities and rank after them. Positions with no more plays than ``candidates`` go to
+    ``checker_play`` whole.
+
+    Thread-safe: one lock serializes the calls into one shared analyzer (bgsage already
+    spreads a 2-ply search over every core). Use :meth:`shared` to load the weights once.
+    """
+
+    CANDIDATES = 8  # GNU Backgammon's default filter before its 2-ply: 8 plays within 0.16
+    THRESHOLD = 0.16
+
+    _instances: dict[int, BgsageEvaluator] = {}  # noqa: RUF012 (a cache, guarded below)
+    _instances_lock = threading.Lock()
+
+    def __init__(
+        self, plies: int = 1, *, candidates: int | None = None, threshold: float | None = None
+    ) -> None:
+        if plies not in (1, 2, 3, 4):
+            raise ValueError(f"bgsage evaluates at 1 to 4 plies, not {plies}")
+        self.candidates = self.CANDIDATES if candidates is None else candidates
+        self.threshold = self.THRESHOLD if threshold is None else threshold
+        _require_bgsage()
+        self.plies = plies
+        self._level = f"{plies}ply"
+        self._cubeful = bgsage.BgBotAnalyzer(eval_level=self._level, cubeful=True)
+        # Built on first use, for games with the cube off.
+        self._cubeless: bgsage.BgBotAnalyzer | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def shared(cls, plies: int = 1) -> BgsageEvaluator:
+        """The process-wide evaluator for ``plies`` (created on first use)."""
+        with cls._instances_lock:
+            evaluator = cls._instances.get(plies)
+            if evaluator is None:
+                evaluator = cls._instances[plies] = cls(plies)
+            return evaluator
+
+    def __repr__(self) -> str:
+        return f"<BgsageEvaluator {self.plies}-ply>"
+
+    # --- Evaluator ---------------------------------------------------------------------
+
+    def rank_plays(
+        self,
+        position: Position,
+        dice: Dice,
+        results: Sequence[Position],
+        context: CubeContext,
+        *,
+        force: Collection[Position] = (),
+    ) -> list[RankedResult]:
+        wanted = {result.board: result for result in results}
+        if not wanted:
+            return []
+        if self.plies > 1 and context.live and len(wanted) > self.candidates:
+            pruned = self._rank_pruned(position, dice, list(wanted.values()), context, force)
+            if pruned is not None:
+                return pruned
+        forced = [list(result.board) for result in force if result.board in wanted]
+        with self._lock:
+            analyzer = self._analyzer(context)
+            analysis = analyzer.checker_play(
+                position.to_board(),
+                dice[0],
+                dice[1],
+                **self._checker_kwargs(context),
+                force_boards=forced or None,
+            )
+            ranked: list[RankedResult] = []
+            for move in analysis.moves:
+                result = wanted.pop(tuple(move.board), None)
+                if result is not None:
+                    equity = self._play_equity(move.equity, move.probs, context)
+                    ranked.append(RankedResult(result, equity, _chances(move.probs)))
+            # The engines agree on every legal play we have tested; a result only ours
+            # allows (its rules follow GNU Backgammon) is valued on its own instead.
+            missing = [self._post_move(result, context) for result in wanted.values()]
+        if missing or not context.live:
+            # A stable sort: bgsage's own order (ties broken on cubeless equity) survives.
+            ranked.extend(missing)
+            ranked.sort(key=lambda item: -item.equity)
+        return ranked
+
+    def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
+        with self._lock:
+            # Beavers are the caller's business: a beaver is worth twice a plain take.
+            analysis = self._cubeful.cube_action(
+                position.to_board(), **self._cube_kwargs(context), beaver=False
+            )
+        chances = _chances(analysis.probs)
+        if not context.live:
+            equity = self._cubeless_equity(float(analysis.cubeless_equity), analysis.probs, context)
+            return CubeEquities(equity, equity, equity, chances)
+        return CubeEquities(
+            no_double=float(analysis.equity_nd),
+            double_take=float(analysis.equity_dt),
+            double_pass=float(analysis.equity_dp),
+            chances=chances,
+        )
+
+    # --- internals ---------------------------------------------------------------------
+
+    def _rank_pruned(
+        self,
+        position: Position,
+        dice: Dice,
+        results: Sequence[Position],
+        context: CubeContext,
+        force: Collection[Position],
+    ) -> list[RankedResult] | None:
+        """The best plays at 1-ply searched deeper, the rest after them at 1-ply; None when
+        bgsage's internals are not the ones this was written against."""
+        first = BgsageEvaluator.shared(1).rank_plays(position, dice, results, context)
+        best = first[0].equity
+        forced = {result.board for result in force}
+        deep = [
+            item
+            for index, item in enumerate(first)
+            if (index < self.candidates and best - item.equity <= self.threshold)
+            or item.result.board in forced
+        ]
+        searched = self._deep_cubeful(position, [item.result for item in deep], context)
+        if searched is None:
+            return None
+        searched.sort(key=lambda item: -item.equity)
+        done = {item.result.board for item in deep}
+        return searched + [item for item in first if item.result.board not in done]
+
+    def _deep_cubeful(
+        self, position: Position, results: Sequence[Position], context: CubeContext
+    ) -> list[RankedResult] | None:
+        """Each result at this many plies, cubeful, as bgsage's ``checker_play`` values a
+        candidate (``_CubefulAnalyzer.checker_play_analytics``): the opponent's cube-aware
+        tree from the flipped board, routed by the position before the move."""
+        try:
+            inner = self._cubeful._analyzer._inner
+            strategy = inner._strategy_1ply
+            bearoff = getattr(inner, "_bearoff_db", None)
+            their_owner = bgsage_analyzer._FLIP_OWNER[bgsage_analyzer.resolve_owner(context.owner)]
+            search = bgbot_cpp.cubeful_probs_and_equity_nply
+            flip = bgbot_cpp.flip_board
+        except (AttributeError, KeyError, TypeError):
+            return None
+        money = context.is_money
+        root = position.to_board()
+        out = []
+        with self._lock:
+            for result in results:
+                r = search(
+                    flip(result.to_board()),
+                    their_owner,
+                    strategy,
+                    self.plies,
+                    n_threads=1,
+                    cube_value=context.cube,
+                    away1=context.away[1],
+                    away2=context.away[0],
+                    is_crawford=context.crawford,
+                    jacoby=context.jacoby and money,
+                    beaver=context.beavers and money,
+                    bearoff_db=bearoff,
+                    root_board=root,
+                )
+                theirs = r["probs"]  # the opponent's: win, win g, win bg, lose g, lose bg
+                chances = WinChances(
+                    win=1.0 - float(theirs[0]),
+                    win_gammon=float(theirs[3]),
+                    win_backgammon=float(theirs[4]),
+                    lose_gammon=float(theirs[1]),
+                    lose_backgammon=float(theirs[2]),
+                )
+                out.append(RankedResult(result, -float(r["equity"]), chances))
+        return out
+
+    def _analyzer(self, context: CubeContext) -> bgsage.BgBotAnalyzer:
+        if context.live:
+            return self._cubeful
+        if self._cubeless is None:
+            self._cubeless = bgsage.BgBotAnalyzer(eval_level=self._level, cubeful=False)
+        return self._cubeless
+
+    @staticmethod
+    def _cube_kwargs(context: CubeContext) -> dict[str, _Argument]:
+        kwargs: dict[str, _Argument] = {
+            "cube_value": context.cube,
+            "cube_owner": context.owner,
+            "jacoby": context.jacoby,
+        }
+        if not context.is_money:
+            kwargs.update(away1=context.away[0], away2=context.away[1])
+            kwargs["is_crawford"] = context.crawford
+        return kwargs
+
+    def _checker_kwargs(self, context: CubeContext) -> dict[str, _Argument]:
+        kwargs = self._cube_kwargs(context)
+        kwargs["beaver"] = context.beavers
+        if not context.live:
+            kwargs["cube_owner"] = ""  # no cube at all: the search filters on cubeless equity
+        return kwargs
+
+    def _play_equity(
+        self, equity: float, probs: bgsage.Probabilities, context: CubeContext
+    ) -> float:
+        if context.live:
+            return float(equity)
+        return self._cubeless_equity(float(equity), probs, context)
+
+    def _cubeless_equity(
+        self, equity: float, probs: bgsage.Probabilities, context: CubeContext
+    ) -> float:
+        """Cubeless equity; in a match, the match-winning chances of ``probs`` as equity."""
+        if context.is_money:
+            return equity
+        away1, away2 = context.away
+        mwc = bgbot_cpp.cubeless_mwc(probs.to_list(), away1, away2, 1, context.crawford)
+        return float(bgbot_cpp.mwc2eq(mwc, away1, away2, 1, context.crawford))
+
+    def _post_move(self, result: Position, context: CubeContext) -> RankedResult:
+        kwargs = self._cube_kwargs(context)
+        analysis = self._analyzer(context).post_move_analytics(result.to_board(), **kwargs)
+        if context.live:
+            equity = float(analysis.cubeful_equity)
+        else:
+            equity = self._cubeless_equity(float(analysis.cubeless_equity), analysis.probs, context)
+        return RankedResult(result, equity, _chances(analysis.probs))
