@@ -40,7 +40,7 @@ import _render_before as before
 from PIL import Image
 
 from bot.engine import Game, Phase
-from renderers import board, render_board
+from renderers import png, render_board
 from renderers.examples import EXAMPLES
 from renderers.theme import Layout
 
@@ -165,7 +165,7 @@ def main() -> None:
         f"{len(cases)} example positions x {args.rounds} rounds, "
         f"{len(scenarios['random'])} random states, {len(scenarios['games'])} game pictures"
     )
-    print(f"deflate: {'isal' if board._fast_zlib is not None else 'zlib (isal not installed)'}")
+    print(f"deflate: {'isal' if png.fast_zlib is not None else 'zlib (isal not installed)'}")
     print(f"{'':24} {'before':>10} {'now':>10}  now/before")
     rows = [
         ("first call (ms)", {w: firsts[w] for w in paths}),

@@ -1,46 +1,44 @@
 """The board picture: a :class:`~bot.engine.Game` in, PNG bytes out.
 
-Pure and synchronous: no I/O but reading the shipped fonts once, no randomness, no state but
-caches. What never changes between calls (the empty board with its frame, points, numbers
-and trays, the checker, dice and cube sprites, fonts, text) is drawn once per theme and width,
-and the empty board is kept both in full colour and already mapped onto the theme's fixed
-256-colour palette. A picture is a list of drawing operations, each with the box it may
-change; the boxes that overlap are drawn together on a full-colour crop of the empty board,
-mapped onto the palette and pasted into a copy of the palette board. Only those regions pay
-for colour mapping, and the result is the same, pixel for pixel, as composing the whole
-picture in RGB and mapping it all (what :func:`compose` and :func:`encode` still do; a test
-compares both with the renderer before, kept in benchmarks/_render_before.py). Regions that
-hold only checkers, dice or the cube are kept already mapped and reused (a game's pictures
-change a few points at a time), and arrows are cached by their path.
+This module owns the scene: what goes where for a game (checkers on the points and the bar,
+borne-off checkers in the trays, the dice, the cube, the last play's arrows, ghosts, rings
+and hit badges), the entry points :func:`render_board`, :func:`compose`, :func:`encode` and
+:func:`warm_up`, and each theme's fixed palette, learnt from pictures it composes. Where
+things are is the :class:`~renderers.theme.Layout`'s; how they look is
+:mod:`renderers.sprites`'; the words around the board are :mod:`renderers.panels`'.
 
-The PNG is written here rather than by Pillow so that the deflate step can use ISA-L
-(``isal``, five times faster than zlib at about the same size) when it is installed.
+Pure and synchronous: no I/O but reading the shipped fonts once, no randomness, no state but
+caches. A picture is a :class:`~renderers.regions.Canvas` of drawing operations, painted by
+regions onto the empty board already mapped onto the palette (:func:`renderers.regions.paint`),
+and written by :func:`renderers.png.write_png`. The result is the same, pixel for pixel, as
+composing the whole picture in RGB and mapping it all (what :func:`compose` and
+:func:`encode` still do; a test compares both with the renderer before, kept in
+benchmarks/_render_before.py).
 """
 
 from __future__ import annotations
 
 import enum
-import itertools
-import math
-import struct
-import threading
-import zlib
-from collections import Counter, OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections import Counter
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
 
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image
 
-from bot.engine import Game, MatchOptions, Move, Phase, Play, ResultKind
-from bot.engine.game import EndReason
-from renderers.text import clean, runs, text_image
+from bot.engine import Game, MatchOptions, Move, Phase, Play
+from renderers import sprites
+from renderers.examples import EXAMPLES
+from renderers.panels import draw_banner, draw_footer, draw_panels
+from renderers.png import write_png
+from renderers.regions import Canvas, kept, paint
+from renderers.text import clean, runs
 from renderers.theme import (
     CLASSIC,
     DEFAULT_WIDTH,
     RGB,
     THEMES,
+    Home,
     Layout,
     Side,
     Theme,
@@ -48,7 +46,6 @@ from renderers.theme import (
 
 BAR = 25
 OFF = 0
-SUPERSAMPLE = 4  # sprites are drawn this many times larger, then scaled down: smooth edges
 
 
 class _Default(enum.Enum):
@@ -66,13 +63,17 @@ def render_board(
     last_play: Play | bool | _Default | None = GAME_LAST_PLAY,
     theme: Theme | str = CLASSIC,
     width: int = DEFAULT_WIDTH,
+    home: Home = "right",
 ) -> bytes:
     """Draw ``game`` as seen by player ``perspective`` (0 or 1) and return a PNG.
 
     ``names`` are player 0's and player 1's display names (any Unicode). ``last_play`` is
     marked with arrows; by default it is ``game.last_play``; pass None or False to hide it,
     or another :class:`~bot.engine.Play`, written from the side of ``game.last_player``
-    (or of the player not on roll when the game has none).
+    (or of the player not on roll when the game has none). ``home`` is the side where
+    ``perspective``'s home board is drawn: "right" (the usual picture) or "left" (the
+    board's geometry mirrored: points, bar, trays, checkers, arrows, cube and dice; text
+    still reads left to right).
 
     >>> from bot.engine import Game
     >>> png = render_board(Game.new().opening_roll(3, 1), perspective=0)
@@ -80,10 +81,10 @@ def render_board(
     True
     """
     th = _theme(theme)
-    layout = Layout.for_width(width)
+    layout = Layout.for_width(width, home=home)
     canvas = _draw(game, perspective, names, last_play, th, layout)
-    out = _paint(canvas, th, layout)
-    return _png(out.tobytes(), layout.width, layout.height, _palette_bytes(th))
+    out = paint(canvas, *_bases(th, layout), _palette(th), kept(th, layout))
+    return write_png(out.tobytes(), layout.width, layout.height, _palette_bytes(th))
 
 
 def compose(
@@ -94,12 +95,13 @@ def compose(
     last_play: Play | bool | _Default | None = GAME_LAST_PLAY,
     theme: Theme | str = CLASSIC,
     width: int = DEFAULT_WIDTH,
+    home: Home = "right",
 ) -> Image.Image:
     """The picture :func:`render_board` encodes, as a full-colour RGB image."""
     th = _theme(theme)
-    layout = Layout.for_width(width)
+    layout = Layout.for_width(width, home=home)
     canvas = _draw(game, perspective, names, last_play, th, layout)
-    image = _empty_board(th, layout).copy()
+    image = sprites.empty_board(th, layout).copy()
     for _, op in canvas.ops:
         op(image, 0, 0)
     return image
@@ -111,7 +113,7 @@ def encode(image: Image.Image, theme: Theme | str = CLASSIC) -> bytes:
     indexed = image.convert("RGB").quantize(palette=_palette(th), dither=Image.Dither.NONE)
     rows = Image.new("P", (image.width + 1, image.height), 0)
     rows.paste(indexed, (1, 0))
-    return _png(rows.tobytes(), image.width, image.height, _palette_bytes(th))
+    return write_png(rows.tobytes(), image.width, image.height, _palette_bytes(th))
 
 
 def _draw(
@@ -121,10 +123,10 @@ def _draw(
     last_play: Play | bool | _Default | None,
     theme: Theme,
     layout: Layout,
-) -> _Canvas:
+) -> Canvas:
     if perspective not in (0, 1):
         raise ValueError(f"perspective is player 0 or 1, not {perspective!r}")
-    canvas = _Canvas(layout.width, layout.height)
+    canvas = Canvas(layout.width, layout.height)
     scene = _Scene(game, perspective, theme, layout, canvas)
     scene.draw(_names(names), _play_to_show(game, last_play))
     return canvas
@@ -174,327 +176,10 @@ def _play_to_show(game: Game, last_play: Play | bool | _Default | None) -> tuple
     return last_play, mover
 
 
-# --- the canvas: drawing operations and the boxes they change --------------------------
-
-Box = tuple[int, int, int, int]  # x0, y0, x1, y1 with x1 and y1 excluded
-Op = Callable[[Image.Image, int, int], None]  # draws on an image whose corner is (dx, dy)
+# --- the palette --------------------------------------------------------------------------
 
 
-class _Canvas:
-    """A picture as the list of what is drawn on the empty board, in order.
-
-    Each operation carries the box of pixels it may change (clipped to the picture), so a
-    region can be drawn on its own: the operations whose boxes meet it, in the same order,
-    on a crop of the empty board give exactly the pixels of the whole picture.
-    """
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width = width
-        self.height = height
-        self.ops: list[tuple[Box, Op]] = []
-        self.keys: list[Hashable | None] = []
-
-    def add(self, box: Box, op: Op, key: Hashable | None = None) -> None:
-        x0, y0 = max(box[0], 0), max(box[1], 0)
-        x1, y1 = min(box[2], self.width), min(box[3], self.height)
-        if x0 < x1 and y0 < y1:
-            self.ops.append(((x0, y0, x1, y1), op))
-            self.keys.append(key)
-
-    def paste(self, sprite: Image.Image, xy: tuple[int, int], key: Hashable | None = None) -> None:
-        """``sprite`` (RGBA) over the picture, its corner at ``xy``. ``key`` names the
-        sprite for the theme and layout (see :data:`_REGIONS`); None for one that is not
-        the board's furniture."""
-        x, y = xy
-
-        w, h = sprite.size
-        core = sprite.im  # Image.paste's own checks cost more than pasting a checker
-
-        def op(image: Image.Image, dx: int, dy: int) -> None:
-            image.im.paste(core, (x - dx, y - dy, x - dx + w, y - dy + h), core)
-
-        self.add((x, y, x + w, y + h), op, None if key is None else (key, x, y))
-
-    def fill(self, fills: tuple[tuple[RGB, Image.Image], ...], box: Box) -> None:
-        """Each colour through its mask (mode "L", the size of ``box``), in order."""
-        x0, y0, x1, y1 = box
-        cores = tuple((colour, mask.im) for colour, mask in fills)
-
-        def op(image: Image.Image, dx: int, dy: int) -> None:
-            target = (x0 - dx, y0 - dy, x1 - dx, y1 - dy)
-            for colour, mask in cores:
-                image.im.paste(colour, target, mask)
-
-        self.add(box, op)
-
-    def rounded_rectangle(self, box: Box, key: Hashable | None = None, **options: object) -> None:
-        """ImageDraw's rounded rectangle; ``box`` includes its right and bottom edges.
-        ``key`` (with the box) names what ``options`` draw, as for :meth:`paste`."""
-        x0, y0, x1, y1 = box
-
-        def op(image: Image.Image, dx: int, dy: int) -> None:
-            ImageDraw.Draw(image).rounded_rectangle(
-                (x0 - dx, y0 - dy, x1 - dx, y1 - dy),
-                **options,  # type: ignore[arg-type]
-            )
-
-        # One pixel of slack each way: a wrong box would be a wrong picture; a larger one
-        # only costs a little colour mapping.
-        self.add((x0 - 1, y0 - 1, x1 + 2, y1 + 2), op, None if key is None else (key, box))
-
-
-def _regions(ops: list[tuple[Box, Op]], slack: int = 0) -> list[tuple[Box, list[int]]]:
-    """The operations grouped into regions whose boxes do not overlap one another, each
-    region with the indices of its own operations in drawing order. Two regions whose
-    boxes do not overlap are joined all the same when their joint box holds at most
-    ``slack`` pixels more than the two: mapping a few pixels more costs less than handling
-    one more region."""
-    regions: list[tuple[int, int, int, int, list[int]]] = []
-    for index, ((x0, y0, x1, y1), _) in enumerate(ops):
-        members = [index]
-        at = 0
-        while at < len(regions):
-            rx0, ry0, rx1, ry1, theirs = regions[at]
-            joined = (x0 < rx1 and rx0 < x1 and y0 < ry1 and ry0 < y1) or (
-                slack
-                and (max(x1, rx1) - min(x0, rx0)) * (max(y1, ry1) - min(y0, ry0))
-                <= (x1 - x0) * (y1 - y0) + (rx1 - rx0) * (ry1 - ry0) + slack
-            )
-            if joined:
-                # The larger box may now meet regions already passed over.
-                x0, y0, x1, y1 = min(x0, rx0), min(y0, ry0), max(x1, rx1), max(y1, ry1)
-                members += theirs
-                regions[at] = regions[-1]
-                regions.pop()
-                at = 0
-            else:
-                at += 1
-        regions.append((x0, y0, x1, y1, members))
-    return [((x0, y0, x1, y1), sorted(m)) for x0, y0, x1, y1, m in regions]
-
-
-def _paint(canvas: _Canvas, theme: Theme, layout: Layout) -> Image.Image:
-    """The picture on the palette, with a zero column in front of every row (see _bases).
-
-    The board's furniture (checkers, dice, cube: keyed operations) comes first: its regions
-    are drawn alone and kept, in colour and on the palette. Then the regions of everything
-    else (arrows, rings, text, panels) are drawn on the empty board with the furniture's
-    colour regions pasted in. That is the old order of drawing whenever nothing drawn
-    before a piece of furniture overlaps it (a count on a tall stack, say, lies inside its
-    own stack); otherwise every region is drawn whole, in the order given."""
-    rgb, indexed = _bases(theme, layout)
-    palette = _palette(theme)
-    kept, kept_text = _kept(theme, layout)
-    ops, keys = canvas.ops, canvas.keys
-    out = indexed.copy()
-    furniture = [i for i, key in enumerate(keys) if key is not None and key[0][0] != "text"]
-    rest = [i for i, key in enumerate(keys) if key is None or key[0][0] == "text"]
-    if not _furniture_first(ops, furniture, rest):
-        for box, members in _regions(ops):
-            out.paste(_region(rgb, palette, ops, members, box, []), (box[0] + 1, box[1]))
-        return out
-    layers: list[tuple[Box, Image.Image, Hashable]] = []
-    for box, members in _regions([ops[i] for i in furniture]):
-        chosen = [furniture[m] for m in members]
-        cache_key = (box, tuple(keys[i] for i in chosen))
-        drawn = kept.get(cache_key)
-        if drawn is None:
-            colour = rgb.crop(box)
-            for i in chosen:
-                ops[i][1](colour, box[0], box[1])
-            drawn = colour, colour.quantize(palette=palette, dither=Image.Dither.NONE)
-            kept.put(cache_key, drawn)
-        layers.append((box, drawn[0], cache_key))
-        out.paste(drawn[1], (box[0] + 1, box[1]))
-    for box, chosen in _cover(ops, rest, REST_SLACK):
-        texts = tuple(keys[i] for i in chosen)
-        if None in texts:  # an arrow, a ring, the banner: drawn for this picture only
-            out.paste(_region(rgb, palette, ops, chosen, box, layers), (box[0] + 1, box[1]))
-            continue
-        # Only text, on the furniture under it (a panel, a tray): a player's name is the
-        # same in every picture of a game.
-        under = tuple(key for lbox, _, key in layers if _meets(box, lbox))
-        cache_key = ("text", box, under, texts)
-        drawn = kept_text.get(cache_key)
-        if drawn is None:
-            drawn = _region(rgb, palette, ops, chosen, box, layers)
-            kept_text.put(cache_key, drawn)
-        out.paste(drawn, (box[0] + 1, box[1]))
-    return out
-
-
-def _meets(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _cover(
-    ops: list[tuple[Box, Op]], indices: list[int], slack: int
-) -> list[tuple[Box, list[int]]]:
-    """Boxes covering the operations ``indices``, each with every one of them that meets
-    it, in drawing order. Boxes may overlap: each is drawn whole with all that touches it,
-    so a pixel in two boxes gets the same value twice. Unlike :func:`_regions` nothing is
-    joined merely for overlapping, so an arrow crossing the board does not make one
-    region of the whole board; two boxes are joined when the joint box holds at most
-    ``slack`` pixels more than the two."""
-    boxes: list[list[int]] = []
-    for index in indices:
-        x0, y0, x1, y1 = ops[index][0]
-        for box in boxes:
-            bx0, by0, bx1, by1 = box
-            ux0, uy0, ux1, uy1 = min(x0, bx0), min(y0, by0), max(x1, bx1), max(y1, by1)
-            if (ux1 - ux0) * (uy1 - uy0) <= (x1 - x0) * (y1 - y0) + (bx1 - bx0) * (
-                by1 - by0
-            ) + slack:
-                box[:] = ux0, uy0, ux1, uy1
-                break
-        else:
-            boxes.append([x0, y0, x1, y1])
-    out = []
-    for bx0, by0, bx1, by1 in boxes:
-        meeting = []
-        for index in indices:
-            x0, y0, x1, y1 = ops[index][0]
-            if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1:
-                meeting.append(index)
-        out.append(((bx0, by0, bx1, by1), meeting))
-    return out
-
-
-def _region(
-    rgb: Image.Image,
-    palette: Image.Image,
-    ops: list[tuple[Box, Op]],
-    members: list[int],
-    box: Box,
-    layers: list[tuple[Box, Image.Image, Hashable]],
-) -> Image.Image:
-    """``box`` of the empty board, with the furniture ``layers`` that meet it, then the
-    operations ``members`` drawn on it, on the palette. Each pixel maps to the palette on
-    its own, so mapping a region gives the indices mapping the whole picture would."""
-    x0, y0, x1, y1 = box
-    region = rgb.crop(box)
-    for (lx0, ly0, lx1, ly1), layer, _ in layers:
-        if lx0 < x1 and x0 < lx1 and ly0 < y1 and y0 < ly1:
-            ix0, iy0, ix1, iy1 = max(x0, lx0), max(y0, ly0), min(x1, lx1), min(y1, ly1)
-            piece = layer.crop((ix0 - lx0, iy0 - ly0, ix1 - lx0, iy1 - ly0))
-            region.paste(piece, (ix0 - x0, iy0 - y0))
-    for i in members:
-        ops[i][1](region, x0, y0)
-    return region.quantize(palette=palette, dither=Image.Dither.NONE)
-
-
-def _furniture_first(ops: list[tuple[Box, Op]], furniture: list[int], rest: list[int]) -> bool:
-    """Whether drawing the furniture before everything else changes no pixel: nothing else
-    drawn before a piece of furniture overlaps it."""
-    if not furniture:
-        return True
-    last = furniture[-1]
-    for other in rest:
-        if other > last:
-            break
-        ox0, oy0, ox1, oy1 = ops[other][0]
-        for index in furniture:
-            if index > other:
-                fx0, fy0, fx1, fy1 = ops[index][0]
-                if ox0 < fx1 and fx0 < ox1 and oy0 < fy1 and fy0 < oy1:
-                    return False
-    return True
-
-
-class _LRU:
-    """A small thread-safe least-recently-used cache."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> Any:
-        with self._lock:
-            item = self._items.get(key)
-            if item is not None:
-                self._items.move_to_end(key)
-            return item
-
-    def put(self, key: Hashable, item: Any) -> None:
-        with self._lock:
-            self._items[key] = item
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
-
-
-REST_SLACK = 6_000  # about what mapping those pixels costs as much as one more region
-KEPT_REGIONS = 256  # per theme and width; about 80 KB each for a stack of five at 1000 px
-
-
-@cache
-def _kept(theme: Theme, layout: Layout) -> tuple[_LRU, _LRU]:
-    """Regions of the board's furniture (checkers on the points and the bar, borne-off
-    checkers, dice, the cube), in colour and on the palette, keyed by their box and what is
-    in them: a stack of checkers is drawn once and reused by every later picture that has
-    it (a game's pictures change a few points at a time); the players' panels; and boxes
-    of text over them (a player's name is in every picture of a game), kept apart so that
-    text, which changes more often, does not push the checkers out."""
-    return _LRU(KEPT_REGIONS), _LRU(KEPT_REGIONS)
-
-
-def _union(a: Box, b: Box) -> Box:
-    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
-
-
-# --- the PNG --------------------------------------------------------------------------------
-
-try:  # ISA-L's deflate: about five times faster than zlib's at level 1, as small
-    from isal import isal_zlib as _fast_zlib
-except ImportError:  # pragma: no cover - where isal has no wheel
-    _fast_zlib = None
-
-# Chosen by measurement (benchmarks/render.py's pictures at 1000 px, 2 slow cores): ISA-L
-# level 1 takes 0.5 ms for at most 80 KB (median 69 KB); its level 2 is a little slower for
-# 0.5 KB less, 0 is 12 KB larger, 3 three times slower. Without isal, zlib's level 2 takes
-# 2.9 ms for about the same sizes: level 1 is as fast but larger, 3 slower, 6 twice as slow
-# for 62 KB; the Z_RLE strategy doubles the size. Pillow's own encoder (level 3, as before)
-# took 3.5 ms. The busiest pictures (about 1 in 100 of a game's) come out above
-# DEFLATE_BUDGET and are compressed again at zlib's level 6 (6-8 ms, under 66 KB), which
-# keeps every PNG under 80 KB.
-ISAL_LEVEL = 1
-ZLIB_LEVEL = 2
-BUSY_LEVEL = 6
-DEFLATE_BUDGET = 78 * 1024
-
-
-def _deflate(data: bytes) -> bytes:
-    if _fast_zlib is not None:
-        out = _fast_zlib.compress(data, ISAL_LEVEL)
-    else:
-        out = zlib.compress(data, ZLIB_LEVEL)
-    if len(out) > DEFLATE_BUDGET:
-        out = zlib.compress(data, BUSY_LEVEL)
-    return out
-
-
-def _png(rows: bytes, width: int, height: int, palette: bytes) -> bytes:
-    """A palette PNG from its filtered rows: each row a 0 (no filter) then its indices."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        crc = zlib.crc32(data, zlib.crc32(kind))
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette indices
-    return b"".join(
-        (
-            b"\x89PNG\r\n\x1a\n",
-            chunk(b"IHDR", header),
-            chunk(b"PLTE", palette),
-            chunk(b"IDAT", _deflate(rows)),
-            chunk(b"IEND", b""),
-        )
-    )
+PALETTE_WIDTH = 480  # the palette is learnt from small pictures: same colours, less work
 
 
 @cache
@@ -506,874 +191,11 @@ def _palette_bytes(theme: Theme) -> bytes:
 def _bases(theme: Theme, layout: Layout) -> tuple[Image.Image, Image.Image]:
     """The empty board in full colour, and on the palette with a zero column in front of
     every row: the PNG's filter byte, so the finished picture's bytes are the PNG rows."""
-    rgb = _empty_board(theme, layout)
+    rgb = sprites.empty_board(theme, layout)
     indexed = rgb.quantize(palette=_palette(theme), dither=Image.Dither.NONE)
     rows = Image.new("P", (layout.width + 1, layout.height), 0)
     rows.paste(indexed, (1, 0))
     return rgb, rows
-
-
-# --- the scene --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Arrow:
-    start: tuple[int, int]
-    end: tuple[int, int]
-    via: tuple[int, int] | None = None  # a Bezier control point: bend round the track
-
-
-class _Scene:
-    """One picture being drawn: the game, who it is drawn for, and where things go."""
-
-    def __init__(
-        self, game: Game, perspective: int, theme: Theme, layout: Layout, canvas: _Canvas
-    ) -> None:
-        self.game = game
-        self.me = perspective
-        self.theme = theme
-        self.layout = layout
-        self.canvas = canvas
-        self.board = game.position_for(perspective).board
-
-    def side_of(self, player: int) -> Side:
-        return "near" if player == self.me else "far"
-
-    def player_of(self, side: Side) -> int:
-        return self.me if side == "near" else 1 - self.me
-
-    def count(self, side: Side, point: int) -> int:
-        """Checkers ``side`` has on ``point`` (1-24 in perspective numbering, 25 = bar)."""
-        if point == BAR:
-            return self.board[25] if side == "near" else self.board[0]
-        n = self.board[point]
-        return max(n, 0) if side == "near" else max(-n, 0)
-
-    def paste(
-        self, sprite: Image.Image, centre: tuple[float, float], key: Hashable | None = None
-    ) -> None:
-        x = round(centre[0] - sprite.width / 2)
-        y = round(centre[1] - sprite.height / 2)
-        self.canvas.paste(sprite, (x, y), key)
-
-    def paste_at(
-        self, sprite: Image.Image, xy: tuple[int, int], key: Hashable | None = None
-    ) -> None:
-        self.canvas.paste(sprite, xy, key)
-
-    # --- the whole picture -----------------------------------------------------------------
-
-    def draw(self, names: tuple[str, str], shown: tuple[Play, int] | None) -> None:
-        self.draw_checkers()
-        self.draw_trays()
-        self.draw_cube()
-        self.draw_dice()
-        if shown is not None:
-            self.draw_last_play(*shown)
-        self.draw_panels(names)
-        self.draw_footer()
-        if self.game.phase is Phase.OVER and self.game.result is not None:
-            self.draw_banner(names)
-
-    # --- checkers ------------------------------------------------------------------------
-
-    def draw_checkers(self) -> None:
-        layout, theme = self.layout, self.theme
-        sprites = (_checker(theme, layout.radius, 0), _checker(theme, layout.radius, 1))
-        for point in range(1, 25):
-            n = self.board[point]
-            if not n:
-                continue
-            side: Side = "near" if n > 0 else "far"
-            player = self.player_of(side)
-            sprite = sprites[player]
-            shown = min(abs(n), layout.stack)
-            for slot in range(shown):
-                self.paste(sprite, layout.checker_centre(point, slot), ("checker", player))
-            if abs(n) > layout.stack:
-                self.label_checker(layout.checker_centre(point, shown - 1), abs(n), player)
-        for side in ("near", "far"):
-            n = self.count(side, BAR)
-            player = self.player_of(side)
-            sprite = sprites[player]
-            shown = min(n, layout.bar_stack)
-            for slot in range(shown):
-                self.paste(sprite, layout.bar_centre(side, slot), ("checker", player))
-            if n > layout.bar_stack:
-                self.label_checker(layout.bar_centre(side, shown - 1), n, player)
-
-    def label_checker(self, centre: tuple[int, int], count: int, player: int) -> None:
-        size = self.layout.px(30)
-        label, key = _text(str(count), size, self.theme.checker_text[player], bold=True)
-        self.paste(label, centre, key)
-
-    def draw_trays(self) -> None:
-        layout, theme = self.layout, self.theme
-        off = self.game.position_for(self.me).borne_off()
-        for side, n in zip(("near", "far"), off, strict=True):
-            player = self.player_of(side)
-            slab = _slab(theme, layout, player)
-            for index in range(min(n, 15)):
-                x0, y0, _, _ = layout.slab_rect(side, index)
-                self.paste_at(slab, (x0, y0), ("slab", player))
-            if n:
-                label, key = _text(str(n), layout.px(26), theme.numbers, bold=True)
-                self.paste(label, layout.tray_label_centre(side), key)
-
-    # --- dice and cube -------------------------------------------------------------------
-
-    def draw_dice(self) -> None:
-        game = self.game
-        if game.phase is not Phase.MOVE or not game.dice:
-            return
-        roller = game.on_roll
-        # The opening roll is one die each: the second belongs to the player who lost it.
-        opening = game.last_play is None and game.last_player is None
-        owners = (roller, 1 - roller) if opening else (roller, roller)
-        centres = self.layout.dice_centres(self.side_of(roller))
-        for value, owner, centre in zip(game.dice, owners, centres, strict=True):
-            die = _die(self.theme, self.layout.die_size, owner, value)
-            self.paste(die, centre, ("die", owner, value))
-
-    def draw_cube(self) -> None:
-        game, layout = self.game, self.layout
-        options: MatchOptions = game.options
-        if game.crawford:
-            label = _vertical_label(self.theme, layout, "CRAWFORD")
-            self.paste(label, layout.cube_centre("middle"))
-            return
-        if not options.cube or options.length == 1:
-            return
-        if game.phase is Phase.DOUBLED:
-            taker = 1 - game.on_roll
-            sprite = _cube(self.theme, layout.cube_size, game.cube * 2, offered=True)
-            self.paste(sprite, layout.cube_centre(self.side_of(taker)), ("offered", game.cube))
-            return
-        value = 64 if game.cube == 1 and game.cube_owner is None else game.cube
-        where = "middle" if game.cube_owner is None else self.side_of(game.cube_owner)
-        cube = _cube(self.theme, layout.cube_size, value)
-        self.paste(cube, layout.cube_centre(where), ("cube", value))
-
-    # --- the last play -------------------------------------------------------------------
-
-    def draw_last_play(self, play: Play, mover: int) -> None:
-        layout, theme = self.layout, self.theme
-        side = self.side_of(mover)
-
-        def here(point: int) -> int:
-            if point in (BAR, OFF):
-                return point
-            return point if mover == self.me else 25 - point
-
-        chains = _chains(play.moves)
-        departures: Counter[int] = Counter()
-        arrivals = Counter(here(chain[-1].target) for chain in chains)
-        placed: Counter[int] = Counter()
-        ghosts: list[tuple[int, int]] = []
-        rings: list[tuple[int, int]] = []
-        arrows: list[_Arrow] = []
-        hits: set[int] = set()
-        off_total = self.game.position_for(self.me).borne_off()[0 if side == "near" else 1]
-        for chain in chains:
-            source, target = here(chain[0].source), here(chain[-1].target)
-            hits.update(here(m.target) for m in chain if m.hit and m.target != OFF)
-            slot = self.count(side, source) + departures[source]
-            departures[source] += 1
-            start = self.slot_centre(side, source, slot)
-            if slot < (layout.bar_stack if source == BAR else layout.stack):
-                ghosts.append(start)
-            if target == OFF:
-                index = max(off_total - arrivals[OFF] + placed[OFF], 0)
-                x0, y0, x1, y1 = layout.slab_rect(side, min(index, 14))
-                end = ((x0 + x1) // 2, (y0 + y1) // 2)
-            else:
-                slot = self.count(side, target) - arrivals[target] + placed[target]
-                end = self.slot_centre(side, target, max(slot, 0))
-                rings.append(end)
-            placed[target] += 1
-            arrows.append(_Arrow(start, end, self.bend(source, target)))
-        for centre in ghosts:
-            self.paste(_ghost(theme, layout.radius, mover), centre)
-        for centre in rings:
-            self.paste(_ring(theme, layout.radius), centre)
-        for arrow in arrows:
-            self.draw_arrow(arrow)
-        for point in sorted(hits):
-            self.draw_hit(point, side)
-
-    def slot_centre(self, side: Side, point: int, slot: int) -> tuple[int, int]:
-        if point == BAR:
-            return self.layout.bar_centre(side, min(slot, self.layout.bar_stack - 1))
-        return self.layout.checker_centre(point, min(slot, self.layout.stack - 1))
-
-    def bend(self, source: int, target: int) -> tuple[int, int] | None:
-        """A checker crossing from one row to the other goes round the left end of the
-        track (between the 12 and 13 points), so its arrow bends that way."""
-        layout = self.layout
-        if source in (BAR, OFF) or target in (BAR, OFF):
-            return None
-        if layout.is_top(source) == layout.is_top(target):
-            return None
-        (x0, y0), (x1, y1) = layout.checker_centre(source, 0), layout.checker_centre(target, 0)
-        turn_x, turn_y = layout.field_left, layout.mid_y
-        # Halfway between the straight line's middle and the turn: a gentle curve.
-        return round(((x0 + x1) / 2 + turn_x) / 2), round(((y0 + y1) / 2 + turn_y) / 2)
-
-    def draw_arrow(self, arrow: _Arrow) -> None:
-        layout = self.layout
-        path = _bezier(arrow.start, arrow.via, arrow.end)
-        trim = layout.radius * 0.45
-        if _length(path) > 3 * trim:
-            path = _trim(path, trim)
-        origin, tiles = _arrow_tiles(tuple(path), layout)
-        for (x0, y0, x1, y1), outline, body in tiles:
-            box = (origin[0] + x0, origin[1] + y0, origin[0] + x1, origin[1] + y1)
-            self.canvas.fill(((self.theme.accent_dark, outline), (self.theme.accent, body)), box)
-
-    def draw_hit(self, point: int, side: Side) -> None:
-        layout = self.layout
-        x, y = layout.checker_centre(point, 0)
-        r = layout.radius
-        toward_middle = 1 if layout.is_top(point) else -1
-        badge = _hit_badge(self.theme, layout.radius)
-        self.paste(badge, (x + r * 0.62, y + toward_middle * r * 0.62))
-
-    # --- around the board ----------------------------------------------------------------
-
-    def draw_panels(self, names: tuple[str, str]) -> None:
-        game, layout, theme = self.game, self.layout, self.theme
-        pips = game.pips()
-        for side in ("far", "near"):
-            player = self.player_of(side)
-            x0, y0, x1, y1 = layout.panel_rect(side)
-            status, active = self.status(player, names)
-            pad = layout.px(8)
-            box = (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
-            self.canvas.rounded_rectangle(
-                box,
-                ("panel", active),
-                radius=layout.px(12),
-                fill=theme.panel_active if active else theme.panel,
-                outline=theme.accent if active else None,
-                width=layout.px(3),
-            )
-            cy = (y0 + y1) // 2
-            disc_r = layout.px(19)
-            disc = _checker(theme, disc_r, player)
-            self.paste(disc, (box[0] + layout.px(12) + disc_r, cy), ("disc", player))
-            x = box[0] + layout.px(24) + 2 * disc_r
-            right = self.draw_figures(side, player, pips[player], box)
-            name_size = layout.px(30)
-            status_size = layout.px(24)
-            room = right - x - layout.px(16)
-            status_img, status_key = (
-                _text(
-                    status,
-                    status_size,
-                    theme.text if active else theme.muted,
-                    bold=active,
-                    max_width=max(room // 2, 1),
-                )
-                if status
-                else (None, None)
-            )
-            name_room = room - (status_img.width + layout.px(14) if status_img else 0)
-            name_img, name_key = _text(
-                names[player],
-                name_size,
-                theme.text,
-                bold=True,
-                max_width=max(name_room, layout.px(40)),
-            )
-            self.paste_at(name_img, (x, cy - name_img.height // 2), name_key)
-            if status_img is not None:
-                sx = x + name_img.width + layout.px(14)
-                # Share the name's baseline: both images put it at their font's ascent.
-                name_ascent = _ascent(name_size, bold=True)
-                status_ascent = _ascent(status_size, bold=active)
-                sy = cy - name_img.height // 2 + name_ascent - status_ascent
-                self.paste_at(status_img, (sx, sy), status_key)
-
-    def draw_figures(
-        self, side: Side, player: int, pips: int, box: tuple[int, int, int, int]
-    ) -> int:
-        """Pip count and match score at the panel's right end; returns where they begin."""
-        layout, theme, game = self.layout, self.theme, self.game
-        columns: list[tuple[str, str]] = [("PIPS", str(pips))]
-        if game.options.length:
-            columns.append(("SCORE", str(game.final_score[player])))
-        x = box[2] - layout.px(16)
-        label_size, value_size = layout.px(15), layout.px(28)
-        cy = (box[1] + box[3]) // 2
-        for label, value in reversed(columns):
-            value_img, value_key = _text(value, value_size, theme.text, bold=True)
-            label_img, label_key = _text(label, label_size, theme.muted, bold=True)
-            w = max(value_img.width, label_img.width, layout.px(56))
-            centre = x - w // 2
-            self.paste(label_img, (centre, cy - layout.px(15)), label_key)
-            self.paste(value_img, (centre, cy + layout.px(10)), value_key)
-            x -= w + layout.px(18)
-        return x
-
-    def status(self, player: int, names: tuple[str, str]) -> tuple[str, bool]:
-        """What ``player``'s panel says, and whether it is their turn to act."""
-        game = self.game
-        actor = game.actor
-        if game.phase is Phase.OVER:
-            result = game.result
-            if result is not None and result.winner == player:
-                return f"wins {_points(result.points)}", False
-            return "", False
-        if game.resignation is not None:
-            if game.resignation.player == player:
-                return f"resigns {_kind_name(game.resignation.kind)}", False
-            return "to accept or reject", True
-        if game.phase is Phase.OPENING:
-            return "opening roll", False
-        if game.phase is Phase.DOUBLED:
-            if player == game.on_roll:
-                return f"doubles to {game.cube * 2}", False
-            return "to take or drop", True
-        if player != actor:
-            return "", False
-        if game.phase is Phase.ROLL:
-            return ("to roll or double" if game.can_double() else "to roll"), True
-        return "to move", True
-
-    def draw_footer(self) -> None:
-        game, layout, theme = self.game, self.layout, self.theme
-        x0, y0, x1, y1 = layout.footer_rect()
-        cy = (y0 + y1) // 2
-        if game.options.length:
-            terms = f"{game.options.length}-point match"
-            if game.crawford:
-                terms += " · Crawford game"
-        else:
-            terms = f"Money game · stake {game.cube}"
-        pad = layout.px(14)
-        size = layout.px(18)
-        left, left_key = _text(terms, size, theme.muted, bold=True)
-        self.paste_at(left, (x0 + pad, cy - left.height // 2), left_key)
-        ids = f"Position ID {game.position_id()}   Match ID {game.match_id()}"
-        right, right_key = _text(ids, layout.px(13), theme.muted)
-        self.paste_at(right, (x1 - pad - right.width, cy - right.height // 2), right_key)
-
-    def draw_banner(self, names: tuple[str, str]) -> None:
-        game, layout, theme = self.game, self.layout, self.theme
-        result = game.result
-        assert result is not None
-        winner, loser = names[result.winner], names[1 - result.winner]
-        headline = f"{winner} wins {_points(result.points)}"
-        details = {
-            EndReason.DROPPED: f"{loser} dropped the double",
-            EndReason.RESIGNED: f"{loser} resigned {_kind_name(result.kind)}",
-            EndReason.FORFEIT: f"{loser} forfeited",
-        }.get(result.reason, _kind_phrase(result.kind))
-        if game.match_over and game.options.length:
-            a, b = game.final_score[result.winner], game.final_score[1 - result.winner]
-            details += f" · wins the match {a}–{b}"
-        elif game.options.length:
-            a, b = game.final_score
-            if a == b:
-                details += f" · tied {a}–{b}"
-            else:
-                leader = names[0] if a > b else names[1]
-                details += f" · {leader} leads {max(a, b)}–{min(a, b)}"
-        left, right = layout.field_left + layout.px(24), layout.field_right - layout.px(24)
-        height = layout.px(112)
-        top = layout.mid_y - height // 2
-        box = (left, top, right, top + height)
-        overlay = Image.new("RGBA", (right - left, height), (0, 0, 0, 0))
-        ImageDraw.Draw(overlay).rounded_rectangle(
-            (0, 0, right - left - 1, height - 1),
-            radius=layout.px(16),
-            fill=(*theme.banner, 232),
-            outline=(*theme.accent, 255),
-            width=layout.px(4),
-        )
-        self.paste_at(overlay, box[:2])
-        width = right - left - layout.px(40)
-        head = text_image(headline, layout.px(38), theme.banner_text, bold=True, max_width=width)
-        sub = text_image(details, layout.px(22), theme.banner_text, max_width=width)
-        cx = (left + right) // 2
-        self.paste(head, (cx, top + height * 0.38))
-        self.paste(sub, (cx, top + height * 0.76))
-
-
-def _text(
-    text: str, size: int, colour: RGB, *, bold: bool = False, max_width: int = 10_000
-) -> tuple[Image.Image, Hashable]:
-    """:func:`~renderers.text.text_image`, and a key naming it (see :data:`_kept`)."""
-    image = text_image(text, size, colour, bold=bold, max_width=max_width)
-    return image, ("text", text, size, colour, bold, max_width)
-
-
-# --- helpers for the scene ----------------------------------------------------------------
-
-
-def _chains(moves: Iterable[Move]) -> list[list[Move]]:
-    """Join single-die moves into checker paths (24/18, 18/13 -> one path 24/13)."""
-    ordered = sorted(moves, key=lambda m: (m.source, m.target), reverse=True)
-    chains: list[list[Move]] = []
-    for move in ordered:
-        for chain in chains:
-            end = chain[-1].target
-            if end == move.source and end != OFF:
-                chain.append(move)
-                break
-        else:
-            chains.append([move])
-    return chains
-
-
-def _points(points: int) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
-
-
-def _kind_name(kind: ResultKind) -> str:
-    return {
-        ResultKind.SINGLE: "a single game",
-        ResultKind.GAMMON: "a gammon",
-        ResultKind.BACKGAMMON: "a backgammon",
-    }[ResultKind(kind)]
-
-
-def _kind_phrase(kind: ResultKind) -> str:
-    return {
-        ResultKind.SINGLE: "single game",
-        ResultKind.GAMMON: "gammon",
-        ResultKind.BACKGAMMON: "backgammon",
-    }[ResultKind(kind)]
-
-
-@cache
-def _ascent(size: int, *, bold: bool) -> int:
-    from renderers.theme import font
-
-    return font(size, bold=bold).getmetrics()[0]
-
-
-def _bezier(
-    start: tuple[float, float], via: tuple[float, float] | None, end: tuple[float, float]
-) -> list[tuple[float, float]]:
-    if via is None:
-        return [start, end]
-    steps = 24
-    out = []
-    for i in range(steps + 1):
-        t = i / steps
-        a, b, c = (1 - t) ** 2, 2 * t * (1 - t), t * t
-        out.append((a * start[0] + b * via[0] + c * end[0], a * start[1] + b * via[1] + c * end[1]))
-    return out
-
-
-def _length(path: list[tuple[float, float]]) -> float:
-    return sum(math.dist(p, q) for p, q in itertools.pairwise(path))
-
-
-def _trim(path: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
-    """``path`` shortened by ``by`` pixels at each end (off the checkers' centres)."""
-
-    def cut_front(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        left = by
-        while len(points) > 2 and math.dist(points[0], points[1]) <= left:
-            left -= math.dist(points[0], points[1])
-            points = points[1:]
-        (x0, y0), (x1, y1) = points[0], points[1]
-        d = math.dist(points[0], points[1]) or 1.0
-        f = min(left / d, 0.9)
-        return [(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f), *points[1:]]
-
-    return cut_front(cut_front(path)[::-1])[::-1]
-
-
-ARROW_TILE = 24  # an arrow is pasted in bands this many pixels high, each cropped to the arrow
-
-ArrowTile = tuple[Box, Image.Image, Image.Image]
-
-
-@lru_cache(maxsize=512)
-def _arrow_tiles(
-    path: tuple[tuple[float, float], ...], layout: Layout
-) -> tuple[tuple[int, int], tuple[ArrowTile, ...]]:
-    """An arrow along ``path`` with a dark outline: two masks drawn twice as large, then
-    reduced; returned as the corner of their box and the pieces of it that hold the arrow:
-    horizontal bands, each cut to the arrow's extent in it (a box relative to the corner,
-    the outline's mask, the body's mask).
-
-    A long arrow's box covers much of the board, but the arrow itself little of it: pasting
-    only the pieces it touches leaves every other pixel as it was (a zero mask changes
-    nothing) and keeps the regions drawn per picture small. The same plays come back often
-    (an opening 3-1, a stack moved from the midpoint), so arrows are cached.
-    """
-    k = 2
-    shaft = layout.px(8)
-    edge = layout.px(2)
-    head_len, head_half = layout.px(24), layout.px(14)
-    margin = head_len + edge * 2
-    left = math.floor(min(x for x, _ in path)) - margin
-    top = math.floor(min(y for _, y in path)) - margin
-    right = math.ceil(max(x for x, _ in path)) + margin
-    bottom = math.ceil(max(y for _, y in path)) + margin
-    size = ((right - left) * k, (bottom - top) * k)
-    points = [((x - left) * k, (y - top) * k) for x, y in path]
-    (px, py), (ex, ey) = points[-2], points[-1]
-    last = math.hypot(ex - px, ey - py) or 1.0
-    ux, uy = (ex - px) / last, (ey - py) / last
-    nx, ny = -uy, ux
-    hl = min(head_len * k, _length(points) * 0.6)
-    bx, by = ex - ux * hl, ey - uy * hl  # where the head's base crosses the shaft
-    head = [
-        (ex, ey),
-        (bx + nx * head_half * k, by + ny * head_half * k),
-        (bx - nx * head_half * k, by - ny * head_half * k),
-    ]
-    shaft_points = [*_trim_end(points, hl * 0.8), (bx, by)]
-    sx, sy = points[0]
-    # Masks, not RGBA: reducing an "L" image is several times cheaper.
-    masks = []
-    for width, grow in ((shaft + 2 * edge, edge * k * 1.6), (shaft, 0.0)):
-        mask = Image.new("L", size, 0)
-        draw = ImageDraw.Draw(mask)
-        draw.line(shaft_points, fill=255, width=width * k, joint="curve")
-        r = width / 2 * k
-        draw.ellipse((sx - r, sy - r, sx + r, sy + r), fill=255)
-        draw.polygon(_grow(head, grow) if grow else head, fill=255)
-        masks.append(mask)
-    tiles = []
-    width, height = right - left, bottom - top
-    for ty in range(0, height, ARROW_TILE):
-        band = (0, ty * k, width * k, min(ty + ARROW_TILE, height) * k)
-        # The outline is drawn wider than the body and round its head: it holds it all.
-        found = [b for b in (masks[0].crop(band).getbbox(), masks[1].crop(band).getbbox()) if b]
-        if not found:
-            continue
-        bx0, by0, bx1, by1 = found[0] if len(found) == 1 else _union(found[0], found[1])
-        # Reduced on whole blocks of k x k, a piece of the mask is exactly that piece of the
-        # whole mask reduced; only the arrow's extent in each band is reduced.
-        box = (bx0 // k, ty + by0 // k, -(-bx1 // k), ty + -(-by1 // k))
-        big = (box[0] * k, box[1] * k, box[2] * k, box[3] * k)
-        tiles.append((box, masks[0].crop(big).reduce(k), masks[1].crop(big).reduce(k)))
-    return (left, top), tuple(tiles)
-
-
-def _trim_end(points: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
-    """``points`` without the stretch of length ``by`` at the end (where the head goes)."""
-    out = list(points)
-    left = by
-    while len(out) > 1 and math.dist(out[-1], out[-2]) <= left:
-        left -= math.dist(out[-1], out[-2])
-        out.pop()
-    if len(out) > 1:
-        (x0, y0), (x1, y1) = out[-2], out[-1]
-        d = math.dist(out[-2], out[-1]) or 1.0
-        f = left / d
-        out[-1] = (x1 - (x1 - x0) * f, y1 - (y1 - y0) * f)
-    return out
-
-
-def _grow(triangle: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
-    """The triangle pushed outwards from its centroid by about ``by`` pixels."""
-    cx = sum(x for x, _ in triangle) / 3
-    cy = sum(y for _, y in triangle) / 3
-    out = []
-    for x, y in triangle:
-        d = math.hypot(x - cx, y - cy) or 1.0
-        scale = (d + by * 2) / d
-        out.append((cx + (x - cx) * scale, cy + (y - cy) * scale))
-    return out
-
-
-# --- cached drawings ----------------------------------------------------------------------
-
-
-def _shade(colour: RGB, amount: float) -> RGB:
-    """``colour`` lightened (amount > 0) or darkened (amount < 0) by a fraction."""
-    if amount >= 0:
-        return tuple(round(c + (255 - c) * amount) for c in colour)  # type: ignore[return-value]
-    return tuple(round(c * (1 + amount)) for c in colour)  # type: ignore[return-value]
-
-
-def _mix(a: RGB, b: RGB, t: float) -> RGB:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
-def _supersampled(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
-    k = SUPERSAMPLE
-    canvas = Image.new("RGBA", (size[0] * k, size[1] * k), (0, 0, 0, 0))
-    return canvas, ImageDraw.Draw(canvas), k
-
-
-def _finish(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return canvas.resize(size, Image.Resampling.LANCZOS)
-
-
-def _drop_shadow(sprite: Image.Image, offset: tuple[int, int], blur: float) -> Image.Image:
-    """``sprite`` over a soft shadow of itself."""
-    alpha = sprite.getchannel("A").point(lambda a: a * 0.45)
-    shadow = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
-    shadow.putalpha(alpha)
-    moved = Image.new("RGBA", sprite.size, (0, 0, 0, 0))
-    moved.paste(shadow, offset)
-    moved = moved.filter(ImageFilter.GaussianBlur(blur))
-    return Image.alpha_composite(moved, sprite)
-
-
-@cache
-def _checker(theme: Theme, radius: int, player: int) -> Image.Image:
-    """A checker seen from above: rim, face, an inner groove; on a soft shadow."""
-    margin = max(2, radius // 6)
-    size = 2 * (radius + margin)
-    canvas, draw, k = _supersampled((size, size))
-    colour, rim = theme.checkers[player], theme.checker_rims[player]
-    c = size * k / 2
-    r = radius * k
-
-    def disc(rr: float, fill: RGB, outline: RGB | None = None, width: float = 0) -> None:
-        draw.ellipse(
-            (c - rr, c - rr, c + rr, c + rr), fill=fill, outline=outline, width=round(width)
-        )
-
-    light = sum(colour) > 3 * 128
-    disc(r, rim)
-    disc(r * 0.93, _shade(colour, -0.10 if light else 0.12))
-    disc(r * 0.82, colour)
-    # The groove of a turned checker: a thin ring a little darker or lighter than the face.
-    disc(r * 0.64, _shade(colour, -0.16 if light else 0.18))
-    disc(r * 0.60, colour)
-    sprite = _finish(canvas, (size, size))
-    return _drop_shadow(sprite, (max(1, radius // 15), max(1, radius // 9)), radius / 10)
-
-
-@cache
-def _ghost(theme: Theme, radius: int, player: int) -> Image.Image:
-    """Where a checker left from: a faint disc of its colour in a dashed accent ring."""
-    size = 2 * radius + 4
-    canvas, draw, k = _supersampled((size, size))
-    c, r = size * k / 2, radius * k * 0.9
-    draw.ellipse((c - r, c - r, c + r, c + r), fill=(*theme.checkers[player], 110))
-    width = max(2, radius // 10) * k
-    dashes = 12
-    for i in range(dashes):
-        start = i * 360 / dashes
-        draw.arc(
-            (c - r, c - r, c + r, c + r),
-            start,
-            start + 360 / dashes * 0.55,
-            fill=(*theme.accent_dark, 255),
-            width=width + 2 * k,
-        )
-        draw.arc(
-            (c - r + k, c - r + k, c + r - k, c + r - k),
-            start + 2,
-            start + 360 / dashes * 0.55 - 2,
-            fill=(*theme.accent, 255),
-            width=width,
-        )
-    return _finish(canvas, (size, size))
-
-
-@cache
-def _ring(theme: Theme, radius: int) -> Image.Image:
-    """Around a checker that has just moved."""
-    size = 2 * radius + 8
-    canvas, draw, k = _supersampled((size, size))
-    c = size * k / 2
-    width = max(3, radius // 7)
-    r = (radius + width / 2) * k
-    draw.ellipse(
-        (c - r - k, c - r - k, c + r + k, c + r + k),
-        outline=(*theme.accent_dark, 255),
-        width=(width + 2) * k,
-    )
-    draw.ellipse((c - r, c - r, c + r, c + r), outline=(*theme.accent, 255), width=width * k)
-    return _finish(canvas, (size, size))
-
-
-@cache
-def _hit_badge(theme: Theme, radius: int) -> Image.Image:
-    """A round badge with a cross: a checker was hit here (shape first, colour second)."""
-    br = max(8, radius * 14 // 24)
-    size = 2 * br + 4
-    canvas, draw, k = _supersampled((size, size))
-    c, r = size * k / 2, br * k
-    draw.ellipse((c - r, c - r, c + r, c + r), fill=(255, 255, 255, 255))
-    r2 = r * 0.85
-    draw.ellipse((c - r2, c - r2, c + r2, c + r2), fill=(*theme.hit, 255))
-    arm = r * 0.42
-    width = round(r * 0.26)
-    draw.line((c - arm, c - arm, c + arm, c + arm), fill=(255, 255, 255, 255), width=width)
-    draw.line((c - arm, c + arm, c + arm, c - arm), fill=(255, 255, 255, 255), width=width)
-    return _drop_shadow(_finish(canvas, (size, size)), (1, 2), 1.5)
-
-
-_PIPS = {
-    1: [(0.5, 0.5)],
-    2: [(0.25, 0.25), (0.75, 0.75)],
-    3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
-    4: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)],
-    5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
-    6: [(0.25, 0.25), (0.75, 0.25), (0.25, 0.5), (0.75, 0.5), (0.25, 0.75), (0.75, 0.75)],
-}
-
-
-@cache
-def _die(theme: Theme, size: int, player: int, value: int) -> Image.Image:
-    """A die in ``player``'s colour showing ``value``."""
-    margin = max(3, size // 8)
-    full = size + 2 * margin
-    canvas, draw, k = _supersampled((full, full))
-    m, s = margin * k, size * k
-    body, rim = theme.checkers[player], theme.checker_rims[player]
-    draw.rounded_rectangle((m, m, m + s, m + s), radius=s * 0.2, fill=rim)
-    inset = max(2, size // 28) * k
-    draw.rounded_rectangle(
-        (m + inset, m + inset, m + s - inset, m + s - inset), radius=s * 0.17, fill=body
-    )
-    pip_r = s * 0.09
-    for fx, fy in _PIPS[value]:
-        x, y = m + s * fx, m + s * fy
-        draw.ellipse((x - pip_r, y - pip_r, x + pip_r, y + pip_r), fill=theme.die_pips[player])
-    sprite = _finish(canvas, (full, full))
-    return _drop_shadow(sprite, (max(1, size // 24), max(2, size // 14)), size / 18)
-
-
-@cache
-def _cube(theme: Theme, size: int, value: int, *, offered: bool = False) -> Image.Image:
-    """The doubling cube showing ``value``; glowing when it is being offered."""
-    margin = max(4, size // 4) if offered else max(3, size // 8)
-    full = size + 2 * margin
-    canvas, draw, k = _supersampled((full, full))
-    m, s = margin * k, size * k
-    if offered:
-        glow = margin * k * 0.8
-        draw.rounded_rectangle(
-            (m - glow, m - glow, m + s + glow, m + s + glow),
-            radius=s * 0.3,
-            fill=(*theme.accent_dark, 255),
-        )
-        inner = glow * 0.7
-        draw.rounded_rectangle(
-            (m - inner, m - inner, m + s + inner, m + s + inner),
-            radius=s * 0.26,
-            fill=(*theme.accent, 255),
-        )
-    draw.rounded_rectangle((m, m, m + s, m + s), radius=s * 0.16, fill=_shade(theme.cube, -0.45))
-    inset = max(2, size // 28) * k
-    draw.rounded_rectangle(
-        (m + inset, m + inset, m + s - inset, m + s - inset), radius=s * 0.13, fill=theme.cube
-    )
-    sprite = _finish(canvas, (full, full))
-    if not offered:
-        sprite = _drop_shadow(sprite, (max(1, size // 24), max(2, size // 14)), size / 18)
-    text = str(value)
-    font_size = round(size * (0.55 if len(text) <= 2 else 0.42))
-    label = text_image(text, font_size, theme.cube_text, bold=True)
-    sprite.paste(label, ((full - label.width) // 2, (full - label.height) // 2), label)
-    return sprite
-
-
-@cache
-def _slab(theme: Theme, layout: Layout, player: int) -> Image.Image:
-    """A borne-off checker seen edge on in a tray."""
-    x0, y0, x1, y1 = layout.slab_rect("near", 0)
-    w, h = x1 - x0, y1 - y0
-    canvas, draw, k = _supersampled((w, h))
-    colour, rim = theme.checkers[player], theme.checker_rims[player]
-    gap = max(1, k * h // 10)
-    draw.rounded_rectangle((0, 0, w * k - 1, h * k - 1 - gap), radius=h * k * 0.35, fill=rim)
-    inset = max(1, h // 8) * k
-    draw.rounded_rectangle(
-        (inset, inset, w * k - 1 - inset, h * k - 1 - gap - inset), radius=h * k * 0.3, fill=colour
-    )
-    return _finish(canvas, (w, h))
-
-
-@cache
-def _vertical_label(theme: Theme, layout: Layout, text: str) -> Image.Image:
-    label = text_image(text, layout.px(20), theme.numbers, bold=True)
-    return label.rotate(90, expand=True)
-
-
-@cache
-def _empty_board(theme: Theme, layout: Layout) -> Image.Image:
-    """Everything that does not depend on the game: frame, field, points, numbers, trays."""
-    k = 2
-    W, H = layout.width, layout.height
-    big = Image.new("RGB", (W * k, H * k), theme.background)
-    draw = ImageDraw.Draw(big)
-
-    def box(rect: tuple[int, int, int, int], **kwargs: object) -> None:
-        x0, y0, x1, y1 = rect
-        draw.rectangle((x0 * k, y0 * k, x1 * k - 1, y1 * k - 1), **kwargs)  # type: ignore[arg-type]
-
-    def rounded(rect: tuple[int, int, int, int], radius: int, **kwargs: object) -> None:
-        x0, y0, x1, y1 = rect
-        draw.rounded_rectangle(
-            (x0 * k, y0 * k, x1 * k - 1, y1 * k - 1), radius=radius * k, **kwargs
-        )  # type: ignore[arg-type]
-
-    bx0, by0, bx1, by1 = layout.board_rect()
-    rounded(
-        (bx0 + layout.px(4), by0, bx1 - layout.px(4), by1),
-        layout.px(14),
-        fill=theme.frame,
-        outline=theme.frame_edge,
-        width=layout.px(2),
-    )
-    edge = layout.px(3)
-    for x0, x1 in ((layout.field_left, layout.bar_left), (layout.bar_right, layout.field_right)):
-        box(
-            (x0 - edge, layout.field_top - edge, x1 + edge, layout.field_bottom + edge),
-            fill=theme.frame_edge,
-        )
-        box((x0, layout.field_top, x1, layout.field_bottom), fill=theme.field)
-    # The bar: a slightly raised strip of frame with a hinge line down the middle.
-    box(
-        (
-            layout.bar_left + edge,
-            layout.field_top - edge,
-            layout.bar_right - edge,
-            layout.field_bottom + edge,
-        ),
-        fill=_shade(theme.frame, 0.06),
-    )
-    hinge = layout.px(2)
-    mid = (layout.bar_left + layout.bar_right) // 2
-    box(
-        (
-            mid - hinge // 2 - 1,
-            layout.field_top - edge,
-            mid + hinge // 2 + 1,
-            layout.field_bottom + edge,
-        ),
-        fill=theme.frame_edge,
-    )
-    for point in range(1, 25):
-        x0, y0, x1, y1 = layout.point_rect(point)
-        colour = theme.points[point % 2]
-        inset = layout.px(2)
-        if layout.is_top(point):
-            tri = [(x0 + inset, y0), (x1 - inset, y0), ((x0 + x1) / 2, y1)]
-        else:
-            tri = [(x0 + inset, y1), (x1 - inset, y1), ((x0 + x1) / 2, y0)]
-        draw.polygon([(x * k, y * k) for x, y in tri], fill=colour)
-    for side in ("near", "far"):
-        x0, y0, x1, y1 = layout.tray_rect(side)
-        rounded((x0 - edge, y0 - edge, x1 + edge, y1 + edge), layout.px(8), fill=theme.frame_edge)
-        rounded((x0, y0, x1, y1), layout.px(6), fill=theme.tray)
-    image = big.resize((W, H), Image.Resampling.LANCZOS)
-    for point in range(1, 25):
-        label = text_image(str(point), layout.px(21), theme.numbers, bold=True)
-        cx, cy = layout.number_centre(point)
-        image.paste(label, (cx - label.width // 2, cy - label.height // 2), label)
-    return image
-
-
-# --- the palette --------------------------------------------------------------------------
-
-
-PALETTE_WIDTH = 480  # the palette is learnt from small pictures: same colours, less work
 
 
 @cache
@@ -1418,10 +240,247 @@ def _theme_colours(theme: Theme) -> list[RGB]:
 
 def _sample_games() -> list[tuple[Game, int]]:
     """A few states that between them show every element of the picture."""
-    from renderers.examples import EXAMPLES
-
     out = []
     for name in ("hit", "doubled", "bearoff", "game-over"):
         game, perspective = EXAMPLES[name]()
         out += [(game, perspective), (game, 1 - perspective)]
     return out
+
+
+# --- the scene --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrow:
+    start: tuple[int, int]
+    end: tuple[int, int]
+    via: tuple[int, int] | None = None  # a Bezier control point: bend round the track
+
+
+class _Scene:
+    """One picture being drawn: the game, who it is drawn for, and where things go."""
+
+    def __init__(
+        self, game: Game, perspective: int, theme: Theme, layout: Layout, canvas: Canvas
+    ) -> None:
+        self.game = game
+        self.me = perspective
+        self.theme = theme
+        self.layout = layout
+        self.canvas = canvas
+        self.board = game.position_for(perspective).board
+
+    def side_of(self, player: int) -> Side:
+        return "near" if player == self.me else "far"
+
+    def player_of(self, side: Side) -> int:
+        return self.me if side == "near" else 1 - self.me
+
+    def count(self, side: Side, point: int) -> int:
+        """Checkers ``side`` has on ``point`` (1-24 in perspective numbering, 25 = bar)."""
+        if point == BAR:
+            return self.board[25] if side == "near" else self.board[0]
+        n = self.board[point]
+        return max(n, 0) if side == "near" else max(-n, 0)
+
+    def paste(
+        self, sprite: Image.Image, centre: tuple[float, float], key: Hashable | None = None
+    ) -> None:
+        self.canvas.centre(sprite, centre, key)
+
+    # --- the whole picture -----------------------------------------------------------------
+
+    def draw(self, names: tuple[str, str], shown: tuple[Play, int] | None) -> None:
+        self.draw_checkers()
+        self.draw_trays()
+        self.draw_cube()
+        self.draw_dice()
+        if shown is not None:
+            self.draw_last_play(*shown)
+        game, theme, layout = self.game, self.theme, self.layout
+        draw_panels(self.canvas, game, self.me, theme, layout, names)
+        draw_footer(self.canvas, game, theme, layout)
+        if game.phase is Phase.OVER and game.result is not None:
+            draw_banner(self.canvas, game, theme, layout, names)
+
+    # --- checkers ------------------------------------------------------------------------
+
+    def draw_checkers(self) -> None:
+        layout, theme = self.layout, self.theme
+        discs = (sprites.checker(theme, layout.radius, 0), sprites.checker(theme, layout.radius, 1))
+        for point in range(1, 25):
+            n = self.board[point]
+            if not n:
+                continue
+            side: Side = "near" if n > 0 else "far"
+            player = self.player_of(side)
+            sprite = discs[player]
+            shown = min(abs(n), layout.stack)
+            for slot in range(shown):
+                self.paste(sprite, layout.checker_centre(point, slot), ("checker", player))
+            if abs(n) > layout.stack:
+                self.label_checker(layout.checker_centre(point, shown - 1), abs(n), player)
+        for side in ("near", "far"):
+            n = self.count(side, BAR)
+            player = self.player_of(side)
+            sprite = discs[player]
+            shown = min(n, layout.bar_stack)
+            for slot in range(shown):
+                self.paste(sprite, layout.bar_centre(side, slot), ("checker", player))
+            if n > layout.bar_stack:
+                self.label_checker(layout.bar_centre(side, shown - 1), n, player)
+
+    def label_checker(self, centre: tuple[int, int], count: int, player: int) -> None:
+        size = self.layout.px(30)
+        label, key = sprites.keyed_text(
+            str(count), size, self.theme.checker_text[player], bold=True
+        )
+        self.paste(label, centre, key)
+
+    def draw_trays(self) -> None:
+        layout, theme = self.layout, self.theme
+        off = self.game.position_for(self.me).borne_off()
+        for side, n in zip(("near", "far"), off, strict=True):
+            player = self.player_of(side)
+            slab = sprites.slab(theme, layout, player)
+            for index in range(min(n, 15)):
+                x0, y0, _, _ = layout.slab_rect(side, index)
+                self.canvas.paste(slab, (x0, y0), ("slab", player))
+            if n:
+                label, key = sprites.keyed_text(str(n), layout.px(26), theme.numbers, bold=True)
+                self.paste(label, layout.tray_label_centre(side), key)
+
+    # --- dice and cube -------------------------------------------------------------------
+
+    def draw_dice(self) -> None:
+        game = self.game
+        if game.phase is not Phase.MOVE or not game.dice:
+            return
+        roller = game.on_roll
+        # The opening roll is one die each: the second belongs to the player who lost it.
+        opening = game.last_play is None and game.last_player is None
+        owners = (roller, 1 - roller) if opening else (roller, roller)
+        centres = self.layout.dice_centres(self.side_of(roller))
+        for value, owner, centre in zip(game.dice, owners, centres, strict=True):
+            sprite = sprites.die(self.theme, self.layout.die_size, owner, value)
+            self.paste(sprite, centre, ("die", owner, value))
+
+    def draw_cube(self) -> None:
+        game, layout = self.game, self.layout
+        options: MatchOptions = game.options
+        if game.crawford:
+            label = sprites.vertical_label(self.theme, layout, "CRAWFORD")
+            self.paste(label, layout.cube_centre("middle"))
+            return
+        if not options.cube or options.length == 1:
+            return
+        if game.phase is Phase.DOUBLED:
+            taker = 1 - game.on_roll
+            sprite = sprites.cube(self.theme, layout.cube_size, game.cube * 2, offered=True)
+            self.paste(sprite, layout.cube_centre(self.side_of(taker)), ("offered", game.cube))
+            return
+        value = 64 if game.cube == 1 and game.cube_owner is None else game.cube
+        where = "middle" if game.cube_owner is None else self.side_of(game.cube_owner)
+        sprite = sprites.cube(self.theme, layout.cube_size, value)
+        self.paste(sprite, layout.cube_centre(where), ("cube", value))
+
+    # --- the last play -------------------------------------------------------------------
+
+    def draw_last_play(self, play: Play, mover: int) -> None:
+        layout, theme = self.layout, self.theme
+        side = self.side_of(mover)
+
+        def here(point: int) -> int:
+            if point in (BAR, OFF):
+                return point
+            return point if mover == self.me else 25 - point
+
+        chains = _chains(play.moves)
+        departures: Counter[int] = Counter()
+        arrivals = Counter(here(chain[-1].target) for chain in chains)
+        placed: Counter[int] = Counter()
+        ghosts: list[tuple[int, int]] = []
+        rings: list[tuple[int, int]] = []
+        arrows: list[_Arrow] = []
+        hits: set[int] = set()
+        off_total = self.game.position_for(self.me).borne_off()[0 if side == "near" else 1]
+        for chain in chains:
+            source, target = here(chain[0].source), here(chain[-1].target)
+            hits.update(here(m.target) for m in chain if m.hit and m.target != OFF)
+            slot = self.count(side, source) + departures[source]
+            departures[source] += 1
+            start = self.slot_centre(side, source, slot)
+            if slot < (layout.bar_stack if source == BAR else layout.stack):
+                ghosts.append(start)
+            if target == OFF:
+                index = max(off_total - arrivals[OFF] + placed[OFF], 0)
+                x0, y0, x1, y1 = layout.slab_rect(side, min(index, 14))
+                end = ((x0 + x1) // 2, (y0 + y1) // 2)
+            else:
+                slot = self.count(side, target) - arrivals[target] + placed[target]
+                end = self.slot_centre(side, target, max(slot, 0))
+                rings.append(end)
+            placed[target] += 1
+            arrows.append(_Arrow(start, end, self.bend(source, target)))
+        for centre in ghosts:
+            self.paste(sprites.ghost(theme, layout.radius, mover), centre)
+        for centre in rings:
+            self.paste(sprites.ring(theme, layout.radius), centre)
+        for arrow in arrows:
+            self.draw_arrow(arrow)
+        for point in sorted(hits):
+            self.draw_hit(point, side)
+
+    def slot_centre(self, side: Side, point: int, slot: int) -> tuple[int, int]:
+        if point == BAR:
+            return self.layout.bar_centre(side, min(slot, self.layout.bar_stack - 1))
+        return self.layout.checker_centre(point, min(slot, self.layout.stack - 1))
+
+    def bend(self, source: int, target: int) -> tuple[int, int] | None:
+        """A checker crossing from one row to the other goes round the left end of the
+        track (between the 12 and 13 points), so its arrow bends that way: the left end
+        with the home board on the right, the right end with it on the left."""
+        layout = self.layout
+        if source in (BAR, OFF) or target in (BAR, OFF):
+            return None
+        if layout.is_top(source) == layout.is_top(target):
+            return None
+        (x0, y0), (x1, y1) = layout.checker_centre(source, 0), layout.checker_centre(target, 0)
+        turn_x, turn_y = layout.turn_x, layout.mid_y
+        # Halfway between the straight line's middle and the turn: a gentle curve.
+        return round(((x0 + x1) / 2 + turn_x) / 2), round(((y0 + y1) / 2 + turn_y) / 2)
+
+    def draw_arrow(self, arrow: _Arrow) -> None:
+        layout = self.layout
+        path = sprites.bezier(arrow.start, arrow.via, arrow.end)
+        trim = layout.radius * 0.45
+        if sprites.path_length(path) > 3 * trim:
+            path = sprites.trim(path, trim)
+        origin, tiles = sprites.arrow_tiles(tuple(path), layout)
+        for (x0, y0, x1, y1), outline, body in tiles:
+            box = (origin[0] + x0, origin[1] + y0, origin[0] + x1, origin[1] + y1)
+            self.canvas.fill(((self.theme.accent_dark, outline), (self.theme.accent, body)), box)
+
+    def draw_hit(self, point: int, side: Side) -> None:
+        layout = self.layout
+        x, y = layout.checker_centre(point, 0)
+        r = layout.radius
+        toward_middle = 1 if layout.is_top(point) else -1
+        outward = -1 if layout.home == "left" else 1  # toward the home board's side
+        badge = sprites.hit_badge(self.theme, layout.radius)
+        self.paste(badge, (x + outward * r * 0.62, y + toward_middle * r * 0.62))
+
+
+def _chains(moves: Iterable[Move]) -> list[list[Move]]:
+    """Join single-die moves into checker paths (24/18, 18/13 -> one path 24/13)."""
+    ordered = sorted(moves, key=lambda m: (m.source, m.target), reverse=True)
+    chains: list[list[Move]] = []
+    for move in ordered:
+        for chain in chains:
+            end = chain[-1].target
+            if end == move.source and end != OFF:
+                chain.append(move)
+                break
+        else:
+            chains.append([move])
+    return chains

@@ -1,16 +1,14 @@
 """Named example states: the pictures in docs/, the benchmark's positions, the palette's samples.
 
 Every state is reached by playing legal moves (or, for a bear-off race, from a set position),
-so the pictures show what a real game shows. ``python -m renderers.examples [DIR]`` writes
-the docs images (default ``docs/``).
+so the pictures show what a real game shows. Imports only the engine: the renderer learns
+its palettes from these states, and docs/make_images.py draws the docs images from them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from bot.engine import Game, MatchOptions, Phase, Position
 
@@ -133,31 +131,3 @@ EXAMPLES: dict[str, Callable[[], tuple[Game, int]]] = {
     "crawford": crawford,
     "game-over": game_over,
 }
-
-# The docs images: file name -> (example, theme).
-DOCS = {
-    "board-opening.png": ("opening", "classic"),
-    "board-hit.png": ("hit", "classic"),
-    "board-bearoff.png": ("bearoff", "classic"),
-    "board-double.png": ("doubled", "classic"),
-    "board-hit-dark.png": ("hit", "dark"),
-    "board-game-over-dark.png": ("game-over", "dark"),
-}
-
-
-def write_docs(folder: Path) -> list[Path]:
-    from renderers.board import render_board
-
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for filename, (name, theme) in DOCS.items():
-        game, perspective = EXAMPLES[name]()
-        path = folder / filename
-        path.write_bytes(render_board(game, perspective=perspective, names=NAMES, theme=theme))
-        written.append(path)
-    return written
-
-
-if __name__ == "__main__":
-    for written in write_docs(Path(sys.argv[1] if len(sys.argv) > 1 else "docs")):
-        print(written)

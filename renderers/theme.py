@@ -7,7 +7,10 @@ values, so tests can compute where a pixel must be and what colour it must have.
 The layout is drawn from the side of one player (the *perspective*): their home board is at
 the bottom right, their points numbered 1-6 right to left along the bottom, 7-12 on to the
 left, 13-18 left to right along the top and 19-24 on to the top right. Their opponent is
-drawn at the top. "near" below means the perspective player's side, "far" the other.
+drawn at the top. "near" below means the perspective player's side, "far" the other. A
+layout with ``home="left"`` mirrors all of that left to right (the home board at the bottom
+left, the trays in the left rail, the cube in the right one); only the places change, so
+text drawn there still reads.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from PIL import ImageFont, features
 
 RGB = tuple[int, int, int]
 Side = Literal["near", "far"]
+Home = Literal["right", "left"]  # where the perspective player's home board is drawn
+HOMES: tuple[Home, ...] = ("right", "left")
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -132,6 +137,8 @@ class Layout:
     (1000, 896)
     >>> layout.checker_centre(1, 0)  # the near player's ace point, the checker on the edge
     (884, 736)
+    >>> Layout.for_width(1000, home="left").checker_centre(1, 0)  # mirrored
+    (116, 736)
     """
 
     width: int
@@ -140,7 +147,7 @@ class Layout:
     panel_h: int  # each player's panel (far at the top, near at the bottom)
     strip_h: int  # the frame strips above and below the field that carry point numbers
     footer_h: int  # the line of IDs and match terms at the bottom
-    rail_w: int  # the left rail (cube) and right rail (trays)
+    rail_w: int  # the rails beside the field: the cube's and the trays' (home side)
     point_w: int
     bar_w: int
     radius: int  # checker radius
@@ -151,12 +158,15 @@ class Layout:
     field_right: int
     stack: int = 5  # checkers drawn on a point; a taller stack shows its count
     bar_stack: int = 4  # checkers drawn on the bar per side
+    home: Home = "right"  # the side of the perspective player's home board and the trays
 
     @classmethod
     @cache
-    def for_width(cls, width: int = DEFAULT_WIDTH) -> Layout:
+    def for_width(cls, width: int = DEFAULT_WIDTH, home: Home = "right") -> Layout:
         if not MIN_WIDTH <= width <= MAX_WIDTH:
             raise ValueError(f"width must be {MIN_WIDTH}-{MAX_WIDTH} pixels, not {width}")
+        if home not in HOMES:
+            raise ValueError(f"home is {' or '.join(map(repr, HOMES))}, not {home!r}")
         s = width / DEFAULT_WIDTH
 
         def px(value: float) -> int:
@@ -172,6 +182,9 @@ class Layout:
         field_top = panel_h + strip_h
         field_bottom = field_top + 2 * half + middle
         height = field_bottom + strip_h + panel_h + footer_h
+        field_left, field_right = rail_w, rail_w + 12 * point_w + bar_w
+        if home == "left":  # the same field seen in a mirror
+            field_left, field_right = width - field_right, width - field_left
         return cls(
             width=width,
             height=height,
@@ -186,8 +199,9 @@ class Layout:
             point_h=round(half * 0.93),
             field_top=field_top,
             field_bottom=field_bottom,
-            field_left=rail_w,
-            field_right=rail_w + 12 * point_w + bar_w,
+            field_left=field_left,
+            field_right=field_right,
+            home=home,
         )
 
     def px(self, value: float) -> int:
@@ -208,6 +222,11 @@ class Layout:
     def bar_right(self) -> int:
         return self.bar_left + self.bar_w
 
+    @property
+    def turn_x(self) -> int:
+        """The end of the field where the track turns from the 12 point to the 13."""
+        return self.field_right if self.home == "left" else self.field_left
+
     def is_top(self, point: int) -> bool:
         """Whether ``point`` (1-24, perspective numbering) is on the top row."""
         return point >= 13
@@ -217,6 +236,8 @@ class Layout:
         if not 1 <= point <= 24:
             raise ValueError(f"points are 1-24, not {point}")
         column = 12 - point if point <= 12 else point - 13  # 0 = leftmost
+        if self.home == "left":
+            column = 11 - column
         x = self.field_left + column * self.point_w
         return x + self.bar_w if column >= 6 else x
 
@@ -250,9 +271,12 @@ class Layout:
     # --- trays, dice and cube -----------------------------------------------------------
 
     def tray_rect(self, side: Side) -> tuple[int, int, int, int]:
-        """The bear-off tray of ``side``: in the right rail, level with that side's home."""
+        """The bear-off tray of ``side``: in the home side's rail, level with that side's home."""
         inset = self.px(12)
-        left, right = self.field_right + inset, self.width - inset
+        if self.home == "left":
+            left, right = inset, self.field_left - inset
+        else:
+            left, right = self.field_right + inset, self.width - inset
         height = 5 * 2 * self.radius
         if side == "near":
             return left, self.field_bottom - height, right, self.field_bottom
@@ -285,8 +309,9 @@ class Layout:
         return self.px(56)
 
     def dice_centres(self, side: Side) -> tuple[tuple[int, int], tuple[int, int]]:
-        """Two dice in the middle of the roller's right-hand half: near right, far left."""
-        if side == "near":
+        """Two dice in the middle of a half of the field: the near player's home half (right,
+        or left when mirrored), the far player's the other; the first die on the left."""
+        if (side == "near") == (self.home == "right"):
             cx = (self.bar_right + self.field_right) // 2
         else:
             cx = (self.field_left + self.bar_left) // 2
@@ -298,8 +323,9 @@ class Layout:
         return self.px(56)
 
     def cube_centre(self, where: Literal["near", "far", "middle"]) -> tuple[int, int]:
-        """The cube in the left rail: in the middle when centred, else at its owner's end."""
-        x = self.field_left // 2
+        """The cube in the rail away from the trays: in the middle when centred, else at its
+        owner's end."""
+        x = self.field_left // 2 if self.home == "right" else (self.field_right + self.width) // 2
         if where == "middle":
             return x, self.mid_y
         offset = self.px(14) + self.cube_size // 2

@@ -7,7 +7,13 @@ import importlib
 
 import pytest
 
-MODULES = ["renderers", "renderers.board", "renderers.text", "renderers.theme"]
+MODULES = [
+    "renderers",
+    "renderers.board",
+    "renderers.png",
+    "renderers.text",
+    "renderers.theme",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from bot.engine import Game
-from renderers import THEMES, compose, encode, render_board
+from renderers import CLASSIC, THEMES, Layout, compose, encode, png, regions, render_board
 from renderers.examples import EXAMPLES, NAMES
 from tests.renderers.test_random import random_states
 
@@ -78,12 +78,10 @@ def test_compose_and_encode_are_the_old_ones():
 
 
 def test_regions_from_the_cache_are_the_same_picture():
-    from renderers import board
-
-    board._kept.cache_clear()
+    regions.kept.cache_clear()
     states = [make()[0] for make in EXAMPLES.values()]
     first = [render_board(game, perspective=0, names=NAMES, width=500) for game in states]
-    assert len(board._kept(board.CLASSIC, board.Layout.for_width(500))[0]._items) > 0
+    assert len(regions.kept(CLASSIC, Layout.for_width(500))[0]._items) > 0
     again = [render_board(game, perspective=0, names=NAMES, width=500) for game in states]
     assert [indices(png) for png in again] == [indices(png) for png in first]
     old = [before.render_board(g, perspective=0, names=NAMES, width=500) for g in states]
@@ -91,11 +89,9 @@ def test_regions_from_the_cache_are_the_same_picture():
 
 
 def test_either_deflate_gives_the_same_picture(monkeypatch):
-    from renderers import board
-
     game, perspective = EXAMPLES["hit"]()
     first = render_board(game, perspective=perspective, names=NAMES)
-    monkeypatch.setattr(board, "_fast_zlib", None)  # stdlib zlib, as without isal
+    monkeypatch.setattr(png, "fast_zlib", None)  # stdlib zlib, as without isal
     second = render_board(game, perspective=perspective, names=NAMES)
     assert indices(first) == indices(second)
     assert len(second) < 80 * 1024

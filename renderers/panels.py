@@ -1,0 +1,210 @@
+"""The words around the board: the players' panels, the footer and the game-over banner.
+
+Each player's panel holds their checker, name, what they must do now ("to roll", "to take or
+drop"), pip count and match score; the footer the match terms and the Position and Match
+IDs; the banner who won what. Drawn on a :class:`~renderers.regions.Canvas` where the
+:class:`~renderers.theme.Layout` says; never mirrored, so text always reads.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from bot.engine import Game, Phase, ResultKind
+from bot.engine.game import EndReason
+from renderers.regions import Canvas
+from renderers.sprites import ascent, checker, keyed_text
+from renderers.text import text_image
+from renderers.theme import Layout, Theme
+
+
+def draw_panels(
+    canvas: Canvas, game: Game, me: int, theme: Theme, layout: Layout, names: tuple[str, str]
+) -> None:
+    """Each player's panel: their checker, name, what they must do, pips and score."""
+    pips = game.pips()
+    for side in ("far", "near"):
+        player = me if side == "near" else 1 - me
+        x0, y0, x1, y1 = layout.panel_rect(side)
+        words, active = status(game, player)
+        pad = layout.px(8)
+        box = (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
+        canvas.rounded_rectangle(
+            box,
+            ("panel", active),
+            radius=layout.px(12),
+            fill=theme.panel_active if active else theme.panel,
+            outline=theme.accent if active else None,
+            width=layout.px(3),
+        )
+        cy = (y0 + y1) // 2
+        disc_r = layout.px(19)
+        disc = checker(theme, disc_r, player)
+        canvas.centre(disc, (box[0] + layout.px(12) + disc_r, cy), ("disc", player))
+        x = box[0] + layout.px(24) + 2 * disc_r
+        right = _draw_figures(canvas, game, theme, layout, pips[player], player, box)
+        name_size = layout.px(30)
+        status_size = layout.px(24)
+        room = right - x - layout.px(16)
+        status_img, status_key = (
+            keyed_text(
+                words,
+                status_size,
+                theme.text if active else theme.muted,
+                bold=active,
+                max_width=max(room // 2, 1),
+            )
+            if words
+            else (None, None)
+        )
+        name_room = room - (status_img.width + layout.px(14) if status_img else 0)
+        name_img, name_key = keyed_text(
+            names[player],
+            name_size,
+            theme.text,
+            bold=True,
+            max_width=max(name_room, layout.px(40)),
+        )
+        canvas.paste(name_img, (x, cy - name_img.height // 2), name_key)
+        if status_img is not None:
+            sx = x + name_img.width + layout.px(14)
+            # Share the name's baseline: both images put it at their font's ascent.
+            name_ascent = ascent(name_size, bold=True)
+            status_ascent = ascent(status_size, bold=active)
+            sy = cy - name_img.height // 2 + name_ascent - status_ascent
+            canvas.paste(status_img, (sx, sy), status_key)
+
+
+def _draw_figures(
+    canvas: Canvas,
+    game: Game,
+    theme: Theme,
+    layout: Layout,
+    pips: int,
+    player: int,
+    box: tuple[int, int, int, int],
+) -> int:
+    """Pip count and match score at the panel's right end; returns where they begin."""
+    columns: list[tuple[str, str]] = [("PIPS", str(pips))]
+    if game.options.length:
+        columns.append(("SCORE", str(game.final_score[player])))
+    x = box[2] - layout.px(16)
+    label_size, value_size = layout.px(15), layout.px(28)
+    cy = (box[1] + box[3]) // 2
+    for label, value in reversed(columns):
+        value_img, value_key = keyed_text(value, value_size, theme.text, bold=True)
+        label_img, label_key = keyed_text(label, label_size, theme.muted, bold=True)
+        w = max(value_img.width, label_img.width, layout.px(56))
+        centre = x - w // 2
+        canvas.centre(label_img, (centre, cy - layout.px(15)), label_key)
+        canvas.centre(value_img, (centre, cy + layout.px(10)), value_key)
+        x -= w + layout.px(18)
+    return x
+
+
+def status(game: Game, player: int) -> tuple[str, bool]:
+    """What ``player``'s panel says, and whether it is their turn to act."""
+    actor = game.actor
+    if game.phase is Phase.OVER:
+        result = game.result
+        if result is not None and result.winner == player:
+            return f"wins {_points(result.points)}", False
+        return "", False
+    if game.resignation is not None:
+        if game.resignation.player == player:
+            return f"resigns {_kind_name(game.resignation.kind)}", False
+        return "to accept or reject", True
+    if game.phase is Phase.OPENING:
+        return "opening roll", False
+    if game.phase is Phase.DOUBLED:
+        if player == game.on_roll:
+            return f"doubles to {game.cube * 2}", False
+        return "to take or drop", True
+    if player != actor:
+        return "", False
+    if game.phase is Phase.ROLL:
+        return ("to roll or double" if game.can_double() else "to roll"), True
+    return "to move", True
+
+
+def draw_footer(canvas: Canvas, game: Game, theme: Theme, layout: Layout) -> None:
+    """The match terms on the left, the Position and Match IDs on the right."""
+    x0, y0, x1, y1 = layout.footer_rect()
+    cy = (y0 + y1) // 2
+    if game.options.length:
+        terms = f"{game.options.length}-point match"
+        if game.crawford:
+            terms += " · Crawford game"
+    else:
+        terms = f"Money game · stake {game.cube}"
+    pad = layout.px(14)
+    size = layout.px(18)
+    left, left_key = keyed_text(terms, size, theme.muted, bold=True)
+    canvas.paste(left, (x0 + pad, cy - left.height // 2), left_key)
+    ids = f"Position ID {game.position_id()}   Match ID {game.match_id()}"
+    right, right_key = keyed_text(ids, layout.px(13), theme.muted)
+    canvas.paste(right, (x1 - pad - right.width, cy - right.height // 2), right_key)
+
+
+def draw_banner(
+    canvas: Canvas, game: Game, theme: Theme, layout: Layout, names: tuple[str, str]
+) -> None:
+    """Across the field when the game is over: who won what, and the match score."""
+    result = game.result
+    assert result is not None
+    winner, loser = names[result.winner], names[1 - result.winner]
+    headline = f"{winner} wins {_points(result.points)}"
+    details = {
+        EndReason.DROPPED: f"{loser} dropped the double",
+        EndReason.RESIGNED: f"{loser} resigned {_kind_name(result.kind)}",
+        EndReason.FORFEIT: f"{loser} forfeited",
+    }.get(result.reason, _kind_phrase(result.kind))
+    if game.match_over and game.options.length:
+        a, b = game.final_score[result.winner], game.final_score[1 - result.winner]
+        details += f" · wins the match {a}–{b}"
+    elif game.options.length:
+        a, b = game.final_score
+        if a == b:
+            details += f" · tied {a}–{b}"
+        else:
+            leader = names[0] if a > b else names[1]
+            details += f" · {leader} leads {max(a, b)}–{min(a, b)}"
+    left, right = layout.field_left + layout.px(24), layout.field_right - layout.px(24)
+    height = layout.px(112)
+    top = layout.mid_y - height // 2
+    box = (left, top, right, top + height)
+    overlay = Image.new("RGBA", (right - left, height), (0, 0, 0, 0))
+    ImageDraw.Draw(overlay).rounded_rectangle(
+        (0, 0, right - left - 1, height - 1),
+        radius=layout.px(16),
+        fill=(*theme.banner, 232),
+        outline=(*theme.accent, 255),
+        width=layout.px(4),
+    )
+    canvas.paste(overlay, box[:2])
+    width = right - left - layout.px(40)
+    head = text_image(headline, layout.px(38), theme.banner_text, bold=True, max_width=width)
+    sub = text_image(details, layout.px(22), theme.banner_text, max_width=width)
+    cx = (left + right) // 2
+    canvas.centre(head, (cx, top + height * 0.38))
+    canvas.centre(sub, (cx, top + height * 0.76))
+
+
+def _points(points: int) -> str:
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def _kind_name(kind: ResultKind) -> str:
+    return {
+        ResultKind.SINGLE: "a single game",
+        ResultKind.GAMMON: "a gammon",
+        ResultKind.BACKGAMMON: "a backgammon",
+    }[ResultKind(kind)]
+
+
+def _kind_phrase(kind: ResultKind) -> str:
+    return {
+        ResultKind.SINGLE: "single game",
+        ResultKind.GAMMON: "gammon",
+        ResultKind.BACKGAMMON: "backgammon",
+    }[ResultKind(kind)]
