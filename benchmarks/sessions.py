@@ -40,7 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.engine import MatchOptions, Phase  # noqa: E402
-from bot.session import Player, Report, SessionService, replay  # noqa: E402
+from bot.replay import replay  # noqa: E402
+from bot.session import Player, Report, SessionService  # noqa: E402
 from bot.store import Store  # noqa: E402
 
 GUILD = 1

@@ -19,6 +19,7 @@ from bot.config import Settings, SettingsError
 from bot.errors import StoreOpenError
 from bot.session import SessionService, SessionSettings
 from bot.store import Store
+from bot.workers import WorkerError, Workers
 
 if TYPE_CHECKING:
     from bot.client import GammonBot
@@ -66,6 +67,10 @@ async def login(bot: GammonBot, token: str, api_base: str) -> None:
         except discord.LoginFailure:
             raise
         except (aiohttp.ClientError, OSError, TimeoutError, discord.DiscordServerError) as exc:
+            # Each try opens a new HTTP session: close this one (and its connector, which a
+            # closed session cannot reuse), or it is left dangling at exit.
+            await bot.http.close()
+            bot.http.connector = discord.utils.MISSING
             reason = _reason(exc)
             if attempt == LOGIN_ATTEMPTS:
                 raise StartupError(f"cannot reach Discord at {api_base}: {reason}") from exc
@@ -91,24 +96,36 @@ async def run_bot(settings: Settings, token: str) -> int:
     except StoreOpenError as exc:
         print(f"gammon-bot: {exc}", file=sys.stderr)
         return 1
+    workers = make_workers(settings)
     try:
-        return await _serve(settings, token, store)
+        await workers.start()
+        return await _serve(settings, token, store, workers)
+    except WorkerError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
     finally:
+        await workers.close()
         await store.close()
         log.info("database closed")
 
 
-async def _serve(settings: Settings, token: str, store: Store) -> int:
+def make_workers(settings: Settings) -> Workers:
+    """The processes that draw boards and think (WORKERS=0: this process, in threads)."""
+    if settings.workers == 0:
+        return Workers.inline()
+    return Workers(settings.workers)
+
+
+async def _serve(settings: Settings, token: str, store: Store, workers: Workers) -> int:
     import discord
 
     from bot.client import GammonBot, point_discord_at
 
-    # Boards are drawn and SQLite runs in worker threads; with CPython's default 5 ms GIL
-    # switch interval the event loop waits behind them on every hand-off. 0.5 ms cut the
-    # median reply under load from ~250 ms to ~30 ms (benchmarks/e2e.py).
+    # SQLite still runs in a thread (and boards too with WORKERS=0); with CPython's default
+    # 5 ms GIL switch interval the event loop waits behind them on every hand-off.
     sys.setswitchinterval(0.0005)
     point_discord_at(settings)
-    service = SessionService(store, settings=session_settings(settings))
+    service = SessionService(store, settings=session_settings(settings), workers=workers)
     bot = GammonBot(settings, service)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -62,8 +62,10 @@ class GammonBot(commands.Bot):
             game_reviews=self.settings.game_reviews,
         )
         await self.add_cog(cog)
-        # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any player.
-        await asyncio.to_thread(warm_up)
+        if self.service.workers.in_process:
+            # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
+            # player (worker processes warm themselves when they start).
+            await asyncio.to_thread(warm_up)
         self.add_dynamic_items(ActionButton)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)

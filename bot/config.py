@@ -38,6 +38,7 @@ class Settings:
     inactivity_timeout_minutes: float = 60.0
     leaderboard_min_matches: int = 1
     game_reviews: bool = True  # post each finished game's luck and error rates
+    workers: int | None = None  # processes drawing boards and thinking (None: cores - 1)
 
     @classmethod
     def from_env(
@@ -71,6 +72,7 @@ class Settings:
             )
             or 1,
             game_reviews=_bool(get("GAME_REVIEWS"), "GAME_REVIEWS", True),
+            workers=_int(get("WORKERS"), "WORKERS", minimum=0),
         )
 
     def require_token(self) -> str:

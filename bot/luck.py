@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.computer import CubeContext, Evaluator, RankedResult
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, legal_plays
+from bot.replay import replay_event
 
 if TYPE_CHECKING:
     from bot.records import EventRecord
@@ -307,7 +308,6 @@ def match_luck(
     work to some game numbers (the end of a game needs only that game). Synchronous CPU
     work: call it from a worker thread.
     """
-    from bot.session import replay_event  # the log's format is the session's
 
     cache = _evaluations(evaluator)
     wanted = None if games is None else set(games)

@@ -44,7 +44,7 @@ from typing import Any
 from bot.engine import EndReason, Game, Phase
 from bot.engine.game import MAX_CUBE
 from bot.records import EventRecord, MatchRow
-from bot.session import replay_event
+from bot.replay import replay_event
 from bot.store import Store
 
 # GNU Backgammon keeps at most 31 bytes of a player's name.

@@ -13,10 +13,11 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.computer import DEFAULT_LEVEL, LEVELS, UNAVAILABLE_MESSAGE, computer_available
 from bot.dice import Roller, SystemRoller
 from bot.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.engine import (
@@ -52,6 +53,7 @@ from bot.records import (
     UserSettings,
 )
 from bot.store import Store
+from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
@@ -253,6 +255,7 @@ class SessionService:
         clock: Callable[[], float] = time.time,
         computer: Callable[[str], Any] | None = None,
         display: Callable[[str], str] = str,
+        workers: Workers | None = None,
     ) -> None:
         self.store = store
         # Without an injected roller (tests, demos) every match commits to its dice: a
@@ -268,7 +271,9 @@ class SessionService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._computer_factory = computer
-        self._computers: dict[str, Any] = {}
+        # Drawing and the computer's thinking run here: worker processes in the bot, the
+        # same calls in threads for tests and offline play (with ``computer`` stand-ins).
+        self.workers = workers or Workers.inline(computer=computer)
 
     @contextlib.asynccontextmanager
     async def _lock(self, channel_id: int) -> AsyncIterator[None]:
@@ -772,19 +777,6 @@ class SessionService:
 
     # --- the computer opponent ----------------------------------------------------------
 
-    def computer(self, level: str) -> Any:
-        """The computer player for a level (made once; bgsage loads its weights once)."""
-        player = self._computers.get(level)
-        if player is None:
-            if self._computer_factory is not None:
-                player = self._computer_factory(level)
-            else:
-                from bot.computer import ComputerPlayer
-
-                player = ComputerPlayer(level)
-            self._computers[level] = player
-        return player
-
     async def play_computer(
         self,
         guild_id: int,
@@ -802,14 +794,10 @@ class SessionService:
         never rated and stay out of the human leaderboard. The acceptance, the opening roll
         and the computer's first turn (when it wins the opening) are stored together.
         """
-        from bot.computer import DEFAULT_LEVEL, LEVELS, computer_available
-
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
             raise UserError(f"Pick a level: {', '.join(LEVELS)}.")
         if self._computer_factory is None and not computer_available():
-            from bot.computer import UNAVAILABLE_MESSAGE
-
             raise UserError(UNAVAILABLE_MESSAGE)
         options = options or MatchOptions()
         async with self._lock(channel_id):
@@ -842,18 +830,19 @@ class SessionService:
             if turn.status != Status.PLAYING or game is None or game.actor != 1:
                 return
             try:
-                brain = self.computer(row.computer_level)
+                level = row.computer_level
+                think = self.workers.computer
                 if game.resignation is not None:
-                    accept = await asyncio.to_thread(brain.accepts_resignation, game)
+                    accept = await think(level, "accepts_resignation", game)
                     self._do_answer_resignation(turn, me, accept)
                 elif game.phase is Phase.ROLL:
-                    doubling = await asyncio.to_thread(brain.should_double, game)
+                    doubling = await think(level, "should_double", game)
                     (self._do_double if doubling else self._do_roll)(turn, me)
                 elif game.phase is Phase.MOVE:
-                    play = await asyncio.to_thread(brain.choose_play, game)
+                    play = await think(level, "choose_play", game)
                     self._do_move(turn, me, str(play))
                 elif game.phase is Phase.DOUBLED:
-                    answer = str(await asyncio.to_thread(brain.cube_response, game))
+                    answer = str(await think(level, "cube_response", game))
                     step = {
                         "beaver": self._do_beaver,
                         "take": self._do_take,
@@ -941,10 +930,7 @@ class SessionService:
         game = row.game
         if game.actor != me or game.resignation is not None:
             raise UserError("Hints are for your own turn.")
-        from bot.computer import DEFAULT_LEVEL
-
-        brain = self.computer(DEFAULT_LEVEL)
-        advice = await asyncio.to_thread(brain.hints, game, 3)
+        advice = await self.workers.computer(DEFAULT_LEVEL, "hints", game, 3)
         return row, advice
 
     async def analysis(self, channel_id: int) -> Review:
@@ -957,25 +943,14 @@ class SessionService:
     async def review(self, row: MatchRow, game_number: int | None = None) -> Review:
         """Skill and luck of a match (or of one of its games), from its event log.
 
-        Replaying the log and every evaluation run in a worker thread, off the event loop.
+        Replaying the log and every evaluation run in a worker, off the event loop.
         """
         events = await self.store.events(row.id)
         humans = tuple(i for i in (0, 1) if not (row.computer_level and i == 1))
-        from bot.computer import DEFAULT_LEVEL, analyze
-        from bot.luck import match_luck
-
-        evaluator = self.computer(DEFAULT_LEVEL).evaluator
-        games = None if game_number is None else [game_number]
-
-        def work() -> Review:
-            decisions = decisions_from_events(row.options, events)
-            if game_number is not None:
-                decisions = [d for d in decisions if d[0].game_number == game_number]
-            analyses = analyze(decisions, level=DEFAULT_LEVEL, players=humans, evaluator=evaluator)
-            luck = match_luck(row.options, events, evaluator, games=games)
-            return Review(row, analyses, luck)
-
-        return await asyncio.to_thread(work)
+        analyses, luck = await self.workers.review_log(
+            row.options, events, level=DEFAULT_LEVEL, players=humans, game_number=game_number
+        )
+        return Review(row, analyses, luck)
 
     # --- club life: rematches, threads, settings, reminders, match files ---------------
 
@@ -1331,98 +1306,6 @@ def _result_line(names: tuple[str, str], game: Game, result: GameResult) -> str:
     return line
 
 
-def replay(options: MatchOptions, events: Sequence[EventRecord]) -> Game | None:
-    """Rebuild a match's current state from its event log (None before it started).
-
-    The store keeps the state too; replaying proves the log alone is enough, so a game can
-    be audited or recovered from its events.
-    """
-    game: Game | None = None
-    for event in events:
-        game = replay_event(options, game, event)
-    return game
-
-
-def replay_event(options: MatchOptions, game: Game | None, event: EventRecord) -> Game:
-    """The state after one logged event; raises ValueError when it disagrees with the log."""
-    action = event.action
-    if action == Action.START:
-        return Game.new(options)
-    if game is None:
-        raise ValueError(f"event {event.seq} ({action}) comes before the game started")
-    match action:
-        case Action.OPENING:
-            assert event.dice is not None
-            game = game.opening_roll(*event.dice)
-        case Action.ROLL:
-            assert event.dice is not None
-            game = game.roll(event.dice)
-        case Action.MOVE:
-            assert event.notation is not None
-            game = game.move(event.notation)
-        case Action.PASS:
-            game = game.pass_turn()
-        case Action.DOUBLE:
-            game = game.double()
-        case Action.TAKE:
-            game = game.take()
-        case Action.BEAVER:
-            game = game.beaver()
-        case Action.DROP:
-            game = game.drop()
-        case Action.RESIGN:
-            assert event.player is not None and event.notation is not None
-            game = game.offer_resignation(event.player, ResultKind[event.notation.upper()])
-        case Action.RESIGN_ACCEPT:
-            game = game.accept_resignation()
-        case Action.RESIGN_REJECT:
-            game = game.reject_resignation()
-        case Action.CLAIM:
-            assert event.player is not None
-            game = game.forfeit(event.player)
-        case Action.NEXT_GAME:
-            game = game.next_game()
-        case Action.CANCEL:
-            pass
-        case _:
-            raise ValueError(f"unknown event action {action!r}")
-    if game.position_id() != event.position_id or game.match_id() != event.gnu_match_id:
-        raise ValueError(f"replay diverges from the log at event {event.seq} ({action})")
-    return game
-
-
-def decisions_from_events(
-    options: MatchOptions, events: Sequence[EventRecord]
-) -> list[tuple[Game, Any]]:
-    """Every decision of a match, as (the game just before it, what was decided).
-
-    Checker plays are :class:`~bot.engine.Play` objects and cube actions are
-    :class:`bot.computer.CubeDecision` values; a roll counts as "no double" only when the
-    player could have doubled. Built by replaying the log, so it needs nothing else.
-    """
-    from bot.computer import CubeDecision
-
-    cube_actions = {
-        Action.DOUBLE: CubeDecision.DOUBLE,
-        Action.TAKE: CubeDecision.TAKE,
-        Action.DROP: CubeDecision.DROP,
-        Action.BEAVER: CubeDecision.BEAVER,
-    }
-    decisions: list[tuple[Game, Any]] = []
-    before: Game | None = None
-    for event in events:
-        after = replay_event(options, before, event)
-        if before is not None and event.actor_id is not None:
-            if event.action == Action.MOVE and after is not None and after.last_play is not None:
-                decisions.append((before, after.last_play))
-            elif event.action in cube_actions:
-                decisions.append((before, cube_actions[event.action]))
-            elif event.action == Action.ROLL and before.can_double():
-                decisions.append((before, CubeDecision.NO_DOUBLE))
-        before = after
-    return decisions
-
-
 __all__ = [
     "ActionContext",
     "Player",
@@ -1431,5 +1314,4 @@ __all__ = [
     "Review",
     "SessionService",
     "SessionSettings",
-    "replay",
 ]

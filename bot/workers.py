@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot.replay import decisions_from_events
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -147,7 +149,6 @@ def analyze(decisions: Sequence[tuple[Any, Any]], level: str, players: tuple[int
 def analyze_log(options: Any, events: Sequence[Any], level: str, players: tuple[int, ...]) -> Any:
     """A match's event log replayed into its decisions, then analysed: the whole of
     ``/backgammon analyze`` in one worker call (the log is smaller to send than the games)."""
-    from bot.session import decisions_from_events
 
     return analyze(decisions_from_events(options, events), level, players)
 
@@ -168,7 +169,6 @@ def _review_with(
     player: Any, options: Any, events: Sequence[Any], players: tuple[int, ...], game: int | None
 ) -> tuple[Any, Any]:
     from bot.luck import match_luck
-    from bot.session import decisions_from_events
 
     decisions = decisions_from_events(options, events)
     if game is not None:
@@ -314,11 +314,10 @@ class Workers:
     async def analyze_log(
         self, options: Any, events: Sequence[Any], *, level: str, players: Iterable[int]
     ) -> Any:
-        """Replay a match's event log (``bot.session.decisions_from_events``) and analyse
+        """Replay a match's event log (``bot.replay.decisions_from_events``) and analyse
         the decisions of ``players``, all in a worker."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
-            from bot.session import decisions_from_events
 
             def work() -> Any:
                 decisions = decisions_from_events(options, events)

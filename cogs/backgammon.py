@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -25,9 +26,10 @@ from bot.engine import MatchOptions, Phase, ResultKind
 from bot.errors import UserError
 from bot.matfile import mat_filename
 from bot.records import Action, MatchRow, Status
-from bot.session import ActionContext, Player, Report, Review, SessionService
+from bot.session import ActionContext, Player, Report, SessionService
 from cogs.replies import NO_MENTIONS, Reply, code_safe, mentions_for, safe_name
 from cogs.views import view_for
+from renderers.charts import rating_chart, win_chance_chart
 
 log = logging.getLogger(__name__)
 
@@ -151,27 +153,39 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
     # --- plumbing ------------------------------------------------------------------------
 
-    def _render(
+    async def _render(
         self, report: Report, *, last_play: bool = True, style: dict[str, Any] | None = None
     ) -> list[discord.File]:
-        """Draw every board of a report (runs in a worker thread).
+        """Draw every board of a report, off the event loop (in the worker processes).
 
-        ``style``: the player to act's board choices (theme), passed to the renderer.
+        ``style``: the player to act's board choices (theme, home board side).
         """
-        render = self._renderer
-        if render is None:
-            from renderers import render_board
-
-            render = render_board
-        files = []
         names = report.match.player_names
-        for index, game in enumerate(report.boards):
-            extra: dict[str, Any] = dict(style or {})
+        jobs = []
+        for game in report.boards:
+            options: dict[str, Any] = {
+                "perspective": present.perspective(game),
+                "names": names,
+                **(style or {}),
+            }
             if not last_play:
-                extra["last_play"] = None
-            png = render(game, perspective=present.perspective(game), names=names, **extra)
-            files.append(discord.File(io.BytesIO(png), filename=f"board-{index + 1}.png"))
-        return files
+                options["last_play"] = None
+            jobs.append((game, options))
+        if not jobs:
+            return []
+        render = self._renderer
+        if render is not None:  # a renderer given to the cog (tests): in a thread here
+
+            def draw() -> list[bytes]:
+                return [render(game, **options) for game, options in jobs]
+
+            pngs = await asyncio.to_thread(draw)
+        else:
+            pngs = await self.service.workers.render_many(jobs)
+        return [
+            discord.File(io.BytesIO(png), filename=f"board-{index}.png")
+            for index, png in enumerate(pngs, start=1)
+        ]
 
     def _content(self, report: Report, notify: int | None = None) -> tuple[str, list[int]]:
         """The message text and the users it pings.
@@ -396,7 +410,7 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         if actor == requester:
             notify = None  # they are acting right now: no need to call them
         style = {"theme": settings.theme} if settings is not None else {}
-        files = await asyncio.to_thread(self._render, report, style=style) if report.boards else []
+        files = await self._render(report, style=style)
         if report.match_over and report.match.home_channel_id is None:
             files += await self._match_files(report)
         content, pinged = self._content(report, notify)
@@ -565,8 +579,12 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             text = present.analysis_text(names, analyses, review.luck)
             boards = [m.game for result in analyses.values() for m in result.mistakes][:5]
             report = Report(Action.ANALYZE, row, [], boards)
-            files = await asyncio.to_thread(self._render, report, last_play=False)
-            files.insert(0, await asyncio.to_thread(_win_chart, review))
+            files = await self._render(report, last_play=False)
+            inputs = review.luck.games[-1].chart_inputs()
+            chart = await self.service.workers.call(
+                functools.partial(win_chance_chart, **inputs, names=row.player_names)
+            )
+            files.insert(0, _png_file(chart, "game-chart.png"))
             await reply.send(content=text, files=files, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
@@ -716,7 +734,10 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             embed = discord.Embed(title=f"{name}'s backgammon", description=text)
             history = await self.service.rating_history(guild_id, target.id)
             if len(history) >= 1:
-                chart = await asyncio.to_thread(_rating_chart, history, target.display_name)
+                png = await self.service.workers.call(
+                    functools.partial(rating_chart, history, name=target.display_name)
+                )
+                chart = _png_file(png, "rating.png")
                 embed.set_image(url=f"attachment://{chart.filename}")
                 await reply.send(embed=embed, file=chart, allowed_mentions=NO_MENTIONS)
             else:
@@ -906,20 +927,8 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         await reply.error(SORRY)
 
 
-def _win_chart(review: Review) -> discord.File:
-    """The last game's chance of winning after every play, with errors and luck marked."""
-    from renderers.charts import win_chance_chart
-
-    game = review.luck.games[-1]
-    png = win_chance_chart(**game.chart_inputs(), names=review.match.player_names)
-    return discord.File(io.BytesIO(png), filename="game-chart.png")
-
-
-def _rating_chart(history: list[tuple[float, float]], name: str) -> discord.File:
-    from renderers.charts import rating_chart
-
-    png = rating_chart([(when, rating) for when, rating in history], name=name)
-    return discord.File(io.BytesIO(png), filename="rating.png")
+def _png_file(png: bytes, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=filename)
 
 
 def _board_link(row: MatchRow) -> str:

@@ -8,7 +8,8 @@ from pathlib import Path
 from bot.dice import ScriptedRoller
 from bot.engine import Phase, Position
 from bot.records import Change
-from bot.session import Player, SessionService, replay
+from bot.replay import replay
+from bot.session import Player, SessionService
 from bot.store import Store
 
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")

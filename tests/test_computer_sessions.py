@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Phase, Position
-from bot.session import Player, SessionService, decisions_from_events, replay
+from bot.replay import decisions_from_events, replay
+from bot.session import Player, SessionService
 from bot.store import Store
 
 pytest.importorskip("bgsage")

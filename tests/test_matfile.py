@@ -34,7 +34,8 @@ from bot.matfile import (
     match_to_sgf,
 )
 from bot.records import EventRecord, MatchRow
-from bot.session import Player, Report, SessionService, SessionSettings, replay, replay_event
+from bot.replay import replay, replay_event
+from bot.session import Player, Report, SessionService, SessionSettings
 from bot.store import Store
 from tests import gnubg_support
 from tests.gnubg_support import Imported, import_files, require_gnubg

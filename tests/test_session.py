@@ -22,7 +22,8 @@ from bot.errors import (
     NotYourTurnError,
     UserError,
 )
-from bot.session import Player, Report, SessionService, replay
+from bot.replay import replay
+from bot.session import Player, Report, SessionService
 from bot.store import Store
 
 GUILD = 10

@@ -227,7 +227,7 @@ def event_log() -> tuple[MatchOptions, list]:
 
 @needs_bgsage
 async def test_a_match_log_is_analysed_in_a_worker(pool):
-    from bot.session import decisions_from_events
+    from bot.replay import decisions_from_events
 
     options, events = event_log()
     result = await pool.analyze_log(options, events, level="expert", players=(0, 1))
@@ -241,7 +241,7 @@ async def test_a_match_log_is_analysed_in_a_worker(pool):
 @needs_bgsage
 async def test_a_match_review_runs_in_a_worker(pool):
     from bot.luck import match_luck
-    from bot.session import decisions_from_events
+    from bot.replay import decisions_from_events
 
     options, events = event_log()
     analyses, luck = await pool.review_log(options, events, level="expert", players=(0, 1))

@@ -23,7 +23,7 @@ At the end every planned match must be ``finished`` and:
 - 0 lost: every acknowledged action is in the event log (same match, same user, same kind,
   same play);
 - 0 duplicated: no (match, user, kind) has more events than interactions sent for it, the
-  log numbers its events 1..n, and replaying the log (bot.session.replay, which checks every
+  log numbers its events 1..n, and replaying the log (bot.replay.replay, which checks every
   step against the engine) rebuilds exactly the stored state;
 - the statistics count each finished game once, and the FIBS ratings equal a replay of the
   finished rated matches in the order they finished (within 1e-9).
@@ -69,7 +69,7 @@ from tests.e2e.process_support import (
 try:  # the replay may move to its own module (STYLE.md's map); either is the project's own
     from bot.replay import replay  # type: ignore[import-not-found,unused-ignore]
 except ImportError:
-    from bot.session import replay
+    from bot.replay import replay
 
 SEED = 1212
 KILLS = 10
