@@ -8,7 +8,17 @@ from functools import cache
 import pytest
 from PIL import Image, ImageChops
 
-from renderers import CLASSIC, DARK, THEMES, Layout, Theme, compose, encode, render_board
+from renderers import (
+    CLASSIC,
+    DARK,
+    THEMES,
+    Layout,
+    Theme,
+    compose,
+    encode,
+    render_board,
+    warm_up,
+)
 from renderers.examples import EXAMPLES, NAMES
 from tests.renderers.support import colour_at, decode, distance, is_colour
 
@@ -161,3 +171,13 @@ def test_every_example_draws_on_the_left(name, theme):
         image = compose(game, perspective=side, names=NAMES, theme=theme, home="left")
         png = render_board(game, perspective=side, names=NAMES, theme=theme, home="left")
         assert indices(encode(image, theme)) == indices(png)
+
+
+def test_warm_up_draws_both_sides_by_default():
+    from renderers import sprites
+
+    warm_up(themes=["dark"], width=333)
+    for home in ("right", "left"):
+        before = sprites.empty_board.cache_info().misses
+        render_board(EXAMPLES["opening"]()[0], perspective=0, theme="dark", width=333, home=home)
+        assert sprites.empty_board.cache_info().misses == before, home
