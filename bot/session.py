@@ -14,17 +14,14 @@ import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.club import ClubLife
 from bot.computer import DEFAULT_LEVEL, LEVELS, UNAVAILABLE_MESSAGE, computer_available
 from bot.dice import Roller, SystemRoller
-from bot.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.engine import (
-    EndReason,
     EngineError,
     Game,
-    GameResult,
     MatchOptions,
     Phase,
     ResultKind,
@@ -37,205 +34,45 @@ from bot.errors import (
     UnreadableMatchError,
     UserError,
 )
-from bot.fairdice import FairRoller, VerifyResult, commitment, new_secret, verify_events
+from bot.fairdice import commitment, new_secret
+from bot.opponent import ComputerTurns
 from bot.records import (
     Action,
     Change,
     DiceSeal,
     EventRecord,
-    FinishedGame,
-    GuildSettings,
-    MatchOutcome,
     MatchRow,
-    NewEvent,
     PlayerStats,
     Status,
-    UserSettings,
 )
+from bot.reports import (
+    NO_CONTEXT,
+    ActionContext,
+    Player,
+    QuarantinedError,
+    Report,
+    Review,
+    SessionSettings,
+    dice_text,
+)
+from bot.reviews import Reviews
 from bot.store import Store
+from bot.turn import (
+    RESULT_WORDS,
+    Turn,
+    commitment_line,
+    points_text,
+    require_challenge,
+    reveal_line,
+)
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
-NOTIFY_CHOICES = ("on", "off", "idle")
-BOARD_SIDES = ("right", "left")
-THEME_CHOICES = ("classic", "dark")
-
 CONFLICT_RETRIES = 3  # another process (or a racing click) wrote first: reload and retry
 
-RESULT_WORDS = {
-    ResultKind.SINGLE: "a single game",
-    ResultKind.GAMMON: "a gammon",
-    ResultKind.BACKGAMMON: "a backgammon",
-}
 
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    """Who is acting, as the front end knows them."""
-
-    id: int
-    name: str
-    is_bot: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SessionSettings:
-    challenge_timeout: float = 15 * 60.0
-    inactivity_timeout: float = 60 * 60.0
-    hints_in_casual: bool = True  # rated games never allow hints
-    computer_retry: float = 5.0  # seconds before a failed computer turn is tried again
-
-
-@dataclass(frozen=True, slots=True)
-class ActionContext:
-    """What a front end tells the session about one request, beside who and what.
-
-    ``match_id``: the game the request names (a button's match); the action is refused
-    unless it is still the channel's live game, checked under the channel's lock.
-    ``acknowledge``: awaited once the request is known to be valid and before anything is
-    written or the computer thinks, so the front end can tell Discord "working on it"
-    (defer) before the slow part, and never after a write it could then misreport.
-    ``public``: mixed into the match's committed dice when this request starts the match.
-    """
-
-    match_id: int | None = None
-    acknowledge: Callable[[], Awaitable[None]] | None = None
-    public: str | None = None  # a value fixed only now (the interaction's id), for the dice
-
-
-NO_CONTEXT = ActionContext()
-
-
-class QuarantinedError(UserError):
-    """The channel's live game could not be read and was set aside; the channel is free."""
-
-    def __init__(self, unreadable: UnreadableMatchError) -> None:
-        super().__init__(
-            f"Match #{unreadable.match_id} in this channel could not be read, so it has been "
-            "set aside with no result and the channel is free. Start a new game with "
-            "/backgammon challenge."
-        )
-        self.unreadable = unreadable
-
-
-@dataclass(frozen=True, slots=True)
-class Review:
-    """What the computer makes of a match: each human's decisions, and everyone's luck."""
-
-    match: MatchRow
-    analyses: dict[int, Any]  # player -> bot.computer.PlayerAnalysis
-    luck: Any  # bot.luck.MatchLuck
-
-
-@dataclass(slots=True)
-class Report:
-    """What an action did, for the front end to show.
-
-    ``lines`` tell the story in order; ``boards`` are the states worth drawing (the end of a
-    finished game, then the current state); ``game`` is the current state.
-    """
-
-    action: Action
-    match: MatchRow
-    lines: list[str] = field(default_factory=list)
-    boards: list[Game] = field(default_factory=list)
-    finished: GameResult | None = None
-    match_over: bool = False
-
-    @property
-    def game(self) -> Game | None:
-        return self.match.game
-
-    @property
-    def text(self) -> str:
-        return " ".join(self.lines)
-
-    @property
-    def next_actor(self) -> int | None:
-        """The player index who must act next, if a game is running."""
-        if self.match.status != Status.PLAYING or self.match.game is None:
-            return None
-        return self.match.game.actor
-
-
-def dice_text(dice: tuple[int, int] | None) -> str:
-    return f"{dice[0]}-{dice[1]}" if dice else ""
-
-
-class _Turn:
-    """The working state of one action: the game as it evolves, and what to write."""
-
-    def __init__(
-        self,
-        row: MatchRow,
-        now: float,
-        display: Callable[[str], str] = str,
-        roller: Roller | None = None,
-    ) -> None:
-        self.row = row
-        self.display = display
-        self.now = now
-        self.public: str | None = None  # the dice's public value, fixed by this action
-        self._default_roller = roller or SystemRoller()
-        self._fair: FairRoller | None = None
-        self.game: Game | None = row.game
-        self.events: list[NewEvent] = []
-        self.lines: list[str] = []
-        self.boards: list[Game] = []
-        self.finished: list[FinishedGame] = []
-        self.outcome: MatchOutcome | None = None
-        self.status = row.status
-        self.last_result: GameResult | None = None
-
-    def name(self, player: int) -> str:
-        """A player's name as the front end shows it (escaped for Discord, say)."""
-        return self.display(self.row.player_names[player])
-
-    def die(self) -> int:
-        """The next die: from the match's committed secret, or the service's roller.
-
-        A committed match draws from its secret and public value, counting on from the
-        dice already stored, so a retried or resumed action rolls exactly the same dice.
-        """
-        seal = self.row.dice
-        if seal is None:
-            return self._default_roller.die()
-        if self._fair is None:
-            public = self.public or seal.public
-            if public is None:
-                raise AssertionError(f"match {self.row.id}: dice drawn before the match began")
-            self._fair = FairRoller(bytes.fromhex(seal.secret), public, drawn=seal.drawn)
-        return self._fair.die()
-
-    @property
-    def dice_drawn(self) -> int | None:
-        return self._fair.drawn if self._fair is not None else None
-
-    def log(
-        self,
-        action: Action,
-        actor_id: int | None,
-        player: int | None,
-        notation: str | None = None,
-        dice: tuple[int, int] | None = None,
-    ) -> None:
-        assert self.game is not None
-        self.events.append(
-            NewEvent(
-                game_number=self.game.game_number,
-                actor_id=actor_id,
-                player=player,
-                action=action,
-                position_id=self.game.position_id(),
-                gnu_match_id=self.game.match_id(),
-                notation=notation,
-                dice=dice,
-            )
-        )
-
-
-class SessionService:
+class SessionService(ComputerTurns, Reviews, ClubLife):
     """Runs every game action for every channel. One instance serves the whole bot.
 
     Each action runs under its channel's lock: load the live row, check it is the game the
@@ -384,7 +221,7 @@ class SessionService:
             f"{opponent_name}: accept or decline within {minutes} minutes.",
         ]
         if row.dice is not None:
-            lines.append(_commitment_line(row.dice))
+            lines.append(commitment_line(row.dice))
         return Report(Action.CHALLENGE, row, lines)
 
     async def _create_challenge(
@@ -431,9 +268,9 @@ class SessionService:
             allow_challenge=True,
         )
 
-    def _do_accept(self, turn: _Turn, user: Player, public: str | None = None) -> Action:
+    def _do_accept(self, turn: Turn, user: Player, public: str | None = None) -> Action:
         row = turn.row
-        self._require_challenge(row)
+        require_challenge(row)
         if user.id != row.player_ids[1]:
             if user.id == row.player_ids[0]:
                 raise NotYourTurnError(f"Waiting for {turn.name(1)} to accept your challenge.")
@@ -445,9 +282,9 @@ class SessionService:
             # Fixed only now, after the commitment was posted: nobody could choose the
             # secret to suit it. Without one from the front end, a fresh random value.
             turn.public = public or secrets.token_hex(8)
-            turn.lines.append(_commitment_line(row.dice, turn.public))
+            turn.lines.append(commitment_line(row.dice, turn.public))
         turn.log(Action.START, user.id, 1)
-        self._opening(turn)
+        turn.opening()
         return Action.ACCEPT
 
     async def decline(
@@ -455,9 +292,9 @@ class SessionService:
     ) -> Report:
         """The challenged player declines, or the challenger withdraws."""
 
-        def act(turn: _Turn) -> Action:
+        def act(turn: Turn) -> Action:
             row = turn.row
-            self._require_challenge(row)
+            require_challenge(row)
             if user.id == row.player_ids[1]:
                 turn.status = Status.DECLINED
                 turn.lines.append(f"{turn.name(1)} declines the challenge.")
@@ -475,8 +312,8 @@ class SessionService:
     async def roll(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         return await self._act(channel_id, lambda turn: self._do_roll(turn, user), ctx)
 
-    def _do_roll(self, turn: _Turn, user: Player) -> Action:
-        me, game = self._my_turn(turn, user, Action.ROLL)
+    def _do_roll(self, turn: Turn, user: Player) -> Action:
+        me, game = turn.my_turn(user, Action.ROLL)
         # A dry run with dummy dice raises the engine's explanation when rolling is not
         # allowed now, before a real die is taken from the roller.
         game.roll((1, 1))
@@ -484,7 +321,7 @@ class SessionService:
         turn.game = game.roll(dice)
         turn.log(Action.ROLL, user.id, me, dice=dice)
         turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)}.")
-        self._after_roll(turn)
+        turn.after_roll()
         return Action.ROLL
 
     async def move(
@@ -492,8 +329,8 @@ class SessionService:
     ) -> Report:
         return await self._act(channel_id, lambda turn: self._do_move(turn, user, text), ctx)
 
-    def _do_move(self, turn: _Turn, user: Player, text: str) -> Action:
-        me, game = self._my_turn(turn, user, Action.MOVE)
+    def _do_move(self, turn: Turn, user: Player, text: str) -> Action:
+        me, game = turn.my_turn(user, Action.MOVE)
         dice = game.dice
         turn.game = game.move(text)
         play = turn.game.last_play
@@ -503,7 +340,7 @@ class SessionService:
         if turn.lines and turn.lines[-1] == rolled:
             turn.lines.pop()  # the roll and the play in one line when both happen here
         turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)} and plays {play}.")
-        self._after_play(turn)
+        turn.after_play()
         return Action.MOVE
 
     async def double(
@@ -511,8 +348,8 @@ class SessionService:
     ) -> Report:
         return await self._act(channel_id, lambda turn: self._do_double(turn, user), ctx)
 
-    def _do_double(self, turn: _Turn, user: Player) -> Action:
-        me, game = self._my_turn(turn, user, Action.DOUBLE)
+    def _do_double(self, turn: Turn, user: Player) -> Action:
+        me, game = turn.my_turn(user, Action.DOUBLE)
         turn.game = game.double()
         turn.log(Action.DOUBLE, user.id, me)
         turn.lines.append(
@@ -523,8 +360,8 @@ class SessionService:
     async def take(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         return await self._act(channel_id, lambda turn: self._do_take(turn, user), ctx)
 
-    def _do_take(self, turn: _Turn, user: Player) -> Action:
-        me, game = self._my_turn(turn, user, Action.TAKE)
+    def _do_take(self, turn: Turn, user: Player) -> Action:
+        me, game = turn.my_turn(user, Action.TAKE)
         turn.game = game.take()
         turn.log(Action.TAKE, user.id, me)
         # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
@@ -541,8 +378,8 @@ class SessionService:
     ) -> Report:
         return await self._act(channel_id, lambda turn: self._do_beaver(turn, user), ctx)
 
-    def _do_beaver(self, turn: _Turn, user: Player) -> Action:
-        me, game = self._my_turn(turn, user, Action.TAKE)
+    def _do_beaver(self, turn: Turn, user: Player) -> Action:
+        me, game = turn.my_turn(user, Action.TAKE)
         turn.game = game.beaver()
         turn.log(Action.BEAVER, user.id, me)
         # The beaver is a take and a redouble: the doubler must now answer it.
@@ -550,19 +387,19 @@ class SessionService:
         turn.lines.append(
             f"{turn.name(me)} beavers: the cube is at {cube} and {turn.name(me)} owns it. "
             f"{turn.name(1 - me)}: take the beaver (cube to {cube * 2}) or drop it "
-            f"({_points(cube)})."
+            f"({points_text(cube)})."
         )
         return Action.BEAVER
 
     async def drop(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         return await self._act(channel_id, lambda turn: self._do_drop(turn, user), ctx)
 
-    def _do_drop(self, turn: _Turn, user: Player) -> Action:
-        me, game = self._my_turn(turn, user, Action.DROP)
+    def _do_drop(self, turn: Turn, user: Player) -> Action:
+        me, game = turn.my_turn(user, Action.DROP)
         turn.game = game.drop()
         turn.log(Action.DROP, user.id, me)
         turn.lines.append(f"{turn.name(me)} drops.")
-        self._after_game_end(turn)
+        turn.after_game_end()
         return Action.DROP
 
     async def resign(
@@ -574,8 +411,8 @@ class SessionService:
     ) -> Report:
         """Offer to resign; the opponent accepts or rejects."""
 
-        def act(turn: _Turn) -> Action:
-            me, game = self._participant(turn, user)
+        def act(turn: Turn) -> Action:
+            me, game = turn.participant(user)
             if game.phase is Phase.DOUBLED:
                 raise UserError("Answer the double first: dropping it ends the game.")
             turn.game = game.offer_resignation(me, ResultKind(kind))
@@ -586,7 +423,7 @@ class SessionService:
             points = accepted.points
             turn.lines.append(
                 f"{turn.name(me)} offers to resign {RESULT_WORDS[ResultKind(kind)]} "
-                f"({_points(points)}). {turn.name(1 - me)}: accept or reject."
+                f"({points_text(points)}). {turn.name(1 - me)}: accept or reject."
             )
             return Action.RESIGN
 
@@ -599,8 +436,8 @@ class SessionService:
             channel_id, lambda turn: self._do_answer_resignation(turn, user, accept), ctx
         )
 
-    def _do_answer_resignation(self, turn: _Turn, user: Player, accept: bool) -> Action:
-        me, game = self._participant(turn, user)
+    def _do_answer_resignation(self, turn: Turn, user: Player, accept: bool) -> Action:
+        me, game = turn.participant(user)
         offer = game.resignation
         if offer is None:
             raise UserError("There is no resignation offer to answer.")
@@ -613,7 +450,7 @@ class SessionService:
             turn.game = game.accept_resignation()
             turn.log(Action.RESIGN_ACCEPT, user.id, me)
             turn.lines.append(f"{turn.name(me)} accepts the resignation.")
-            self._after_game_end(turn)
+            turn.after_game_end()
             return Action.RESIGN_ACCEPT
         turn.game = game.reject_resignation()
         turn.log(Action.RESIGN_REJECT, user.id, me)
@@ -623,8 +460,8 @@ class SessionService:
     async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         """Win the match when the opponent has been idle past the inactivity limit."""
 
-        def act(turn: _Turn) -> Action:
-            me, game = self._participant(turn, user)
+        def act(turn: Turn) -> Action:
+            me, game = turn.participant(user)
             if game.actor == me:
                 raise UserError("It's your turn: you can't claim a win while others wait on you.")
             idle = turn.now - turn.row.last_action_at
@@ -641,7 +478,7 @@ class SessionService:
                 f"{turn.name(1 - me)} has not acted for {round(idle / 60)} minutes: "
                 f"{turn.name(me)} claims the win."
             )
-            self._after_game_end(turn)
+            turn.after_game_end()
             return Action.CLAIM
 
         return await self._act(channel_id, act, ctx)
@@ -655,7 +492,7 @@ class SessionService:
         succeeds and says so, rather than failing like every other command would.
         """
 
-        def act(turn: _Turn) -> Action:
+        def act(turn: Turn) -> Action:
             turn.status = Status.CANCELLED
             if turn.game is not None:
                 turn.log(Action.CANCEL, moderator.id, turn.row.player_index(moderator.id))
@@ -682,7 +519,7 @@ class SessionService:
     async def _act(
         self,
         channel_id: int,
-        act: Callable[[_Turn], Action],
+        act: Callable[[Turn], Action],
         ctx: ActionContext = NO_CONTEXT,
         *,
         allow_challenge: bool = False,
@@ -703,7 +540,7 @@ class SessionService:
     async def _act_locked(
         self,
         channel_id: int,
-        act: Callable[[_Turn], Action],
+        act: Callable[[Turn], Action],
         ctx: ActionContext,
         allow_challenge: bool,
     ) -> Report:
@@ -728,7 +565,7 @@ class SessionService:
             raise UserError(
                 f"The game starts when {self.display(row.player_names[1])} accepts the challenge."
             )
-        turn = _Turn(row, now, self.display, self.roller)
+        turn = Turn(row, now, self.display, self.roller)
         try:
             action = act(turn)
         except EngineError as exc:
@@ -739,7 +576,7 @@ class SessionService:
             await self._computer_plays(turn)
         return await self._commit(turn, action)
 
-    async def _commit(self, turn: _Turn, action: Action) -> Report:
+    async def _commit(self, turn: Turn, action: Action) -> Report:
         """Store everything the turn did as one change; the report of it."""
         row = turn.row
         if (
@@ -751,7 +588,7 @@ class SessionService:
         seal = row.dice
         if seal is not None and row.status == Status.PLAYING and turn.status != Status.PLAYING:
             # The match is over (finished, claimed or cancelled): reveal its dice secret.
-            turn.lines.append(_reveal_line(seal, turn.public or seal.public))
+            turn.lines.append(reveal_line(seal, turn.public or seal.public))
         stored = await self.store.apply(
             Change(
                 match_id=row.id,
@@ -815,326 +652,6 @@ class SessionService:
         )
         return report
 
-    async def _computer_plays(self, turn: _Turn) -> None:
-        """Let the computer act while the game waits on it, inside the caller's turn.
-
-        Evaluations run in a worker thread; the channel stays locked meanwhile. If an
-        evaluation fails, what was decided so far is still stored and the computer's turn
-        is left for :meth:`resume_computer_turns` to finish.
-        """
-        row = turn.row
-        assert row.computer_level is not None
-        me = Player(row.player_ids[1], row.player_names[1], is_bot=True)
-        for _ in range(100):  # a turn is a handful of actions; this only guards a bug
-            game = turn.game
-            if turn.status != Status.PLAYING or game is None or game.actor != 1:
-                return
-            try:
-                level = row.computer_level
-                think = self.workers.computer
-                if game.resignation is not None:
-                    accept = await think(level, "accepts_resignation", game)
-                    self._do_answer_resignation(turn, me, accept)
-                elif game.phase is Phase.ROLL:
-                    doubling = await think(level, "should_double", game)
-                    (self._do_double if doubling else self._do_roll)(turn, me)
-                elif game.phase is Phase.MOVE:
-                    play = await think(level, "choose_play", game)
-                    self._do_move(turn, me, str(play))
-                elif game.phase is Phase.DOUBLED:
-                    answer = str(await think(level, "cube_response", game))
-                    step = {
-                        "beaver": self._do_beaver,
-                        "take": self._do_take,
-                    }.get(  # CubeDecision values
-                        answer, self._do_drop
-                    )
-                    step(turn, me)
-                else:
-                    return
-            except Exception:
-                log.exception("match %s: the computer could not act; will resume later", row.id)
-                self._retry_later(row.channel_id)
-                return
-
-    @staticmethod
-    def _computer_to_act(row: MatchRow | None) -> bool:
-        return (
-            row is not None
-            and row.computer_level is not None
-            and row.status == Status.PLAYING
-            and row.game is not None
-            and row.game.actor == 1
-        )
-
-    def _retry_later(self, channel_id: int) -> None:
-        """Try a failed computer turn again in a few seconds, with nobody having to type."""
-        if channel_id in self._retries:
-            return
-
-        async def retry() -> None:
-            await asyncio.sleep(self.settings.computer_retry)
-            del self._retries[channel_id]
-            try:
-                async with self._lock(channel_id):
-                    row = await self._load(channel_id)
-                    report = await self._resume_row(row) if self._computer_to_act(row) else None
-                if report is not None and self.on_background_report is not None:
-                    await self.on_background_report(report)
-            except Exception:
-                log.exception("channel %s: retrying the computer's turn failed", channel_id)
-
-        self._retries[channel_id] = asyncio.get_running_loop().create_task(retry())
-
-    async def _resume_row(self, row: MatchRow) -> Report | None:
-        """Let the computer finish its open turn in ``row`` (the channel's lock is held)."""
-        turn = _Turn(row, self.clock(), self.display, self.roller)
-        await self._computer_plays(turn)
-        if not turn.events:
-            return None  # it still cannot act; the log says why
-        return await self._commit(turn, Action.COMPUTER)
-
-    async def resume_computer_turns(self) -> list[Report]:
-        """Finish every computer turn left open (a crash before this version, a failure).
-
-        Called at start-up; each finished turn's report is returned for the front end to
-        post. A channel that fails is logged and left for its next action.
-        """
-        reports = []
-        for row in await self.store.live_matches():
-            if not self._computer_to_act(row):
-                continue
-            try:
-                async with self._lock(row.channel_id):
-                    fresh = await self._load(row.channel_id)
-                    report = await self._resume_row(fresh) if self._computer_to_act(fresh) else None
-            except Exception:
-                log.exception("channel %s: could not resume the computer's turn", row.channel_id)
-                continue
-            if report is not None:
-                reports.append(report)
-        return reports
-
-    async def hint(self, channel_id: int, user: Player) -> tuple[MatchRow, Any]:
-        """The computer's advice for the player who must act: best plays or the cube."""
-        row = await self.current(channel_id)
-        if row is None or row.game is None or row.status != Status.PLAYING:
-            raise NoGameError("There is no game in this channel.")
-        me = row.player_index(user.id)
-        if me is None:
-            raise NotYourTurnError("Hints are for the players of this game.")
-        if row.rated:
-            raise UserError("Hints are off in rated games.")
-        if row.computer_level is None and not self.settings.hints_in_casual:
-            raise UserError("This server has turned hints off.")
-        game = row.game
-        if game.actor != me or game.resignation is not None:
-            raise UserError("Hints are for your own turn.")
-        advice = await self.workers.computer(DEFAULT_LEVEL, "hints", game, 3)
-        return row, advice
-
-    async def analysis(self, channel_id: int) -> Review:
-        """Error rates, blunders, biggest mistakes and luck of the humans in the last match."""
-        row = await self.latest(channel_id)
-        if row is None or row.game is None:
-            raise NoGameError("No game has been played in this channel yet.")
-        return await self.review(row)
-
-    async def review(self, row: MatchRow, game_number: int | None = None) -> Review:
-        """Skill and luck of a match (or of one of its games), from its event log.
-
-        Replaying the log and every evaluation run in a worker, off the event loop.
-        """
-        events = await self.store.events(row.id)
-        humans = tuple(i for i in (0, 1) if not (row.computer_level and i == 1))
-        analyses, luck = await self.workers.review_log(
-            row.options, events, level=DEFAULT_LEVEL, players=humans, game_number=game_number
-        )
-        return Review(row, analyses, luck)
-
-    # --- club life: rematches, threads, settings, reminders, match files ---------------
-
-    async def rematch(
-        self,
-        guild_id: int,
-        channel_id: int,
-        user: Player,
-        match_id: int,
-        computer: Player | None = None,
-        ctx: ActionContext = NO_CONTEXT,
-    ) -> Report:
-        """Either player of a finished match asks for another with the same options.
-
-        Between two people it is a challenge the other accepts; against the computer it
-        starts at once. Refused politely while the channel holds another game.
-        """
-        row = await self.store.get_match(match_id)
-        if row is None or row.guild_id != guild_id or row.status != Status.FINISHED:
-            raise UserError("That rematch button belongs to a match that is not over.")
-        me = row.player_index(user.id)
-        if me is None:
-            raise NotYourTurnError(
-                f"Only {self.display(row.player_names[0])} and "
-                f"{self.display(row.player_names[1])} can ask for a rematch."
-            )
-        if row.computer_level is not None:
-            if computer is None:
-                raise UserError("The computer opponent is not available right now.")
-            return await self.play_computer(
-                guild_id,
-                channel_id,
-                user,
-                computer,
-                row.options,
-                level=row.computer_level,
-                ctx=ctx,
-            )
-        other = Player(row.player_ids[1 - me], row.player_names[1 - me])
-        return await self.challenge(
-            guild_id,
-            channel_id,
-            user,
-            other,
-            row.options,
-            rated=row.rated,
-            auto_play=row.auto_play,
-        )
-
-    async def move_to_thread(self, match_id: int, thread_id: int, home_id: int) -> MatchRow:
-        """The match now lives in its own thread; its home channel is free for the next."""
-        return await self.store.relocate(match_id, thread_id, home_id)
-
-    async def note_board(self, match_id: int, channel_id: int, message_id: int) -> None:
-        await self.store.note_board(match_id, channel_id, message_id)
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        return await self.store.guild_settings(guild_id)
-
-    async def set_threads(self, guild_id: int, on: bool) -> GuildSettings:
-        settings = replace(await self.store.guild_settings(guild_id), threads=on)
-        await self.store.save_guild_settings(guild_id, settings)
-        return settings
-
-    async def user_settings(self, user_id: int) -> UserSettings:
-        return await self.store.user_settings(user_id)
-
-    async def update_user_settings(
-        self,
-        user_id: int,
-        *,
-        notify: str | None = None,
-        notify_minutes: int | None = None,
-        board_side: str | None = None,
-        theme: str | None = None,
-    ) -> UserSettings:
-        current = await self.store.user_settings(user_id)
-        changes: dict[str, Any] = {}
-        if notify is not None:
-            if notify not in NOTIFY_CHOICES:
-                raise UserError(f"Pick a notice setting: {', '.join(NOTIFY_CHOICES)}.")
-            changes["notify"] = notify
-        if notify_minutes is not None:
-            if not 1 <= notify_minutes <= 24 * 60:
-                raise UserError("Pick between 1 and 1440 minutes.")
-            changes["notify_minutes"] = notify_minutes
-            changes.setdefault("notify", "idle")
-        if board_side is not None:
-            if board_side not in BOARD_SIDES:
-                raise UserError("Pick where your home board goes: right or left.")
-            changes["board_side"] = board_side
-        if theme is not None:
-            if theme not in THEME_CHOICES:
-                raise UserError(f"Pick a theme: {', '.join(THEME_CHOICES)}.")
-            changes["theme"] = theme
-        updated = replace(current, **changes)
-        if changes:
-            await self.store.save_user_settings(user_id, updated)
-        return updated
-
-    async def games_of(self, guild_id: int, user_id: int) -> list[MatchRow]:
-        """A player's live challenges and games on a server, oldest first."""
-        rows = await self.store.live_matches_in(guild_id)
-        now = self.clock()
-        return [
-            row
-            for row in rows
-            if row.player_index(user_id) is not None and not self._expired(row, now)
-        ]
-
-    async def due_reminders(self) -> list[tuple[MatchRow, int]]:
-        """(match, user id) of each player who asked to be reminded after some idle minutes
-        and has waited that long on their turn, not yet reminded this turn."""
-        now = self.clock()
-        due = []
-        for row in await self.store.live_matches():
-            game = row.game
-            if row.status != Status.PLAYING or game is None or game.actor is None:
-                continue
-            if row.notified_version == row.version:
-                continue
-            if row.computer_level is not None and game.actor == 1:
-                continue
-            user_id = row.player_ids[game.actor]
-            settings = await self.store.user_settings(user_id)
-            if (
-                settings.notify == "idle"
-                and now - row.last_action_at >= 60 * settings.notify_minutes
-            ):
-                due.append((row, user_id))
-        return due
-
-    async def note_reminded(self, row: MatchRow) -> bool:
-        return await self.store.note_notified(row.id, row.version)
-
-    async def match_file(
-        self, guild_id: int, channel_id: int, match_id: int | None = None, kind: str = "mat"
-    ) -> tuple[MatchRow, str]:
-        """A match as a GNU Backgammon file: the channel's current or last one, or by number."""
-        from bot.matfile import export_text
-
-        if match_id is None:
-            row = await self.latest(channel_id)
-            if row is None:
-                raise NoGameError("No match has been played in this channel yet.")
-        else:
-            row = await self.store.get_match(match_id)
-            if row is None or row.guild_id != guild_id or row.game is None:
-                raise UserError(f"There is no match #{match_id} on this server.")
-        events = await self.store.events(row.id)
-        text = await asyncio.to_thread(export_text, row, events, kind)
-        return row, text
-
-    async def verify_dice(self, secret: str, public: str) -> tuple[MatchRow, VerifyResult]:
-        """Check a match's recorded rolls against its revealed secret."""
-        row = await self.store.match_by_dice_public(public.strip())
-        if row is None or row.dice is None:
-            raise UserError(
-                f"No match here used the public value {public.strip()[:40]}. Copy it from the "
-                "message that ended the match."
-            )
-        events = await self.store.events(row.id)
-        result = verify_events(
-            secret.strip(), row.dice.public or public, events, commitment_hex=row.dice.commitment
-        )
-        return row, result
-
-    async def dice_report(self, guild_id: int) -> DiceReport:
-        """Statistics of every roll actually played on a server, per player and in all."""
-        matches = await self.store.roll_events(guild_id)
-
-        def work() -> DiceReport:
-            records = [
-                record
-                for players, events in matches
-                for record in rolls_from_events(events, players)
-            ]
-            return dice_report(records)
-
-        return await asyncio.to_thread(work)
-
-    async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
-        return await self.store.rating_history(guild_id, user_id)
-
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
         """Load the live row, expiring a challenge whose time has run out."""
         row = await self._load(channel_id)
@@ -1151,159 +668,6 @@ class SessionService:
         return (
             row.status == Status.CHALLENGE and row.expires_at is not None and now >= row.expires_at
         )
-
-    @staticmethod
-    def _require_challenge(row: MatchRow) -> None:
-        if row.status != Status.CHALLENGE:
-            raise UserError("The game has already started.")
-
-    @staticmethod
-    def _participant(turn: _Turn, user: Player) -> tuple[int, Game]:
-        me = turn.row.player_index(user.id)
-        if me is None:
-            raise NotYourTurnError(
-                f"This is {turn.name(0)} and {turn.name(1)}'s game; you are not playing in it."
-            )
-        if turn.game is None or turn.status != Status.PLAYING:
-            raise UserError("The game has not started yet.")
-        return me, turn.game
-
-    def _my_turn(self, turn: _Turn, user: Player, verb: Action) -> tuple[int, Game]:
-        me, game = self._participant(turn, user)
-        if game.resignation is not None:
-            offerer = game.resignation.player
-            if offerer == me:
-                raise UserError(f"Wait for {turn.name(1 - me)} to answer your resignation offer.")
-            raise UserError("Answer the resignation offer first: accept or reject it.")
-        actor = game.actor
-        if actor != me:
-            assert actor is not None
-            if game.phase is Phase.DOUBLED:
-                raise NotYourTurnError(f"Waiting for {turn.name(actor)} to take or drop.")
-            if verb in (Action.TAKE, Action.DROP):
-                raise UserError("There is no double to answer.")
-            raise NotYourTurnError(f"It's {turn.name(actor)}'s turn.")
-        return me, game
-
-    # --- follow-on events ----------------------------------------------------------------
-
-    def _opening(self, turn: _Turn) -> None:
-        """Roll one die each until they differ; the higher die moves both numbers."""
-        assert turn.game is not None
-        game = turn.game
-        names = (turn.name(0), turn.name(1))
-        while game.phase is Phase.OPENING:
-            dice = (turn.die(), turn.die())
-            cube_before = game.cube
-            game = game.opening_roll(*dice)
-            turn.game = game
-            turn.log(Action.OPENING, None, None, dice=dice)
-            head = f"{names[0]} rolls {dice[0]}, {names[1]} rolls {dice[1]}"
-            if game.phase is Phase.OPENING:
-                extra = f" The cube turns to {game.cube}." if game.cube > cube_before else ""
-                turn.lines.append(f"{head}: a tie, rolling again.{extra}")
-            else:
-                first = game.on_roll
-                turn.lines.append(
-                    f"{head}: {names[first]} moves first with {dice_text(game.dice)}."
-                )
-        self._after_roll(turn)
-
-    def _after_roll(self, turn: _Turn) -> None:
-        """Pass the turn when no checker can move; make a forced play if the table asks."""
-        game = turn.game
-        assert game is not None and game.dice is not None
-        plays = game.legal_plays()
-        mover = game.on_roll
-        if plays.is_forced_pass:
-            turn.game = game.pass_turn()
-            turn.log(Action.PASS, None, mover, dice=game.dice)
-            turn.lines.append(
-                f"{turn.name(mover)} cannot move with {dice_text(game.dice)}: "
-                f"{turn.name(1 - mover)} to roll."
-            )
-        elif turn.row.auto_play and len(plays) == 1:
-            (play,) = plays
-            turn.game = game.play(play)
-            turn.log(Action.MOVE, None, mover, notation=str(play), dice=game.dice)
-            turn.lines.append(
-                f"{turn.name(mover)} rolls {dice_text(game.dice)} and plays {play} "
-                "(the only legal play)."
-            )
-            self._after_play(turn)
-
-    def _after_play(self, turn: _Turn) -> None:
-        if turn.game is not None and turn.game.phase is Phase.OVER:
-            self._after_game_end(turn)
-
-    def _after_game_end(self, turn: _Turn) -> None:
-        game = turn.game
-        assert game is not None and game.result is not None
-        result = game.result
-        turn.last_result = result
-        turn.finished.append(FinishedGame(game.game_number, result))
-        turn.boards.append(game)
-        turn.lines.append(_result_line((turn.name(0), turn.name(1)), game, result))
-        if game.match_over:
-            winner = game.match_winner
-            assert winner is not None
-            turn.status = Status.FINISHED
-            turn.outcome = MatchOutcome(winner, game.final_score, result.reason.value)
-            if game.options.length:
-                a, b = game.final_score
-                turn.lines.append(
-                    f"{turn.name(winner)} wins the {game.options.length}-point match "
-                    f"{max(a, b)}-{min(a, b)}."
-                )
-            return
-        following = game.next_game()
-        turn.game = following
-        turn.log(Action.NEXT_GAME, None, None)
-        crawford = " This is the Crawford game: no doubling." if following.crawford else ""
-        turn.lines.append(f"Game {following.game_number} begins.{crawford}")
-        self._opening(turn)
-
-
-def _commitment_line(seal: DiceSeal, public: str | None = None) -> str:
-    if public is None:
-        return f"Dice commitment (SHA-256 of this match's secret): `{seal.commitment}`."
-    return (
-        f"Dice: committed to `{seal.commitment}` (SHA-256); public value `{public}`. "
-        "The secret is revealed when the match ends."
-    )
-
-
-def _reveal_line(seal: DiceSeal, public: str | None) -> str:
-    return (
-        f"Dice secret: `{seal.secret}` (public value `{public}`). Check every roll with "
-        "/backgammon verify or python -m bot verify SECRET PUBLIC."
-    )
-
-
-def _points(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
-
-
-def _result_line(names: tuple[str, str], game: Game, result: GameResult) -> str:
-    winner = names[result.winner]
-    points = _points(result.points)
-    if result.reason is EndReason.DROPPED:
-        line = f"{winner} wins {points}: the double was dropped."
-    elif result.reason is EndReason.RESIGNED:
-        line = (
-            f"{winner} wins {RESULT_WORDS[result.kind]}: {points} "
-            f"({names[1 - result.winner]} resigned)."
-        )
-    elif result.reason is EndReason.FORFEIT:
-        line = f"{winner} wins by forfeit."
-    elif result.kind is ResultKind.SINGLE:
-        line = f"{winner} wins: {points}."
-    else:
-        line = f"{winner} wins {RESULT_WORDS[result.kind]}: {points}."
-    if game.options.length:
-        a, b = game.final_score
-        line += f" Score: {names[0]} {a}, {names[1]} {b} (match to {game.options.length})."
-    return line
 
 
 __all__ = [

@@ -1,0 +1,184 @@
+"""Club life around the games: rematches, threads, settings, reminders, match files.
+
+Part of :class:`bot.session.SessionService` (a mixin): none of this changes a game's rules;
+rematches go through the ordinary challenge, threads only move where a game lives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import NoGameError, NotYourTurnError, UserError
+from bot.records import GuildSettings, MatchRow, Status, UserSettings
+from bot.reports import NO_CONTEXT, ActionContext, Player, Report
+from bot.store import Store
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+NOTIFY_CHOICES = ("on", "off", "idle")
+BOARD_SIDES = ("right", "left")
+THEME_CHOICES = ("classic", "dark")
+
+
+class ClubLife:
+    """Rematches, threads, per-server and per-player settings, reminders, match files."""
+
+    store: Store
+    clock: Callable[[], float]
+    display: Callable[[str], str]
+
+    async def rematch(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user: Player,
+        match_id: int,
+        computer: Player | None = None,
+        ctx: ActionContext = NO_CONTEXT,
+    ) -> Report:
+        """Either player of a finished match asks for another with the same options.
+
+        Between two people it is a challenge the other accepts; against the computer it
+        starts at once. Refused politely while the channel holds another game.
+        """
+        row = await self.store.get_match(match_id)
+        if row is None or row.guild_id != guild_id or row.status != Status.FINISHED:
+            raise UserError("That rematch button belongs to a match that is not over.")
+        me = row.player_index(user.id)
+        if me is None:
+            raise NotYourTurnError(
+                f"Only {self.display(row.player_names[0])} and "
+                f"{self.display(row.player_names[1])} can ask for a rematch."
+            )
+        if row.computer_level is not None:
+            if computer is None:
+                raise UserError("The computer opponent is not available right now.")
+            return await self.play_computer(
+                guild_id,
+                channel_id,
+                user,
+                computer,
+                row.options,
+                level=row.computer_level,
+                ctx=ctx,
+            )
+        other = Player(row.player_ids[1 - me], row.player_names[1 - me])
+        return await self.challenge(
+            guild_id,
+            channel_id,
+            user,
+            other,
+            row.options,
+            rated=row.rated,
+            auto_play=row.auto_play,
+        )
+
+    async def move_to_thread(self, match_id: int, thread_id: int, home_id: int) -> MatchRow:
+        """The match now lives in its own thread; its home channel is free for the next."""
+        return await self.store.relocate(match_id, thread_id, home_id)
+
+    async def note_board(self, match_id: int, channel_id: int, message_id: int) -> None:
+        await self.store.note_board(match_id, channel_id, message_id)
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return await self.store.guild_settings(guild_id)
+
+    async def set_threads(self, guild_id: int, on: bool) -> GuildSettings:
+        settings = replace(await self.store.guild_settings(guild_id), threads=on)
+        await self.store.save_guild_settings(guild_id, settings)
+        return settings
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return await self.store.user_settings(user_id)
+
+    async def update_user_settings(
+        self,
+        user_id: int,
+        *,
+        notify: str | None = None,
+        notify_minutes: int | None = None,
+        board_side: str | None = None,
+        theme: str | None = None,
+    ) -> UserSettings:
+        current = await self.store.user_settings(user_id)
+        changes: dict[str, Any] = {}
+        if notify is not None:
+            if notify not in NOTIFY_CHOICES:
+                raise UserError(f"Pick a notice setting: {', '.join(NOTIFY_CHOICES)}.")
+            changes["notify"] = notify
+        if notify_minutes is not None:
+            if not 1 <= notify_minutes <= 24 * 60:
+                raise UserError("Pick between 1 and 1440 minutes.")
+            changes["notify_minutes"] = notify_minutes
+            changes.setdefault("notify", "idle")
+        if board_side is not None:
+            if board_side not in BOARD_SIDES:
+                raise UserError("Pick where your home board goes: right or left.")
+            changes["board_side"] = board_side
+        if theme is not None:
+            if theme not in THEME_CHOICES:
+                raise UserError(f"Pick a theme: {', '.join(THEME_CHOICES)}.")
+            changes["theme"] = theme
+        updated = replace(current, **changes)
+        if changes:
+            await self.store.save_user_settings(user_id, updated)
+        return updated
+
+    async def games_of(self, guild_id: int, user_id: int) -> list[MatchRow]:
+        """A player's live challenges and games on a server, oldest first."""
+        rows = await self.store.live_matches_in(guild_id)
+        now = self.clock()
+        return [
+            row
+            for row in rows
+            if row.player_index(user_id) is not None and not self._expired(row, now)
+        ]
+
+    async def due_reminders(self) -> list[tuple[MatchRow, int]]:
+        """(match, user id) of each player who asked to be reminded after some idle minutes
+        and has waited that long on their turn, not yet reminded this turn."""
+        now = self.clock()
+        due = []
+        for row in await self.store.live_matches():
+            game = row.game
+            if row.status != Status.PLAYING or game is None or game.actor is None:
+                continue
+            if row.notified_version == row.version:
+                continue
+            if row.computer_level is not None and game.actor == 1:
+                continue
+            user_id = row.player_ids[game.actor]
+            settings = await self.store.user_settings(user_id)
+            if (
+                settings.notify == "idle"
+                and now - row.last_action_at >= 60 * settings.notify_minutes
+            ):
+                due.append((row, user_id))
+        return due
+
+    async def note_reminded(self, row: MatchRow) -> bool:
+        return await self.store.note_notified(row.id, row.version)
+
+    async def match_file(
+        self, guild_id: int, channel_id: int, match_id: int | None = None, kind: str = "mat"
+    ) -> tuple[MatchRow, str]:
+        """A match as a GNU Backgammon file: the channel's current or last one, or by number."""
+        from bot.matfile import export_text
+
+        if match_id is None:
+            row = await self.latest(channel_id)
+            if row is None:
+                raise NoGameError("No match has been played in this channel yet.")
+        else:
+            row = await self.store.get_match(match_id)
+            if row is None or row.guild_id != guild_id or row.game is None:
+                raise UserError(f"There is no match #{match_id} on this server.")
+        events = await self.store.events(row.id)
+        text = await asyncio.to_thread(export_text, row, events, kind)
+        return row, text
+
+
+__all__ = ["BOARD_SIDES", "NOTIFY_CHOICES", "THEME_CHOICES", "ClubLife"]

@@ -1,0 +1,121 @@
+"""What the session hands a front end: who acts, the request's context, and reports.
+
+Plain values, no Discord and no database: the Discord cog and the terminal both build a
+:class:`Player` and an :class:`ActionContext` for a request and turn the :class:`Report` that
+comes back into messages and board images.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine import Game, GameResult
+from bot.errors import UnreadableMatchError, UserError
+from bot.records import Action, MatchRow, Status
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who is acting, as the front end knows them."""
+
+    id: int
+    name: str
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSettings:
+    challenge_timeout: float = 15 * 60.0
+    inactivity_timeout: float = 60 * 60.0
+    hints_in_casual: bool = True  # rated games never allow hints
+    computer_retry: float = 5.0  # seconds before a failed computer turn is tried again
+
+
+@dataclass(frozen=True, slots=True)
+class ActionContext:
+    """What a front end tells the session about one request, beside who and what.
+
+    ``match_id``: the game the request names (a button's match); the action is refused
+    unless it is still the channel's live game, checked under the channel's lock.
+    ``acknowledge``: awaited once the request is known to be valid and before anything is
+    written or the computer thinks, so the front end can tell Discord "working on it"
+    (defer) before the slow part, and never after a write it could then misreport.
+    ``public``: mixed into the match's committed dice when this request starts the match.
+    """
+
+    match_id: int | None = None
+    acknowledge: Callable[[], Awaitable[None]] | None = None
+    public: str | None = None  # a value fixed only now (the interaction's id), for the dice
+
+
+NO_CONTEXT = ActionContext()
+
+
+class QuarantinedError(UserError):
+    """The channel's live game could not be read and was set aside; the channel is free."""
+
+    def __init__(self, unreadable: UnreadableMatchError) -> None:
+        super().__init__(
+            f"Match #{unreadable.match_id} in this channel could not be read, so it has been "
+            "set aside with no result and the channel is free. Start a new game with "
+            "/backgammon challenge."
+        )
+        self.unreadable = unreadable
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """What the computer makes of a match: each human's decisions, and everyone's luck."""
+
+    match: MatchRow
+    analyses: dict[int, Any]  # player -> bot.computer.PlayerAnalysis
+    luck: Any  # bot.luck.MatchLuck
+
+
+@dataclass(slots=True)
+class Report:
+    """What an action did, for the front end to show.
+
+    ``lines`` tell the story in order; ``boards`` are the states worth drawing (the end of a
+    finished game, then the current state); ``game`` is the current state.
+    """
+
+    action: Action
+    match: MatchRow
+    lines: list[str] = field(default_factory=list)
+    boards: list[Game] = field(default_factory=list)
+    finished: GameResult | None = None
+    match_over: bool = False
+
+    @property
+    def game(self) -> Game | None:
+        return self.match.game
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.lines)
+
+    @property
+    def next_actor(self) -> int | None:
+        """The player index who must act next, if a game is running."""
+        if self.match.status != Status.PLAYING or self.match.game is None:
+            return None
+        return self.match.game.actor
+
+
+def dice_text(dice: tuple[int, int] | None) -> str:
+    return f"{dice[0]}-{dice[1]}" if dice else ""
+
+
+__all__ = [
+    "NO_CONTEXT",
+    "ActionContext",
+    "Player",
+    "QuarantinedError",
+    "Report",
+    "Review",
+    "SessionSettings",
+    "dice_text",
+]

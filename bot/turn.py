@@ -1,0 +1,269 @@
+"""One action's working state and the rules that follow from it by themselves.
+
+A :class:`Turn` holds the game as an action changes it and everything the change will write
+(events, finished games, the outcome) and say (lines, boards). After a player's action the
+rules take over: the opening roll, a forced pass, a forced play when the table asks, the end
+of a game and the start of the next. All of it happens in memory; the session stores it as
+one change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.dice import Roller, SystemRoller
+from bot.engine import EndReason, Game, GameResult, Phase, ResultKind
+from bot.errors import NotYourTurnError, UserError
+from bot.fairdice import FairRoller
+from bot.records import (
+    Action,
+    DiceSeal,
+    FinishedGame,
+    MatchOutcome,
+    MatchRow,
+    NewEvent,
+    Status,
+)
+from bot.reports import Player, dice_text
+
+RESULT_WORDS = {
+    ResultKind.SINGLE: "a single game",
+    ResultKind.GAMMON: "a gammon",
+    ResultKind.BACKGAMMON: "a backgammon",
+}
+
+
+def require_challenge(row: MatchRow) -> None:
+    if row.status != Status.CHALLENGE:
+        raise UserError("The game has already started.")
+
+
+class Turn:
+    """The working state of one action: the game as it evolves, and what to write."""
+
+    def __init__(
+        self,
+        row: MatchRow,
+        now: float,
+        display: Callable[[str], str] = str,
+        roller: Roller | None = None,
+    ) -> None:
+        self.row = row
+        self.display = display
+        self.now = now
+        self.public: str | None = None  # the dice's public value, fixed by this action
+        self._default_roller = roller or SystemRoller()
+        self._fair: FairRoller | None = None
+        self.game: Game | None = row.game
+        self.events: list[NewEvent] = []
+        self.lines: list[str] = []
+        self.boards: list[Game] = []
+        self.finished: list[FinishedGame] = []
+        self.outcome: MatchOutcome | None = None
+        self.status = row.status
+        self.last_result: GameResult | None = None
+
+    def name(self, player: int) -> str:
+        """A player's name as the front end shows it (escaped for Discord, say)."""
+        return self.display(self.row.player_names[player])
+
+    def die(self) -> int:
+        """The next die: from the match's committed secret, or the service's roller.
+
+        A committed match draws from its secret and public value, counting on from the
+        dice already stored, so a retried or resumed action rolls exactly the same dice.
+        """
+        seal = self.row.dice
+        if seal is None:
+            return self._default_roller.die()
+        if self._fair is None:
+            public = self.public or seal.public
+            if public is None:
+                raise AssertionError(f"match {self.row.id}: dice drawn before the match began")
+            self._fair = FairRoller(bytes.fromhex(seal.secret), public, drawn=seal.drawn)
+        return self._fair.die()
+
+    @property
+    def dice_drawn(self) -> int | None:
+        return self._fair.drawn if self._fair is not None else None
+
+    def log(
+        self,
+        action: Action,
+        actor_id: int | None,
+        player: int | None,
+        notation: str | None = None,
+        dice: tuple[int, int] | None = None,
+    ) -> None:
+        assert self.game is not None
+        self.events.append(
+            NewEvent(
+                game_number=self.game.game_number,
+                actor_id=actor_id,
+                player=player,
+                action=action,
+                position_id=self.game.position_id(),
+                gnu_match_id=self.game.match_id(),
+                notation=notation,
+                dice=dice,
+            )
+        )
+
+    def participant(self, user: Player) -> tuple[int, Game]:
+        """The acting player's seat and the running game; refuses outsiders."""
+        me = self.row.player_index(user.id)
+        if me is None:
+            raise NotYourTurnError(
+                f"This is {self.name(0)} and {self.name(1)}'s game; you are not playing in it."
+            )
+        if self.game is None or self.status != Status.PLAYING:
+            raise UserError("The game has not started yet.")
+        return me, self.game
+
+    def my_turn(self, user: Player, verb: Action) -> tuple[int, Game]:
+        """The acting player's seat and game when it is their turn to ``verb``."""
+        me, game = self.participant(user)
+        if game.resignation is not None:
+            offerer = game.resignation.player
+            if offerer == me:
+                raise UserError(f"Wait for {self.name(1 - me)} to answer your resignation offer.")
+            raise UserError("Answer the resignation offer first: accept or reject it.")
+        actor = game.actor
+        if actor != me:
+            assert actor is not None
+            if game.phase is Phase.DOUBLED:
+                raise NotYourTurnError(f"Waiting for {self.name(actor)} to take or drop.")
+            if verb in (Action.TAKE, Action.DROP):
+                raise UserError("There is no double to answer.")
+            raise NotYourTurnError(f"It's {self.name(actor)}'s turn.")
+        return me, game
+
+    # --- follow-on events: what the rules do by themselves after an action ----------------
+
+    def opening(self) -> None:
+        """Roll one die each until they differ; the higher die moves both numbers."""
+        assert self.game is not None
+        game = self.game
+        names = (self.name(0), self.name(1))
+        while game.phase is Phase.OPENING:
+            dice = (self.die(), self.die())
+            cube_before = game.cube
+            game = game.opening_roll(*dice)
+            self.game = game
+            self.log(Action.OPENING, None, None, dice=dice)
+            head = f"{names[0]} rolls {dice[0]}, {names[1]} rolls {dice[1]}"
+            if game.phase is Phase.OPENING:
+                extra = f" The cube turns to {game.cube}." if game.cube > cube_before else ""
+                self.lines.append(f"{head}: a tie, rolling again.{extra}")
+            else:
+                first = game.on_roll
+                self.lines.append(
+                    f"{head}: {names[first]} moves first with {dice_text(game.dice)}."
+                )
+        self.after_roll()
+
+    def after_roll(self) -> None:
+        """Pass the turn when no checker can move; make a forced play if the table asks."""
+        game = self.game
+        assert game is not None and game.dice is not None
+        plays = game.legal_plays()
+        mover = game.on_roll
+        if plays.is_forced_pass:
+            self.game = game.pass_turn()
+            self.log(Action.PASS, None, mover, dice=game.dice)
+            self.lines.append(
+                f"{self.name(mover)} cannot move with {dice_text(game.dice)}: "
+                f"{self.name(1 - mover)} to roll."
+            )
+        elif self.row.auto_play and len(plays) == 1:
+            (play,) = plays
+            self.game = game.play(play)
+            self.log(Action.MOVE, None, mover, notation=str(play), dice=game.dice)
+            self.lines.append(
+                f"{self.name(mover)} rolls {dice_text(game.dice)} and plays {play} "
+                "(the only legal play)."
+            )
+            self.after_play()
+
+    def after_play(self) -> None:
+        if self.game is not None and self.game.phase is Phase.OVER:
+            self.after_game_end()
+
+    def after_game_end(self) -> None:
+        game = self.game
+        assert game is not None and game.result is not None
+        result = game.result
+        self.last_result = result
+        self.finished.append(FinishedGame(game.game_number, result))
+        self.boards.append(game)
+        self.lines.append(_result_line((self.name(0), self.name(1)), game, result))
+        if game.match_over:
+            winner = game.match_winner
+            assert winner is not None
+            self.status = Status.FINISHED
+            self.outcome = MatchOutcome(winner, game.final_score, result.reason.value)
+            if game.options.length:
+                a, b = game.final_score
+                self.lines.append(
+                    f"{self.name(winner)} wins the {game.options.length}-point match "
+                    f"{max(a, b)}-{min(a, b)}."
+                )
+            return
+        following = game.next_game()
+        self.game = following
+        self.log(Action.NEXT_GAME, None, None)
+        crawford = " This is the Crawford game: no doubling." if following.crawford else ""
+        self.lines.append(f"Game {following.game_number} begins.{crawford}")
+        self.opening()
+
+
+def commitment_line(seal: DiceSeal, public: str | None = None) -> str:
+    if public is None:
+        return f"Dice commitment (SHA-256 of this match's secret): `{seal.commitment}`."
+    return (
+        f"Dice: committed to `{seal.commitment}` (SHA-256); public value `{public}`. "
+        "The secret is revealed when the match ends."
+    )
+
+
+def reveal_line(seal: DiceSeal, public: str | None) -> str:
+    return (
+        f"Dice secret: `{seal.secret}` (public value `{public}`). Check every roll with "
+        "/backgammon verify or python -m bot verify SECRET PUBLIC."
+    )
+
+
+def points_text(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def _result_line(names: tuple[str, str], game: Game, result: GameResult) -> str:
+    winner = names[result.winner]
+    points = points_text(result.points)
+    if result.reason is EndReason.DROPPED:
+        line = f"{winner} wins {points}: the double was dropped."
+    elif result.reason is EndReason.RESIGNED:
+        line = (
+            f"{winner} wins {RESULT_WORDS[result.kind]}: {points} "
+            f"({names[1 - result.winner]} resigned)."
+        )
+    elif result.reason is EndReason.FORFEIT:
+        line = f"{winner} wins by forfeit."
+    elif result.kind is ResultKind.SINGLE:
+        line = f"{winner} wins: {points}."
+    else:
+        line = f"{winner} wins {RESULT_WORDS[result.kind]}: {points}."
+    if game.options.length:
+        a, b = game.final_score
+        line += f" Score: {names[0]} {a}, {names[1]} {b} (match to {game.options.length})."
+    return line
+
+
+__all__ = [
+    "RESULT_WORDS",
+    "Turn",
+    "commitment_line",
+    "points_text",
+    "require_challenge",
+    "reveal_line",
+]
