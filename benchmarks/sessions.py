@@ -6,7 +6,7 @@ only; it asserts nothing (timed assertions do not belong in tests).
 Each of ``--games`` game loops owns a channel and plays money games (or matches, with
 ``--length``) one after another through :class:`~bot.session.SessionService`: random dice,
 a uniformly random legal play, now and then a double that is taken or dropped. All loops run
-at once under ``asyncio.gather`` against one :class:`~bot.store.Store` on one file; after
+at once under ``asyncio.gather`` against one :class:`~bot.storage.Store` on one file; after
 ``--seconds`` each loop leaves its game unfinished, so only the steady state is measured.
 
 Two runs:
@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from bot.engine import MatchOptions, Phase  # noqa: E402
 from bot.replay import replay  # noqa: E402
 from bot.session import Player, Report, SessionService  # noqa: E402
-from bot.store import Store  # noqa: E402
+from bot.storage import Store  # noqa: E402
 
 GUILD = 1
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from bot.config import Settings, SettingsError
 from bot.errors import StoreOpenError
 from bot.session import SessionService, SessionSettings
-from bot.store import Store
+from bot.storage import Store
 from bot.workers import WorkerError, Workers
 
 if TYPE_CHECKING:

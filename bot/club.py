@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from bot.errors import NoGameError, NotYourTurnError, UserError
 from bot.records import GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
-from bot.store import Store
+from bot.storage import Store
 
 if TYPE_CHECKING:
     from collections.abc import Callable

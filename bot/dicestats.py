@@ -359,7 +359,7 @@ def dice_report(records: Iterable[RollRecord]) -> DiceReport:
 
 
 class _Event(Protocol):
-    """What we read of a logged event (:class:`bot.store.EventRecord` has these fields)."""
+    """What we read of a logged event (:class:`bot.records.EventRecord` has these fields)."""
 
     @property
     def game_number(self) -> int: ...

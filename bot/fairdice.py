@@ -215,7 +215,7 @@ class FairRoller:
 
 
 class _Event(Protocol):
-    """What we read of a logged event (:class:`bot.store.EventRecord` has these fields)."""
+    """What we read of a logged event (:class:`bot.records.EventRecord` has these fields)."""
 
     @property
     def seq(self) -> int: ...

@@ -45,7 +45,7 @@ from bot.engine import EndReason, Game, Phase
 from bot.engine.game import MAX_CUBE
 from bot.records import EventRecord, MatchRow
 from bot.replay import replay_event
-from bot.store import Store
+from bot.storage import Store
 
 # GNU Backgammon keeps at most 31 bytes of a player's name.
 MAX_NAME_BYTES = 31

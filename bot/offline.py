@@ -21,7 +21,7 @@ from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.records import MatchRow
 from bot.session import Player, Report, SessionService, SessionSettings
-from bot.store import Store
+from bot.storage import Store
 
 # The terminal is its own little "server": one guild, one channel.
 OFFLINE_GUILD = 0

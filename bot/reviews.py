@@ -15,7 +15,7 @@ from bot.errors import NoGameError, NotYourTurnError, UserError
 from bot.fairdice import VerifyResult, verify_events
 from bot.records import MatchRow, Status
 from bot.reports import Player, Review, SessionSettings
-from bot.store import Store
+from bot.storage import Store
 from bot.workers import Workers
 
 

@@ -2,7 +2,7 @@
 
 This layer knows nothing of Discord: it takes plain ids and display names, runs the action
 through the rules engine under the channel's lock, stores the new state with its events in
-one transaction (see :mod:`bot.store`), and returns a :class:`Report` that any front end
+one transaction (see :mod:`bot.storage`), and returns a :class:`Report` that any front end
 (the Discord cog, the terminal) turns into messages and board images.
 """
 
@@ -56,7 +56,7 @@ from bot.reports import (
     dice_text,
 )
 from bot.reviews import Reviews
-from bot.store import Store
+from bot.storage import Store
 from bot.turn import (
     RESULT_WORDS,
     Turn,

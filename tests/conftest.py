@@ -15,7 +15,7 @@ import pytest
 from bot.dice import ScriptedRoller
 from bot.records import EventRecord, FinishedGame, MatchRow, PlayerStats
 from bot.session import SessionService, SessionSettings
-from bot.store import Store
+from bot.storage import Store
 
 
 class FakeClock:

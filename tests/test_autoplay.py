@@ -10,7 +10,7 @@ from bot.engine import Phase, Position
 from bot.records import Change
 from bot.replay import replay
 from bot.session import Player, SessionService
-from bot.store import Store
+from bot.storage import Store
 
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 

@@ -10,7 +10,7 @@ import pytest
 from bot.engine import Phase, Position
 from bot.replay import decisions_from_events, replay
 from bot.session import Player, SessionService
-from bot.store import Store
+from bot.storage import Store
 
 pytest.importorskip("bgsage")
 

@@ -26,7 +26,7 @@ from bot.dicestats import (
 )
 from bot.engine import Position
 from bot.session import Player, SessionService
-from bot.store import Store
+from bot.storage import Store
 
 
 def test_doctests() -> None:

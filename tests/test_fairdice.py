@@ -33,7 +33,7 @@ from bot.fairdice import (
     verify_events,
 )
 from bot.session import Player, SessionService
-from bot.store import Store
+from bot.storage import Store
 
 SECRET = bytes(range(32))
 PUBLIC = "1187654321098765432"

@@ -26,7 +26,7 @@ from bot.luck import (
 )
 from bot.records import EventRecord
 from bot.session import Player, SessionService
-from bot.store import Store
+from bot.storage import Store
 
 
 def chances(win: float) -> WinChances:

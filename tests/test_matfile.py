@@ -36,7 +36,7 @@ from bot.matfile import (
 from bot.records import EventRecord, MatchRow
 from bot.replay import replay, replay_event
 from bot.session import Player, Report, SessionService, SessionSettings
-from bot.store import Store
+from bot.storage import Store
 from tests import gnubg_support
 from tests.gnubg_support import Imported, import_files, require_gnubg
 

@@ -24,7 +24,7 @@ from bot.errors import (
 )
 from bot.replay import replay
 from bot.session import Player, Report, SessionService
-from bot.store import Store
+from bot.storage import Store
 
 GUILD = 10
 ALICE = Player(1, "alice")

@@ -22,7 +22,7 @@ from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, UserError
 from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent
 from bot.session import Player, SessionService
-from bot.store import MIGRATIONS, Store
+from bot.storage import MIGRATIONS, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 GUILD = 10
@@ -345,7 +345,7 @@ CRASH = textwrap.dedent(
     import asyncio, os, sys
     from bot.dice import ScriptedRoller
     from bot.session import Player, SessionService
-    from bot.store import Store
+    from bot.storage import Store
 
     async def main(path, label):
         store = await Store.open(path)

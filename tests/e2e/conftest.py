@@ -20,7 +20,7 @@ from bot.client import GammonBot, point_discord_at
 from bot.config import Settings
 from bot.dice import ScriptedRoller
 from bot.session import SessionService, SessionSettings
-from bot.store import Store
+from bot.storage import Store
 from tests.e2e.fake_discord import (
     PERM_MANAGE_MESSAGES,
     FakeDiscord,

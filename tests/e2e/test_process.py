@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Phase
-from bot.store import Store
+from bot.storage import Store
 from tests.e2e.conftest import TOKEN
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.process_support import (

@@ -1,5 +1,7 @@
 """SQLite persistence (aiosqlite): every SQL statement of the project lives in this module.
 
+The schema is in :mod:`bot.storage.schema`, the reading of rows in :mod:`bot.storage.rows`.
+
 One row in ``matches`` is a challenge that may become a match (a money game is a match of
 one game). The row keeps the whole engine state as JSON plus a ``version``: every change is
 ``UPDATE ... WHERE version = ?`` inside one transaction together with its events, finished
@@ -11,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import os
 import sqlite3
@@ -22,12 +23,11 @@ from typing import Any
 import aiosqlite
 
 from bot import codec
-from bot.engine import Game, GameResult, MatchOptions, ResultKind
+from bot.engine import GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, UnreadableMatchError
 from bot.ratings import Rated, fibs_update
 from bot.records import (
     UNREADABLE,
-    Action,
     Change,
     ComputerResults,
     DiceSeal,
@@ -36,279 +36,19 @@ from bot.records import (
     GuildSettings,
     MatchOutcome,
     MatchRow,
-    NewEvent,
     PlayerStats,
-    Status,
     UserSettings,
 )
+from bot.storage.rows import (
+    MATCH_COLUMNS,
+    PLAYER_COLUMNS,
+    event_from_row,
+    match_from_row,
+    parse_match,
+)
+from bot.storage.schema import MIGRATIONS
 
 log = logging.getLogger(__name__)
-
-
-MIGRATIONS: tuple[str, ...] = (
-    # 1: matches, their event log, finished games and per-server player statistics.
-    """
-    CREATE TABLE matches (
-        id             INTEGER PRIMARY KEY,
-        guild_id       INTEGER NOT NULL,
-        channel_id     INTEGER NOT NULL,
-        status         TEXT NOT NULL CHECK (status IN ('challenge', 'playing', 'finished',
-                            'declined', 'withdrawn', 'expired', 'cancelled')),
-        player0_id     INTEGER NOT NULL,
-        player0_name   TEXT NOT NULL,
-        player1_id     INTEGER NOT NULL,
-        player1_name   TEXT NOT NULL,
-        options        TEXT NOT NULL,
-        rated          INTEGER NOT NULL,
-        computer_level TEXT,
-        state          TEXT,
-        version        INTEGER NOT NULL DEFAULT 0,
-        created_at     REAL NOT NULL,
-        updated_at     REAL NOT NULL,
-        last_action_at REAL NOT NULL,
-        expires_at     REAL,
-        winner         INTEGER,
-        score0         INTEGER,
-        score1         INTEGER,
-        end_reason     TEXT
-    );
-    CREATE UNIQUE INDEX matches_one_live_per_channel
-        ON matches (channel_id) WHERE status IN ('challenge', 'playing');
-    CREATE INDEX matches_by_channel ON matches (channel_id, id);
-    CREATE TABLE events (
-        id           INTEGER PRIMARY KEY,
-        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        seq          INTEGER NOT NULL,
-        game_number  INTEGER NOT NULL,
-        actor_id     INTEGER,
-        player       INTEGER,
-        action       TEXT NOT NULL,
-        notation     TEXT,
-        dice         TEXT,
-        position_id  TEXT NOT NULL,
-        gnu_match_id TEXT NOT NULL,
-        created_at   REAL NOT NULL,
-        UNIQUE (match_id, seq)
-    );
-    CREATE TABLE game_results (
-        match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        game_number INTEGER NOT NULL,
-        winner      INTEGER NOT NULL,
-        kind        INTEGER NOT NULL,
-        cube        INTEGER NOT NULL,
-        points      INTEGER NOT NULL,
-        reason      TEXT NOT NULL,
-        finished_at REAL NOT NULL,
-        PRIMARY KEY (match_id, game_number)
-    );
-    CREATE TABLE players (
-        guild_id      INTEGER NOT NULL,
-        user_id       INTEGER NOT NULL,
-        name          TEXT NOT NULL,
-        rating        REAL NOT NULL DEFAULT 1500,
-        experience    INTEGER NOT NULL DEFAULT 0,
-        rated_matches INTEGER NOT NULL DEFAULT 0,
-        games         INTEGER NOT NULL DEFAULT 0,
-        game_wins     INTEGER NOT NULL DEFAULT 0,
-        game_losses   INTEGER NOT NULL DEFAULT 0,
-        matches       INTEGER NOT NULL DEFAULT 0,
-        match_wins    INTEGER NOT NULL DEFAULT 0,
-        match_losses  INTEGER NOT NULL DEFAULT 0,
-        gammons       INTEGER NOT NULL DEFAULT 0,
-        backgammons   INTEGER NOT NULL DEFAULT 0,
-        points_won    INTEGER NOT NULL DEFAULT 0,
-        points_lost   INTEGER NOT NULL DEFAULT 0,
-        streak        INTEGER NOT NULL DEFAULT 0,
-        best_streak   INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, user_id)
-    );
-    """,
-    # 2: results against the computer, per player and level (kept out of the leaderboard).
-    """
-    CREATE TABLE computer_results (
-        guild_id     INTEGER NOT NULL,
-        user_id      INTEGER NOT NULL,
-        level        TEXT NOT NULL,
-        games        INTEGER NOT NULL DEFAULT 0,
-        game_wins    INTEGER NOT NULL DEFAULT 0,
-        matches      INTEGER NOT NULL DEFAULT 0,
-        match_wins   INTEGER NOT NULL DEFAULT 0,
-        points_won   INTEGER NOT NULL DEFAULT 0,
-        points_lost  INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, user_id, level)
-    );
-    """,
-    # 3: dice anyone can verify (a secret committed to per match, the public value mixed in
-    # at the accept, how many dice were drawn), and each player's rating after every match.
-    """
-    ALTER TABLE matches ADD COLUMN dice_secret TEXT;
-    ALTER TABLE matches ADD COLUMN dice_commitment TEXT;
-    ALTER TABLE matches ADD COLUMN dice_public TEXT;
-    ALTER TABLE matches ADD COLUMN dice_drawn INTEGER NOT NULL DEFAULT 0;
-    CREATE INDEX matches_by_dice_public ON matches (dice_public);
-    CREATE TABLE rating_history (
-        guild_id  INTEGER NOT NULL,
-        user_id   INTEGER NOT NULL,
-        match_id  INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
-        rated_at  REAL NOT NULL,
-        rating    REAL NOT NULL,
-        PRIMARY KEY (match_id, user_id)
-    );
-    CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, rated_at);
-    """,
-    # 4: club life: a game moved to its own thread remembers its home channel; the latest
-    # board message (for /backgammon games); the turn whose player was last reminded; and
-    # server and player settings.
-    """
-    ALTER TABLE matches ADD COLUMN home_channel_id INTEGER;
-    ALTER TABLE matches ADD COLUMN board_channel_id INTEGER;
-    ALTER TABLE matches ADD COLUMN board_message_id INTEGER;
-    ALTER TABLE matches ADD COLUMN notified_version INTEGER;
-    CREATE INDEX matches_live_by_guild ON matches (guild_id)
-        WHERE status IN ('challenge', 'playing');
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        threads  INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE TABLE user_settings (
-        user_id        INTEGER PRIMARY KEY,
-        notify         TEXT NOT NULL DEFAULT 'on' CHECK (notify IN ('on', 'off', 'idle')),
-        notify_minutes INTEGER NOT NULL DEFAULT 10,
-        board_side     TEXT NOT NULL DEFAULT 'right' CHECK (board_side IN ('right', 'left')),
-        theme          TEXT NOT NULL DEFAULT 'classic'
-    );
-    """,
-)
-
-
-class _Unset:
-    pass
-
-
-_UNSET = _Unset()
-
-
-_MATCH_COLUMNS = (
-    "id, guild_id, channel_id, status, player0_id, player0_name, player1_id, player1_name, "
-    "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
-    "expires_at, winner, score0, score1, end_reason, dice_secret, dice_commitment, "
-    "dice_public, dice_drawn, home_channel_id, board_channel_id, board_message_id, "
-    "notified_version"
-)
-_PLAYER_COLUMNS = (
-    "guild_id, user_id, name, rating, experience, rated_matches, games, game_wins, "
-    "game_losses, matches, match_wins, match_losses, gammons, backgammons, points_won, "
-    "points_lost, streak, best_streak"
-)
-
-
-@functools.lru_cache(maxsize=256)
-def _auto_play(text: str) -> bool:
-    # Table options that are not rules ride along in the options JSON.
-    return bool(codec.loads(text).get("auto_play", False))
-
-
-@functools.lru_cache(maxsize=256)
-def _options(text: str) -> MatchOptions:
-    # A handful of distinct option sets cover every row; MatchOptions is immutable.
-    return codec.options_from_dict(codec.loads(text))
-
-
-def _match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> MatchRow:
-    """A row of ``_MATCH_COLUMNS``; ``game`` spares parsing a state the caller already has."""
-    (
-        id_,
-        guild_id,
-        channel_id,
-        status,
-        p0,
-        n0,
-        p1,
-        n1,
-        options,
-        rated,
-        level,
-        state,
-        version,
-        created,
-        updated,
-        last_action,
-        expires,
-        winner,
-        score0,
-        score1,
-        reason,
-        dice_secret,
-        dice_commitment,
-        dice_public,
-        dice_drawn,
-        home_channel_id,
-        board_channel_id,
-        board_message_id,
-        notified_version,
-    ) = row
-    return MatchRow(
-        id=id_,
-        guild_id=guild_id,
-        channel_id=channel_id,
-        status=Status(status),
-        player_ids=(p0, p1),
-        player_names=(n0, n1),
-        options=_options(options),
-        rated=bool(rated),
-        computer_level=level,
-        game=(
-            (codec.game_from_dict(codec.loads(state)) if state else None)
-            if isinstance(game, _Unset)
-            else game
-        ),
-        version=version,
-        created_at=created,
-        updated_at=updated,
-        last_action_at=last_action,
-        expires_at=expires,
-        winner=winner,
-        final_score=(score0, score1) if score0 is not None else None,
-        end_reason=reason,
-        auto_play=_auto_play(options),
-        dice=(
-            DiceSeal(dice_secret, dice_commitment, dice_public, dice_drawn) if dice_secret else None
-        ),
-        home_channel_id=home_channel_id,
-        board=(board_channel_id, board_message_id) if board_message_id else None,
-        notified_version=notified_version,
-    )
-
-
-def _parse_match(raw: Sequence[Any]) -> MatchRow:
-    """A stored row as a :class:`MatchRow`, or :class:`UnreadableMatchError` naming it."""
-    try:
-        return _match_from_row(raw)
-    except Exception as exc:  # any parse failure: bad JSON, a missing key, a bad value
-        error = UnreadableMatchError(int(raw[0]), int(raw[2]), repr(exc))
-        # What can still be read (ids and names are plain columns), so the session can say
-        # which match it set aside; the game and options are not trusted.
-        error.shell = MatchRow(
-            id=raw[0],
-            guild_id=raw[1],
-            channel_id=raw[2],
-            status=Status.CANCELLED,
-            player_ids=(raw[4], raw[6]),
-            player_names=(str(raw[5]), str(raw[7])),
-            options=MatchOptions(),
-            rated=bool(raw[9]),
-            computer_level=raw[10],
-            game=None,
-            version=raw[12],
-            created_at=raw[13],
-            updated_at=raw[14],
-            last_action_at=raw[15],
-            expires_at=raw[16],
-            winner=None,
-            final_score=None,
-            end_reason=UNREADABLE,
-        )
-        raise error from exc
 
 
 def _prepare_file(path: Path) -> None:
@@ -405,7 +145,7 @@ class Store:
         Raises :class:`UnreadableMatchError` when the row's saved state no longer parses.
         """
         rows = await self._select(
-            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE channel_id = ? AND status IN ('challenge', 'playing')",
             (channel_id,),
         )
@@ -416,7 +156,7 @@ class Store:
         cached = self._live.get(channel_id)
         if cached is not None and cached.id == raw[0] and cached.version == raw[12]:
             return cached
-        row = _parse_match(raw)
+        row = parse_match(raw)
         self._remember(row)
         return row
 
@@ -448,7 +188,7 @@ class Store:
     async def latest_match(self, channel_id: int) -> MatchRow | None:
         """The most recent match (live or finished) that was actually played in a channel."""
         return await self._one_match(
-            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE channel_id = ? AND state IS NOT NULL AND end_reason IS NOT ? "
             "ORDER BY id DESC LIMIT 1",
             (channel_id, UNREADABLE),
@@ -456,19 +196,19 @@ class Store:
 
     async def get_match(self, match_id: int) -> MatchRow | None:
         return await self._one_match(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
         )
 
     async def live_matches(self) -> list[MatchRow]:
         rows = await self._select(
-            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE status IN ('challenge', 'playing') ORDER BY id"
         )
-        return [_parse_match(row) for row in rows]
+        return [parse_match(row) for row in rows]
 
     async def _one_match(self, sql: str, params: Sequence[Any]) -> MatchRow | None:
         rows = await self._select(sql, params)
-        return _parse_match(rows[0]) if rows else None
+        return parse_match(rows[0]) if rows else None
 
     async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """All rows of a query in one round trip to the database thread.
@@ -504,7 +244,7 @@ class Store:
                     "created_at, updated_at, last_action_at, expires_at, dice_secret, "
                     "dice_commitment) "
                     "VALUES (?, ?, 'challenge', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    f"RETURNING {_MATCH_COLUMNS}",
+                    f"RETURNING {MATCH_COLUMNS}",
                     (
                         guild_id,
                         channel_id,
@@ -529,7 +269,7 @@ class Store:
                     "play in another channel or thread."
                 ) from exc
         [row] = rows
-        created = _match_from_row(row, None)
+        created = match_from_row(row, None)
         self._remember(created)
         return created
 
@@ -574,7 +314,7 @@ class Store:
             "last_action_at = CASE WHEN ? THEN ? ELSE last_action_at END, "
             "winner = ?, score0 = ?, score1 = ?, end_reason = ?, "
             "dice_public = COALESCE(?, dice_public), dice_drawn = COALESCE(?, dice_drawn) "
-            f"WHERE id = ? AND version = ? RETURNING {_MATCH_COLUMNS}",
+            f"WHERE id = ? AND version = ? RETURNING {MATCH_COLUMNS}",
             (
                 change.status,
                 codec.dumps(codec.game_to_dict(change.game)) if change.game else None,
@@ -593,7 +333,7 @@ class Store:
         )
         if len(updated) != 1:
             raise ConflictError("The game changed while you were acting; look again and retry.")
-        match = _match_from_row(updated[0], change.game)
+        match = match_from_row(updated[0], change.game)
         if change.events:
             for _event in change.events:
                 self._fault("event")
@@ -754,7 +494,7 @@ class Store:
             "gnu_match_id, created_at FROM events WHERE match_id = ? ORDER BY seq",
             (match_id,),
         )
-        return [_event_from_row(row) for row in rows]
+        return [event_from_row(row) for row in rows]
 
     async def relocate(self, match_id: int, channel_id: int, home_channel_id: int) -> MatchRow:
         """Move a live match to another channel (its own thread), remembering its home."""
@@ -762,13 +502,13 @@ class Store:
             rows = await self._db.execute_fetchall(
                 "UPDATE matches SET channel_id = ?, home_channel_id = ?, version = version + 1 "
                 "WHERE id = ? AND status IN ('challenge', 'playing') "
-                f"RETURNING {_MATCH_COLUMNS}",
+                f"RETURNING {MATCH_COLUMNS}",
                 (channel_id, home_channel_id, match_id),
             )
         if not rows:
             raise ConflictError("The game changed while you were acting; look again and retry.")
         self._forget(match_id)
-        moved = _parse_match(rows[0])
+        moved = parse_match(rows[0])
         self._remember(moved)
         return moved
 
@@ -798,14 +538,14 @@ class Store:
     async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
         """Every live challenge and match on a server (unreadable ones left out)."""
         rows = await self._select(
-            f"SELECT {_MATCH_COLUMNS} FROM matches "
+            f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE guild_id = ? AND status IN ('challenge', 'playing') ORDER BY id",
             (guild_id,),
         )
         matches = []
         for raw in rows:
             with contextlib.suppress(UnreadableMatchError):
-                matches.append(_parse_match(raw))
+                matches.append(parse_match(raw))
         return matches
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -848,7 +588,7 @@ class Store:
     async def match_by_dice_public(self, public: str) -> MatchRow | None:
         """The match whose dice mixed in this public value (for checking its dice)."""
         return await self._one_match(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE dice_public = ? ORDER BY id LIMIT 1",
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE dice_public = ? ORDER BY id LIMIT 1",
             (public,),
         )
 
@@ -864,7 +604,7 @@ class Store:
         matches: dict[int, tuple[tuple[int, int], list[EventRecord]]] = {}
         for row in rows:
             _, events = matches.setdefault(row[0], ((row[1], row[2]), []))
-            events.append(_event_from_row(row[3:]))
+            events.append(event_from_row(row[3:]))
         return list(matches.values())
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
@@ -895,7 +635,7 @@ class Store:
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
         rows = await self._select(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id),
         )
         return PlayerStats(*rows[0]) if rows else None
@@ -918,46 +658,11 @@ class Store:
     ) -> list[PlayerStats]:
         """Players of a server by rating, among those with enough rated matches."""
         rows = await self._select(
-            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND rated_matches >= ? "
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? AND rated_matches >= ? "
             "ORDER BY rating DESC, rated_matches DESC, user_id LIMIT ?",
             (guild_id, max(min_rated_matches, 1), limit),
         )
         return [PlayerStats(*row) for row in rows]
 
 
-def _event_from_row(row: Sequence[Any]) -> EventRecord:
-    return EventRecord(
-        seq=row[0],
-        game_number=row[1],
-        actor_id=row[2],
-        player=row[3],
-        action=Action(row[4]),
-        notation=row[5],
-        dice=_parse_dice(row[6]),
-        position_id=row[7],
-        gnu_match_id=row[8],
-        created_at=row[9],
-    )
-
-
-def _parse_dice(text: str | None) -> tuple[int, int] | None:
-    if not text:
-        return None
-    first, second = text.split("-")
-    return int(first), int(second)
-
-
-__all__ = [
-    "Change",
-    "ComputerResults",
-    "DiceSeal",
-    "EventRecord",
-    "FinishedGame",
-    "GuildSettings",
-    "MatchOutcome",
-    "MatchRow",
-    "NewEvent",
-    "PlayerStats",
-    "Store",
-    "UserSettings",
-]
+__all__ = ["Store"]

@@ -1,0 +1,145 @@
+"""The SQLite schema as numbered migrations: each runs once, in order, in a transaction.
+
+``PRAGMA user_version`` records how many have run; :meth:`bot.storage.Store.open` runs the
+rest. Add a migration at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: matches, their event log, finished games and per-server player statistics.
+    """
+    CREATE TABLE matches (
+        id             INTEGER PRIMARY KEY,
+        guild_id       INTEGER NOT NULL,
+        channel_id     INTEGER NOT NULL,
+        status         TEXT NOT NULL CHECK (status IN ('challenge', 'playing', 'finished',
+                            'declined', 'withdrawn', 'expired', 'cancelled')),
+        player0_id     INTEGER NOT NULL,
+        player0_name   TEXT NOT NULL,
+        player1_id     INTEGER NOT NULL,
+        player1_name   TEXT NOT NULL,
+        options        TEXT NOT NULL,
+        rated          INTEGER NOT NULL,
+        computer_level TEXT,
+        state          TEXT,
+        version        INTEGER NOT NULL DEFAULT 0,
+        created_at     REAL NOT NULL,
+        updated_at     REAL NOT NULL,
+        last_action_at REAL NOT NULL,
+        expires_at     REAL,
+        winner         INTEGER,
+        score0         INTEGER,
+        score1         INTEGER,
+        end_reason     TEXT
+    );
+    CREATE UNIQUE INDEX matches_one_live_per_channel
+        ON matches (channel_id) WHERE status IN ('challenge', 'playing');
+    CREATE INDEX matches_by_channel ON matches (channel_id, id);
+    CREATE TABLE events (
+        id           INTEGER PRIMARY KEY,
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        seq          INTEGER NOT NULL,
+        game_number  INTEGER NOT NULL,
+        actor_id     INTEGER,
+        player       INTEGER,
+        action       TEXT NOT NULL,
+        notation     TEXT,
+        dice         TEXT,
+        position_id  TEXT NOT NULL,
+        gnu_match_id TEXT NOT NULL,
+        created_at   REAL NOT NULL,
+        UNIQUE (match_id, seq)
+    );
+    CREATE TABLE game_results (
+        match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        game_number INTEGER NOT NULL,
+        winner      INTEGER NOT NULL,
+        kind        INTEGER NOT NULL,
+        cube        INTEGER NOT NULL,
+        points      INTEGER NOT NULL,
+        reason      TEXT NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (match_id, game_number)
+    );
+    CREATE TABLE players (
+        guild_id      INTEGER NOT NULL,
+        user_id       INTEGER NOT NULL,
+        name          TEXT NOT NULL,
+        rating        REAL NOT NULL DEFAULT 1500,
+        experience    INTEGER NOT NULL DEFAULT 0,
+        rated_matches INTEGER NOT NULL DEFAULT 0,
+        games         INTEGER NOT NULL DEFAULT 0,
+        game_wins     INTEGER NOT NULL DEFAULT 0,
+        game_losses   INTEGER NOT NULL DEFAULT 0,
+        matches       INTEGER NOT NULL DEFAULT 0,
+        match_wins    INTEGER NOT NULL DEFAULT 0,
+        match_losses  INTEGER NOT NULL DEFAULT 0,
+        gammons       INTEGER NOT NULL DEFAULT 0,
+        backgammons   INTEGER NOT NULL DEFAULT 0,
+        points_won    INTEGER NOT NULL DEFAULT 0,
+        points_lost   INTEGER NOT NULL DEFAULT 0,
+        streak        INTEGER NOT NULL DEFAULT 0,
+        best_streak   INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
+    # 2: results against the computer, per player and level (kept out of the leaderboard).
+    """
+    CREATE TABLE computer_results (
+        guild_id     INTEGER NOT NULL,
+        user_id      INTEGER NOT NULL,
+        level        TEXT NOT NULL,
+        games        INTEGER NOT NULL DEFAULT 0,
+        game_wins    INTEGER NOT NULL DEFAULT 0,
+        matches      INTEGER NOT NULL DEFAULT 0,
+        match_wins   INTEGER NOT NULL DEFAULT 0,
+        points_won   INTEGER NOT NULL DEFAULT 0,
+        points_lost  INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, user_id, level)
+    );
+    """,
+    # 3: dice anyone can verify (a secret committed to per match, the public value mixed in
+    # at the accept, how many dice were drawn), and each player's rating after every match.
+    """
+    ALTER TABLE matches ADD COLUMN dice_secret TEXT;
+    ALTER TABLE matches ADD COLUMN dice_commitment TEXT;
+    ALTER TABLE matches ADD COLUMN dice_public TEXT;
+    ALTER TABLE matches ADD COLUMN dice_drawn INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX matches_by_dice_public ON matches (dice_public);
+    CREATE TABLE rating_history (
+        guild_id  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        match_id  INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        rated_at  REAL NOT NULL,
+        rating    REAL NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, rated_at);
+    """,
+    # 4: club life: a game moved to its own thread remembers its home channel; the latest
+    # board message (for /backgammon games); the turn whose player was last reminded; and
+    # server and player settings.
+    """
+    ALTER TABLE matches ADD COLUMN home_channel_id INTEGER;
+    ALTER TABLE matches ADD COLUMN board_channel_id INTEGER;
+    ALTER TABLE matches ADD COLUMN board_message_id INTEGER;
+    ALTER TABLE matches ADD COLUMN notified_version INTEGER;
+    CREATE INDEX matches_live_by_guild ON matches (guild_id)
+        WHERE status IN ('challenge', 'playing');
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        threads  INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE user_settings (
+        user_id        INTEGER PRIMARY KEY,
+        notify         TEXT NOT NULL DEFAULT 'on' CHECK (notify IN ('on', 'off', 'idle')),
+        notify_minutes INTEGER NOT NULL DEFAULT 10,
+        board_side     TEXT NOT NULL DEFAULT 'right' CHECK (board_side IN ('right', 'left')),
+        theme          TEXT NOT NULL DEFAULT 'classic'
+    );
+    """,
+)
+
+
+__all__ = ["MIGRATIONS"]
