@@ -57,6 +57,3 @@ class ScriptedRoller:
     def remaining(self) -> int:
         return len(self._dice)
 
-
-def roll_pair(roller: Roller) -> tuple[int, int]:
-    return roller.die(), roller.die()

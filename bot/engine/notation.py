@@ -333,6 +333,3 @@ def _suggest(plays: LegalPlays, limit: int = 3) -> str:
     more = " …" if len(names) > limit else ""
     return f" Legal: {', '.join(names[:limit])}{more}"
 
-
-def format_play(play: Play) -> str:
-    return format_moves(play.moves)
