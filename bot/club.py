@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import NoGameError, NotYourTurnError, UserError
+from bot.matfile import export_text
 from bot.records import GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
 from bot.storage import Store
@@ -166,8 +167,6 @@ class ClubLife:
         self, guild_id: int, channel_id: int, match_id: int | None = None, kind: str = "mat"
     ) -> tuple[MatchRow, str]:
         """A match as a GNU Backgammon file: the channel's current or last one, or by number."""
-        from bot.matfile import export_text
-
         if match_id is None:
             row = await self.latest(channel_id)
             if row is None:

@@ -22,6 +22,7 @@ from bot.errors import UserError
 from bot.records import MatchRow
 from bot.session import Player, Report, SessionService, SessionSettings
 from bot.storage import Store
+from renderers import render_board
 
 # The terminal is its own little "server": one guild, one channel.
 OFFLINE_GUILD = 0
@@ -64,8 +65,6 @@ class Terminal:
             self.say(step)
 
     def write_png(self, row: MatchRow, game: object) -> None:
-        from renderers import render_board
-
         self.images += 1
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"board-{self.images:04d}.png"

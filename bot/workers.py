@@ -32,13 +32,18 @@ import concurrent.futures
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot.computer import LEVELS, ComputerPlayer, computer_available
+from bot.engine import Game
+from bot.luck import match_luck
 from bot.replay import decisions_from_events
+from renderers import render_board, warm_up
 
 log = logging.getLogger(__name__)
 
@@ -84,26 +89,17 @@ def _player(level: str) -> Any:
     with _players_lock:
         player = _players.get(level)
         if player is None:
-            from bot.computer import ComputerPlayer
-
             player = _players[level] = ComputerPlayer(level)
         return player
 
 
 def _warm(computer: bool) -> None:
     """Draw the renderer's caches and load bgsage's weights now, not on the first call."""
-    from renderers import warm_up
-
     warm_up()
-    if computer:
-        from bot.computer import LEVELS, computer_available
-
-        if computer_available():
-            from bot.engine import Game
-
-            game = Game.new().opening_roll(3, 1)
-            for level in LEVELS:  # 1-ply and 2-ply weights loaded, each run once
-                _player(level).choose_play(game)
+    if computer and computer_available():
+        game = Game.new().opening_roll(3, 1)
+        for level in LEVELS:  # 1-ply and 2-ply weights loaded, each run once
+            _player(level).choose_play(game)
 
 
 def _init_worker(computer: bool) -> None:
@@ -111,8 +107,6 @@ def _init_worker(computer: bool) -> None:
     # group, and systemd's stop signals every process of the service, but the bot finishes
     # the action in flight first, which may need a worker; the parent ends the workers in
     # close(). A parent that dies outright closes the pipe its workers read, and they exit.
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _warm(computer)
@@ -124,8 +118,6 @@ def _pid() -> int:
 
 def render(game: Any, options: dict[str, Any]) -> bytes:
     """:func:`renderers.render_board` with keyword ``options``."""
-    from renderers import render_board
-
     return render_board(game, **options)
 
 
@@ -168,8 +160,6 @@ def review_log(
 def _review_with(
     player: Any, options: Any, events: Sequence[Any], players: tuple[int, ...], game: int | None
 ) -> tuple[Any, Any]:
-    from bot.luck import match_luck
-
     decisions = decisions_from_events(options, events)
     if game is not None:
         decisions = [d for d in decisions if d[0].game_number == game]

@@ -26,8 +26,8 @@ from functools import cache, lru_cache
 
 from PIL import Image
 
+import renderers.sprites as sprites
 from bot.engine import Game, MatchOptions, Move, Phase, Play
-from renderers import sprites
 from renderers.examples import EXAMPLES
 from renderers.panels import draw_banner, draw_footer, draw_panels
 from renderers.png import write_png

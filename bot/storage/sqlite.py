@@ -23,7 +23,7 @@ from typing import Any
 import aiosqlite
 
 from bot import codec
-from bot.engine import GameResult, MatchOptions, ResultKind
+from bot.engine import EndReason, GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, UnreadableMatchError
 from bot.ratings import Rated, fibs_update
 from bot.records import (
@@ -617,8 +617,6 @@ class Store:
         return [(float(row[0]), float(row[1])) for row in rows]
 
     async def game_results(self, match_id: int) -> list[FinishedGame]:
-        from bot.engine import EndReason
-
         rows = await self._select(
             "SELECT game_number, winner, kind, cube, points, reason FROM game_results "
             "WHERE match_id = ? ORDER BY game_number",
