@@ -9,10 +9,33 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.engine import Game, Phase
+from bot.engine import Game, Phase, ResultKind
 from bot.records import Action, EventRecord, MatchRow, PlayerStats, Status
 
 MESSAGE_LIMIT = 2000
+
+# --- the vocabulary: each word for players written once -------------------------------------
+
+RESULT_WORDS = {
+    ResultKind.SINGLE: "a single game",
+    ResultKind.GAMMON: "a gammon",
+    ResultKind.BACKGAMMON: "a backgammon",
+}
+
+
+def count_words(number: int, noun: str) -> str:
+    """``1 point``, ``2 points``: a count with its noun."""
+    return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
+def points_words(points: int) -> str:
+    return count_words(points, "point")
+
+
+def dice_words(dice: tuple[int, int] | None) -> str:
+    """A roll as players write it: ``6-5``."""
+    return f"{dice[0]}-{dice[1]}" if dice else ""
+
 
 Mention = Callable[[int, str], str]
 
@@ -72,7 +95,7 @@ def history_lines(
         if event.game_number != current:
             continue
         who = names[event.player] if event.player is not None else ""
-        dice = f"{event.dice[0]}-{event.dice[1]}" if event.dice else ""
+        dice = dice_words(event.dice)
         match event.action:
             case Action.OPENING:
                 assert event.dice is not None
@@ -193,7 +216,7 @@ def analysis_text(names: Sequence[str], analyses: Mapping[int, Any], luck: Any =
         head = (
             f"**{names[player]}**: {result.error_rate:.1f} millipoints per decision "
             f"({result.rating}) over {result.decisions} decisions, "
-            f"{result.blunders} blunder{'s' if result.blunders != 1 else ''}."
+            f"{count_words(result.blunders, 'blunder')}."
         )
         lines = [head]
         for number, mistake in enumerate(result.mistakes, start=1):
@@ -231,13 +254,9 @@ def _figure(label: str, figure: Any, unit: str = "%", scale: float = 100.0) -> s
     else:
         observed, expected = f"{figure.observed:.2f}", f"{figure.expected:.2f}"
     return (
-        f"{label}: {observed} (fair dice: {expected}; {_count(figure.sample, 'roll')}) "
+        f"{label}: {observed} (fair dice: {expected}; {count_words(figure.sample, 'roll')}) "
         f"— {SURPRISE_WORDS[str(figure.surprise)]}"
     )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def dice_text(stats: Any, who: str) -> str:
@@ -245,7 +264,7 @@ def dice_text(stats: Any, who: str) -> str:
     if stats.dice == 0:
         return f"No rolls played yet for {who}."
     dice = f"{stats.dice} {'die' if stats.dice == 1 else 'dice'}"
-    lines = [f"**Dice of {who}**: {_count(stats.rolls, 'roll')}, {dice} (openings included)."]
+    lines = [f"**Dice of {who}**: {count_words(stats.rolls, 'roll')}, {dice} (openings included)."]
     lines.append(_figure("Doubles", stats.doubles))
     lines.append(_figure("Average pips per roll", stats.pips, unit="pips"))
     faces = ", ".join(

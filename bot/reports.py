@@ -105,10 +105,6 @@ class Report:
         return self.match.game.actor
 
 
-def dice_text(dice: tuple[int, int] | None) -> str:
-    return f"{dice[0]}-{dice[1]}" if dice else ""
-
-
 __all__ = [
     "NO_CONTEXT",
     "ActionContext",
@@ -117,5 +113,4 @@ __all__ = [
     "Report",
     "Review",
     "SessionSettings",
-    "dice_text",
 ]

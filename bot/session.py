@@ -36,6 +36,7 @@ from bot.errors import (
 )
 from bot.fairdice import commitment, new_secret
 from bot.opponent import ComputerTurns
+from bot.present import RESULT_WORDS, count_words, dice_words, points_words
 from bot.records import (
     Action,
     Change,
@@ -53,15 +54,12 @@ from bot.reports import (
     Report,
     Review,
     SessionSettings,
-    dice_text,
 )
 from bot.reviews import Reviews
 from bot.storage import Store
 from bot.turn import (
-    RESULT_WORDS,
     Turn,
     commitment_line,
-    points_text,
     require_challenge,
     reveal_line,
 )
@@ -320,7 +318,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         dice = (turn.die(), turn.die())
         turn.game = game.roll(dice)
         turn.log(Action.ROLL, user.id, me, dice=dice)
-        turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)}.")
+        turn.lines.append(f"{turn.name(me)} rolls {dice_words(dice)}.")
         turn.after_roll()
         return Action.ROLL
 
@@ -336,10 +334,10 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         play = turn.game.last_play
         assert play is not None and dice is not None
         turn.log(Action.MOVE, user.id, me, notation=str(play), dice=dice)
-        rolled = f"{turn.name(me)} rolls {dice_text(dice)}."
+        rolled = f"{turn.name(me)} rolls {dice_words(dice)}."
         if turn.lines and turn.lines[-1] == rolled:
             turn.lines.pop()  # the roll and the play in one line when both happen here
-        turn.lines.append(f"{turn.name(me)} rolls {dice_text(dice)} and plays {play}.")
+        turn.lines.append(f"{turn.name(me)} rolls {dice_words(dice)} and plays {play}.")
         turn.after_play()
         return Action.MOVE
 
@@ -387,7 +385,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         turn.lines.append(
             f"{turn.name(me)} beavers: the cube is at {cube} and {turn.name(me)} owns it. "
             f"{turn.name(1 - me)}: take the beaver (cube to {cube * 2}) or drop it "
-            f"({points_text(cube)})."
+            f"({points_words(cube)})."
         )
         return Action.BEAVER
 
@@ -423,7 +421,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             points = accepted.points
             turn.lines.append(
                 f"{turn.name(me)} offers to resign {RESULT_WORDS[ResultKind(kind)]} "
-                f"({points_text(points)}). {turn.name(1 - me)}: accept or reject."
+                f"({points_words(points)}). {turn.name(1 - me)}: accept or reject."
             )
             return Action.RESIGN
 
@@ -469,7 +467,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             if idle < limit:
                 left = max(1, round((limit - idle) / 60))
                 raise UserError(
-                    f"{turn.name(1 - me)} still has {left} minute{'s' if left != 1 else ''} "
+                    f"{turn.name(1 - me)} still has {count_words(left, 'minute')} "
                     "to act before you can claim."
                 )
             turn.game = game.forfeit(me)

@@ -15,6 +15,7 @@ from bot.dice import Roller, SystemRoller
 from bot.engine import EndReason, Game, GameResult, Phase, ResultKind
 from bot.errors import NotYourTurnError, UserError
 from bot.fairdice import FairRoller
+from bot.present import RESULT_WORDS, dice_words, points_words
 from bot.records import (
     Action,
     DiceSeal,
@@ -24,13 +25,7 @@ from bot.records import (
     NewEvent,
     Status,
 )
-from bot.reports import Player, dice_text
-
-RESULT_WORDS = {
-    ResultKind.SINGLE: "a single game",
-    ResultKind.GAMMON: "a gammon",
-    ResultKind.BACKGAMMON: "a backgammon",
-}
+from bot.reports import Player
 
 
 def require_challenge(row: MatchRow) -> None:
@@ -158,7 +153,7 @@ class Turn:
             else:
                 first = game.on_roll
                 self.lines.append(
-                    f"{head}: {names[first]} moves first with {dice_text(game.dice)}."
+                    f"{head}: {names[first]} moves first with {dice_words(game.dice)}."
                 )
         self.after_roll()
 
@@ -172,7 +167,7 @@ class Turn:
             self.game = game.pass_turn()
             self.log(Action.PASS, None, mover, dice=game.dice)
             self.lines.append(
-                f"{self.name(mover)} cannot move with {dice_text(game.dice)}: "
+                f"{self.name(mover)} cannot move with {dice_words(game.dice)}: "
                 f"{self.name(1 - mover)} to roll."
             )
         elif self.row.auto_play and len(plays) == 1:
@@ -180,7 +175,7 @@ class Turn:
             self.game = game.play(play)
             self.log(Action.MOVE, None, mover, notation=str(play), dice=game.dice)
             self.lines.append(
-                f"{self.name(mover)} rolls {dice_text(game.dice)} and plays {play} "
+                f"{self.name(mover)} rolls {dice_words(game.dice)} and plays {play} "
                 "(the only legal play)."
             )
             self.after_play()
@@ -233,13 +228,9 @@ def reveal_line(seal: DiceSeal, public: str | None) -> str:
     )
 
 
-def points_text(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
-
-
 def _result_line(names: tuple[str, str], game: Game, result: GameResult) -> str:
     winner = names[result.winner]
-    points = points_text(result.points)
+    points = points_words(result.points)
     if result.reason is EndReason.DROPPED:
         line = f"{winner} wins {points}: the double was dropped."
     elif result.reason is EndReason.RESIGNED:
@@ -260,10 +251,8 @@ def _result_line(names: tuple[str, str], game: Game, result: GameResult) -> str:
 
 
 __all__ = [
-    "RESULT_WORDS",
     "Turn",
     "commitment_line",
-    "points_text",
     "require_challenge",
     "reveal_line",
 ]
