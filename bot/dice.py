@@ -56,4 +56,3 @@ class ScriptedRoller:
 
     def remaining(self) -> int:
         return len(self._dice)
-

@@ -332,4 +332,3 @@ def _suggest(plays: LegalPlays, limit: int = 3) -> str:
     names = sorted(str(p) for p in plays)
     more = " …" if len(names) > limit else ""
     return f" Legal: {', '.join(names[:limit])}{more}"
-
