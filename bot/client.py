@@ -1,21 +1,34 @@
-"""The Bot subclass: opens nothing itself; its dependencies are made in ``main`` and passed in.
+"""The Bot subclass and the one error handler: what a player sees when anything fails.
 
+The bot opens nothing itself; its dependencies are made in ``main`` and passed in.
 ``setup_hook`` loads the cog, registers the restart-proof buttons and syncs the commands
 (to DEV_GUILD_ID when set, which is instant; otherwise globally).
+
+:func:`explain` is the only place that maps an error to the player's answer. discord.py
+calls it through :meth:`GammonTree.on_error` for command errors (bad options, failed
+checks, anything a handler raises); the cog's guard and the buttons hand their errors to the
+same ``tree.on_error`` themselves. Errors are always private.
+
+May import: discord, :mod:`bot.config`, :mod:`bot.errors`, :mod:`bot.session`, ``cogs``,
+:mod:`renderers` (warm-up). Nothing imports this module but ``bot.__main__`` (and tests).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import discord
 import yarl
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.errors import UserError
 from bot.session import SessionService
 from cogs.backgammon import Backgammon
+from cogs.replies import Reply
 from cogs.views import ActionButton
 from renderers import warm_up
 
@@ -29,6 +42,52 @@ INTENTS.guilds = True
 # The bot never joins voice: no start-up warnings about voice libraries it does not need.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
+
+
+SORRY = "Something went wrong; the game is unchanged."
+SAVED = (
+    "Your action was saved, but posting the result failed. "
+    "/backgammon board shows the game as it is now."
+)
+
+# Errors whose message is meant for the player: a refused action, a bad option, a check.
+PLAYER_ERRORS = (UserError, app_commands.TransformerError, app_commands.CheckFailure)
+
+Interaction = discord.Interaction[Any]
+
+
+async def explain(interaction: Interaction, error: BaseException) -> None:
+    """Answer a failed interaction privately: the one place deciding what the player sees.
+
+    A player's mistake (:class:`~bot.errors.UserError`, a bad option, a failed check) shows
+    its own message and changed nothing. Anything else is a bug: logged, and answered with
+    an apology, or, when the action was already stored (the Reply's ``committed`` flag),
+    with a note that it was saved and how to see the game.
+    """
+    original = getattr(error, "original", error)  # CommandInvokeError wraps the real one
+    reply = Reply.of(interaction)
+    if isinstance(original, PLAYER_ERRORS):
+        await reply.error(str(original))
+    elif reply.committed:
+        log.error("could not post the result of %s", _describe(interaction), exc_info=original)
+        await reply.error(SAVED)
+    else:
+        log.error("unexpected error in %s", _describe(interaction), exc_info=original)
+        await reply.error(SORRY)
+
+
+def _describe(interaction: Interaction) -> str:
+    command = interaction.command.qualified_name if interaction.command else "component"
+    return f"{command} (channel {interaction.channel_id}, user {interaction.user.id})"
+
+
+class GammonTree(app_commands.CommandTree[Any]):
+    """The command tree, with :func:`explain` as its one error handler."""
+
+    async def on_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError | Exception, /
+    ) -> None:
+        await explain(interaction, error)
 
 
 def point_discord_at(settings: Settings) -> None:
@@ -45,6 +104,7 @@ class GammonBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             help_command=None,
+            tree_cls=GammonTree,
             # Nobody is pinged unless a message names the users it pings.
             allowed_mentions=discord.AllowedMentions.none(),
         )

@@ -5,7 +5,10 @@ Discord gives an interaction 3 seconds for its first answer. The session calls
 so a slow write or the computer's thinking never makes the interaction fail; a watchdog
 acknowledges anyway when even reading takes too long (a locked database). Errors stay
 private whatever was acknowledged, and once the action is stored a Discord failure is never
-reported as "nothing changed".
+reported as "nothing changed" (the ``committed`` flag, read by the tree's error handler in
+:mod:`bot.client` through :meth:`Reply.of`).
+
+May import: discord and :mod:`bot.session` (the action context); no other ``cogs`` module.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ Interaction = discord.Interaction[Any]
 
 WATCHDOG_SECONDS = 2.0  # acknowledge by then whatever happens: Discord's limit is 3 s
 POST_RETRIES = 2  # a failed board post is tried again this many times
+_REPLY = "gammon.reply"  # where a Reply keeps itself in ``interaction.extras``
 
 # No message pings anyone unless it names the users it pings.
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -63,6 +67,14 @@ class Reply:
         self.committed = False  # the action is stored: never say "unchanged" after this
         self._lock = asyncio.Lock()
         self._finished = asyncio.Event()
+        # The tree's error handler finds this Reply again (its committed flag, its lock).
+        interaction.extras[_REPLY] = self
+
+    @classmethod
+    def of(cls, interaction: Interaction) -> Reply:
+        """The Reply answering this interaction, or a new one if nothing made one yet."""
+        reply = interaction.extras.get(_REPLY)
+        return reply if isinstance(reply, Reply) else cls(interaction)
 
     def context(self, match_id: int | None = None) -> ActionContext:
         return ActionContext(

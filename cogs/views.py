@@ -3,6 +3,12 @@
 Each button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` says what it means
 (``bg:<action>:<match id>``). Nothing lives in memory: after a restart the bot parses the
 id again, and the session layer decides whether the person pressing may do it.
+
+A button press is not an app command, so discord.py never hands its errors to the command
+tree: the cog's guard, and this callback for anything outside it, pass them to the tree's
+one ``on_error`` (:mod:`bot.client`) themselves.
+
+May import: discord, :mod:`bot.engine`, :mod:`bot.records`; the cog only for type hints.
 """
 
 from __future__ import annotations
@@ -64,7 +70,10 @@ class ActionButton(
                 "The game commands are not loaded right now; try again shortly.", ephemeral=True
             )
             return
-        await cog.press(interaction, self.action, self.match_id)
+        try:
+            await cog.press(interaction, self.action, self.match_id)
+        except Exception as exc:  # the guard answers most; this catches what escapes it
+            await interaction.client.tree.on_error(interaction, exc)  # type: ignore[attr-defined, arg-type]
 
 
 def actions_for(row: MatchRow) -> list[Action]:

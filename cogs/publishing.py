@@ -1,0 +1,375 @@
+"""Publishing: how a stored action, or news nobody asked for, reaches the channel.
+
+:class:`Publisher` owns everything after the session has answered: drawing boards and charts
+in the worker processes, the message text and whom it pings, the next-action buttons,
+posting the result (or, for an accepted game on a server that wants threads, opening a
+thread and posting there), announcing a thread game's end in its home channel and archiving
+the thread, attaching the finished match's file, posting the computer's turns and game
+reviews in the background, and the turn-reminder loop. It holds no slash commands and
+decides nothing about errors: failures propagate to the caller (the cog's guard).
+
+May import: discord, :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.session` (the
+service and its records), :mod:`bot.matfile`, :mod:`renderers.charts`, :mod:`cogs.helpers`,
+:mod:`cogs.replies`, :mod:`cogs.views`. Never :mod:`cogs.backgammon`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import io
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot import present
+from bot.engine import Phase
+from bot.matfile import mat_filename
+from bot.records import Action, MatchRow
+from bot.session import Report, Review, SessionService
+from cogs.helpers import message_content, next_actor, reminder_text, versus
+from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
+from cogs.views import view_for
+from renderers.charts import rating_chart, win_chance_chart
+
+log = logging.getLogger(__name__)
+
+THREADS_MISSING = (
+    "This server wants a thread per game, but I can't open one here: give me the Create "
+    "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
+)
+REMINDER_INTERVAL = 60.0  # seconds between looks for players to remind
+MISTAKE_BOARDS = 5  # the most mistake boards an analysis attaches
+
+
+def png_file(png: bytes, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=filename)
+
+
+def text_file(text: str, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
+
+
+class Publisher:
+    """Posts what the session did. The cog owns one; the bot gives it channels.
+
+    ``renderer``: draw boards with this function in a thread instead of the worker processes
+    (tests swap it to see what is drawn).
+    """
+
+    def __init__(
+        self,
+        bot: commands.Bot,
+        service: SessionService,
+        *,
+        renderer: Callable[..., bytes] | None = None,
+        game_reviews: bool = True,
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.renderer = renderer
+        self.game_reviews = game_reviews
+        self.reminder_interval = REMINDER_INTERVAL
+        self._background: set[asyncio.Task[None]] = set()
+        self._reminders: asyncio.Task[None] | None = None
+
+    # --- the result of a request ---------------------------------------------------------
+
+    async def publish(self, reply: Reply, report: Report) -> None:
+        """Answer with the report's text, board images and next-action buttons.
+
+        A game accepted on a server that wants threads moves to a thread of its own first;
+        a match that ends in a thread is announced back in its home channel.
+        """
+        await reply.remove_buttons()
+        if report.boards:
+            await reply.acknowledge()  # drawing takes a moment
+        requester = reply.interaction.user.id
+        if report.action == Action.ACCEPT:
+            thread = await self._open_thread(reply, report)
+            if thread is not None:
+                report.match = await self.service.move_to_thread(
+                    report.match.id, thread.id, report.match.channel_id
+                )
+                await self._post(thread, report, requester)
+                await reply.send(
+                    content=f"The game is on in {thread.mention}.", allowed_mentions=NO_MENTIONS
+                )
+                return
+        message = await reply.send(**await self._message(report, requester))
+        if message is not None:
+            await self._note_board(report, message)
+        if report.match_over:
+            await self._close_thread(report)
+        self._review_finished_game(report)
+
+    async def post_background(self, report: Report) -> None:
+        """Post what happened without a request (the computer's resumed turn) in its channel."""
+        channel = self.bot.get_channel(report.match.channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(report.match.channel_id)
+            except discord.HTTPException:
+                log.warning("cannot post to channel %s", report.match.channel_id)
+                return
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        try:
+            await self._post(channel, report, None)
+        except discord.HTTPException:
+            log.exception("cannot post to channel %s", report.match.channel_id)
+
+    async def resume_computer_turns(self) -> None:
+        """Finish computer turns left open before this start, and post them."""
+        for report in await self.service.resume_computer_turns():
+            await self.post_background(report)
+
+    async def render(
+        self, report: Report, *, last_play: bool = True, style: dict[str, Any] | None = None
+    ) -> list[discord.File]:
+        """Draw every board of a report, off the event loop (in the worker processes).
+
+        ``style``: the player to act's board choices (theme, home board side).
+        """
+        names = report.match.player_names
+        jobs = []
+        for game in report.boards:
+            options: dict[str, Any] = {
+                "perspective": present.perspective(game),
+                "names": names,
+                **(style or {}),
+            }
+            if not last_play:
+                options["last_play"] = None
+            jobs.append((game, options))
+        if not jobs:
+            return []
+        render = self.renderer
+        if render is not None:
+
+            def draw() -> list[bytes]:
+                return [render(game, **options) for game, options in jobs]
+
+            pngs = await asyncio.to_thread(draw)
+        else:
+            pngs = await self.service.workers.render_many(jobs)
+        return [png_file(png, f"board-{index}.png") for index, png in enumerate(pngs, start=1)]
+
+    async def _message(self, report: Report, requester: int | None) -> dict[str, Any]:
+        """Everything a result message holds: text, pings, boards, match file, buttons."""
+        actor = next_actor(report)
+        settings = await self.service.user_settings(actor) if actor is not None else None
+        notify = actor if settings is not None and settings.notify == "on" else None
+        if actor == requester:
+            notify = None  # they are acting right now: no need to call them
+        style = {"theme": settings.theme} if settings is not None else {}
+        files = await self.render(report, style=style)
+        if report.match_over and report.match.home_channel_id is None:
+            files += await self._match_files(report)
+        content, pinged = message_content(report, notify)
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(pinged)}
+        if files:
+            kwargs["files"] = files
+        view = view_for(report.match)
+        if view is not None and not (report.match_over and report.match.home_channel_id):
+            kwargs["view"] = view
+        return kwargs
+
+    async def _post(
+        self, channel: discord.abc.Messageable, report: Report, requester: int | None
+    ) -> None:
+        message = await channel.send(**await self._message(report, requester))
+        await self._note_board(report, message)
+
+    async def _note_board(self, report: Report, message: discord.Message) -> None:
+        if report.boards and report.match.live:
+            with contextlib.suppress(Exception):
+                await self.service.note_board(report.match.id, message.channel.id, message.id)
+
+    # --- threads and match files ---------------------------------------------------------
+
+    async def _open_thread(self, reply: Reply, report: Report) -> discord.Thread | None:
+        """A public thread for an accepted game, when the server asks for one; else None.
+
+        Without the permission (or if Discord refuses) the game stays in the channel and the
+        players are told why.
+        """
+        interaction = reply.interaction
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel) or interaction.guild_id is None:
+            return None
+        if not (await self.service.guild_settings(interaction.guild_id)).threads:
+            return None
+        names = " vs ".join(report.match.player_names)
+        permissions = interaction.app_permissions
+        if not (permissions.create_public_threads and permissions.send_messages_in_threads):
+            report.lines.append(THREADS_MISSING)
+            return None
+        try:
+            if interaction.message is not None:
+                return await interaction.message.create_thread(
+                    name=names[:100], auto_archive_duration=1440
+                )
+            return await channel.create_thread(
+                name=names[:100], type=discord.ChannelType.public_thread
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not open a thread in %s: %s", channel.id, exc)
+            report.lines.append(THREADS_MISSING)
+            return None
+
+    async def _close_thread(self, report: Report) -> None:
+        """Announce a thread game's result in its home channel, then archive the thread."""
+        row = report.match
+        if row.home_channel_id is None:
+            return
+        home = self.bot.get_channel(row.home_channel_id)
+        thread = self.bot.get_channel(row.channel_id)
+        lines = [line for line in report.lines if not line.startswith("Dice secret")]
+        text = " ".join(lines[-2:]) if lines else "The match is over."
+        if isinstance(home, discord.abc.Messageable):
+            files = await self._match_files(report)
+            view = view_for(row)
+            where = thread.mention if isinstance(thread, discord.Thread) else "its thread"
+            kwargs: dict[str, Any] = {
+                "content": present.fit(f"{text}\n(Played in {where}.)"),
+                "allowed_mentions": NO_MENTIONS,
+                "files": files,
+            }
+            if view is not None:
+                kwargs["view"] = view
+            try:
+                await home.send(**kwargs)
+            except discord.HTTPException:
+                log.exception("could not announce match %s in its home channel", row.id)
+        if isinstance(thread, discord.Thread):
+            with contextlib.suppress(discord.HTTPException):
+                await thread.edit(archived=True)
+
+    async def _match_files(self, report: Report) -> list[discord.File]:
+        """A finished match's file for GNU Backgammon, to attach to its closing message."""
+        if not report.match_over:
+            return []
+        try:
+            row, text = await self.service.match_file(
+                report.match.guild_id, report.match.channel_id, report.match.id
+            )
+        except Exception:
+            log.exception("could not export match %s", report.match.id)
+            return []
+        return [text_file(text, mat_filename(row))]
+
+    async def match_export(
+        self, guild_id: int, channel_id: int, match_id: int | None, format: str
+    ) -> dict[str, Any]:
+        """The /export answer: a match as a file for GNU Backgammon."""
+        row, text = await self.service.match_file(guild_id, channel_id, match_id, format)
+        return {
+            "content": f"Match #{row.id}, {versus(row)}: "
+            "open it in GNU Backgammon or eXtreme Gammon.",
+            "file": text_file(text, mat_filename(row, format)),
+            "allowed_mentions": NO_MENTIONS,
+        }
+
+    # --- charts and reviews --------------------------------------------------------------
+
+    async def stats(self, guild_id: int, user: discord.abc.User) -> dict[str, Any]:
+        """A player's record on this server, with their rating chart when they have one."""
+        stats = await self.service.stats(guild_id, user.id)
+        record = await self.service.store.computer_results(guild_id, user.id)
+        name = safe_name(user.display_name)
+        text = present.stats_text(stats, name)
+        if record:
+            text += "\n" + present.computer_record_text(record)
+        embed = discord.Embed(title=f"{name}'s backgammon", description=text)
+        history = await self.service.rating_history(guild_id, user.id)
+        if not history:
+            return {"embed": embed, "allowed_mentions": NO_MENTIONS}
+        png = await self.service.workers.call(
+            functools.partial(rating_chart, history, name=user.display_name)
+        )
+        chart = png_file(png, "rating.png")
+        embed.set_image(url=f"attachment://{chart.filename}")
+        return {"embed": embed, "file": chart, "allowed_mentions": NO_MENTIONS}
+
+    async def analysis(self, review: Review) -> dict[str, Any]:
+        """The last game's error rates and luck, its win-chance chart and worst mistakes."""
+        row, analyses = review.match, review.analyses
+        names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
+        text = present.analysis_text(names, analyses, review.luck)
+        boards = [m.game for result in analyses.values() for m in result.mistakes]
+        report = Report(Action.ANALYZE, row, [], boards[:MISTAKE_BOARDS])
+        files = await self.render(report, last_play=False)
+        inputs = review.luck.games[-1].chart_inputs()
+        chart = await self.service.workers.call(
+            functools.partial(win_chance_chart, **inputs, names=row.player_names)
+        )
+        files.insert(0, png_file(chart, "game-chart.png"))
+        return {"content": text, "files": files, "allowed_mentions": NO_MENTIONS}
+
+    def _review_finished_game(self, report: Report) -> None:
+        """After a game ends, post both players' luck and error rates (in the background)."""
+        if not self.game_reviews or report.finished is None:
+            return
+        from bot.computer import computer_available
+
+        over = [game for game in report.boards if game.phase is Phase.OVER]
+        if not over or not computer_available():
+            return
+        task = asyncio.create_task(self._post_review(report.match, over[-1].game_number))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _post_review(self, row: MatchRow, game_number: int) -> None:
+        try:
+            review = await self.service.review(row, game_number)
+            if not review.luck.players:
+                return
+            names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
+            text = f"**Game {game_number}: skill and luck**\n" + present.luck_lines(
+                names, review.luck, review.analyses
+            )
+            channel = self.bot.get_channel(row.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
+        except Exception:
+            log.exception("could not review game %s of match %s", game_number, row.id)
+
+    # --- turn reminders ------------------------------------------------------------------
+
+    def start_reminders(self) -> None:
+        self._reminders = asyncio.create_task(self._remind_forever(), name="reminders")
+
+    def stop_reminders(self) -> None:
+        if self._reminders is not None:
+            self._reminders.cancel()
+
+    async def _remind_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.reminder_interval)
+            try:
+                await self.send_reminders()
+            except Exception:
+                log.exception("sending turn reminders failed")
+
+    async def send_reminders(self) -> int:
+        """Ping each player who asked to be reminded after N idle minutes and has waited
+        that long on their turn: once a turn, even with several processes. The count sent."""
+        sent = 0
+        for row, user_id in await self.service.due_reminders():
+            channel = self.bot.get_channel(row.channel_id)
+            if not isinstance(channel, discord.abc.Messageable):
+                continue
+            if not await self.service.note_reminded(row):
+                continue  # reminded already (another process)
+            text = reminder_text(row, user_id, self.service.clock() - row.last_action_at)
+            try:
+                await channel.send(content=text, allowed_mentions=mentions_for([user_id]))
+                sent += 1
+            except discord.HTTPException:
+                log.exception("could not remind %s in %s", user_id, row.channel_id)
+        return sent
