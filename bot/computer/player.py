@@ -261,13 +261,9 @@ class ComputerPlayer:
         players: Collection[int] = (0, 1),
         blunder_threshold: float = BLUNDER_THRESHOLD,
     ) -> dict[int, PlayerAnalysis]:
-        """Error rates, blunders and biggest mistakes of ``players`` over ``decisions``.
+        """:func:`~bot.computer.analysis.analyze_decisions` at this player's level.
 
-        Each decision is the game just before it and what was decided: the :class:`Play`
-        made (Phase.MOVE), or a :class:`CubeDecision` — NO_DOUBLE or DOUBLE in Phase.ROLL,
-        TAKE, DROP or BEAVER in Phase.DOUBLED. Decisions may span several games of a
-        match. Evaluated without noise at this player's level; deterministic.
-        Synchronous CPU work (one evaluation per decision): call it from a worker thread.
+        Synchronous CPU work (one evaluation per decision): call it from a worker.
         """
         return analyze_decisions(
             self.evaluator, decisions, players=players, blunder_threshold=blunder_threshold
