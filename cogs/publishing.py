@@ -27,6 +27,7 @@ import discord
 from discord.ext import commands
 
 from bot import present
+from bot.computer import computer_available
 from bot.engine import Phase
 from bot.matfile import mat_filename
 from bot.records import Action, MatchRow
@@ -166,7 +167,9 @@ class Publisher:
         notify = actor if settings is not None and settings.notify == "on" else None
         if actor == requester:
             notify = None  # they are acting right now: no need to call them
-        style = {"theme": settings.theme} if settings is not None else {}
+        style = (
+            {"theme": settings.theme, "home": settings.board_side} if settings is not None else {}
+        )
         files = await self.render(report, style=style)
         if report.match_over and report.match.home_channel_id is None:
             files += await self._match_files(report)
@@ -315,8 +318,6 @@ class Publisher:
         """After a game ends, post both players' luck and error rates (in the background)."""
         if not self.game_reviews or report.finished is None:
             return
-        from bot.computer import computer_available
-
         over = [game for game in report.boards if game.phase is Phase.OVER]
         if not over or not computer_available():
             return

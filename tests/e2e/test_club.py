@@ -229,7 +229,7 @@ async def test_games_lists_my_live_games_with_links_turns_and_waits(harness: Har
     assert "no live games" in nobody.embeds[0]["description"]
 
 
-async def test_the_public_board_uses_the_colours_of_the_player_to_act(harness: Harness) -> None:
+async def test_the_public_board_uses_the_choices_of_the_player_to_act(harness: Harness) -> None:
     h = harness
     drawn: list[dict[str, Any]] = []
 
@@ -243,8 +243,10 @@ async def test_the_public_board_uses_the_colours_of_the_player_to_act(harness: H
     challenge = await (await h.slash(h.alice, "challenge", opponent=h.bob.id)).original_message()
     await h.board_after(await h.press(h.bob, challenge, "accept"))
     assert drawn[-1]["theme"] == "classic"  # alice to move
+    assert drawn[-1]["home"] == "right"
     await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
     assert drawn[-1]["theme"] == "dark"  # bob to roll: his colours
+    assert drawn[-1]["home"] == "left"  # and his home board on the left
 
 
 async def test_export_attaches_the_match_and_the_command_line_writes_it(

@@ -1,0 +1,66 @@
+"""One function decides what a player sees for any error (bot.client.explain).
+
+A bug before anything is stored: "the game is unchanged", privately; a failure after the
+action is stored: "saved", privately; a player's mistake: its own sentence; the same for
+buttons (which never reach the command tree) and for commands outside the cog's guard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import discord
+
+from bot.client import SAVED, SORRY
+from tests.e2e.conftest import Harness
+
+
+async def test_every_error_is_answered_privately_and_truthfully(harness: Harness) -> None:
+    h = harness
+    h.roller.extend([3, 1, 6, 6])
+    challenge = await (await h.slash(h.alice, "challenge", opponent=h.bob.id)).original_message()
+    cog = h.bot.get_cog("Backgammon")
+
+    async def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    # A button, a bug before anything is stored.
+    accept = h.service.accept
+    h.service.accept = boom  # type: ignore[method-assign]
+    assert await h.error_of(await h.press(h.bob, challenge, "accept")) == SORRY
+    h.service.accept = accept  # type: ignore[method-assign]
+
+    # A button, a failure after the action is stored.
+    publish = cog.publisher.publish
+    cog.publisher.publish = boom
+    result = await h.press(h.bob, challenge, "accept")
+    callback = await result.response()
+    message = await result.followup(0)
+    assert callback.type == 6 and message.ephemeral and message.content == SAVED
+    cog.publisher.publish = publish
+    live = await h.live()
+    assert live is not None and live.status == "playing"  # it was indeed stored
+
+    # A command, a bug before anything is stored; a player's mistake; a restart.
+    move = h.service.move
+    h.service.move = boom  # type: ignore[method-assign]
+    assert await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5")) == SORRY
+    h.service.move = move  # type: ignore[method-assign]
+    assert "turn" in await h.error_of(await h.slash(h.bob, "roll"))
+    cog.accepting = False
+    assert "restarting" in await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5"))
+    cog.accepting = True
+
+    # A command outside the cog's guard.
+    await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
+    await asyncio.wait_for(cog.idle.wait(), 5)
+    embed = discord.Embed
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    discord.Embed = broken  # type: ignore[misc, assignment]
+    try:
+        assert await h.error_of(await h.slash(h.alice, "help")) == SORRY
+    finally:
+        discord.Embed = embed  # type: ignore[misc]
