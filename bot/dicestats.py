@@ -31,6 +31,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.engine import Position
+from bot.records import Action
 
 __all__ = [
     "EXPECTED_PIPS",
@@ -394,11 +395,11 @@ def rolls_from_events(events: Iterable[_Event], player_ids: Sequence[int]) -> li
     """
     records: list[RollRecord] = []
     for event in events:
-        if event.action == "opening":
+        if event.action == Action.OPENING:
             assert event.dice is not None
             for seat, die in enumerate(event.dice):
                 records.append(RollRecord(player_ids[seat], (die,), game_number=event.game_number))
-        elif event.action == "roll":
+        elif event.action == Action.ROLL:
             assert event.dice is not None and event.player is not None
             board = Position.from_id(event.position_id).board
             bar = board[25]

@@ -53,6 +53,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
+from bot.records import Action
+
 __all__ = [
     "DICE_ACTIONS",
     "REJECT_FROM",
@@ -80,7 +82,7 @@ SECRET_BYTES = 32
 # Bytes from here up are rejected: 252 = 6 * 42 keeps the six faces exactly equally likely.
 REJECT_FROM = 252
 # The event actions that draw two dice from the roller; "move" and "pass" only repeat them.
-DICE_ACTIONS = frozenset({"opening", "roll"})
+DICE_ACTIONS = frozenset({Action.OPENING, Action.ROLL})
 
 # bytes.translate table: byte value -> die value (1-6); rejected bytes are deleted instead.
 _TO_DIE = bytes(b % 6 + 1 if b < REJECT_FROM else 0 for b in range(256))
@@ -234,7 +236,7 @@ class RecordedRoll:
     number: int  # 1-based, counting every roll of the match including opening ties
     game_number: int
     seq: int  # the event's sequence number in the log
-    action: str  # "opening" or "roll"
+    action: Action  # OPENING or ROLL
     dice: tuple[int, int]
 
 

@@ -25,14 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.computer import CubeContext, Evaluator, RankedResult
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, legal_plays
+from bot.records import Action, EventRecord
 from bot.replay import replay_event
-
-if TYPE_CHECKING:
-    from bot.records import EventRecord
 
 __all__ = [
     "ALL_ROLLS",
@@ -326,7 +324,7 @@ def match_luck(
             current = GameLuck(number)
             result.games.append(current)
             pending = None
-        if action == "opening" and after.phase is Phase.MOVE and before is not None:
+        if action == Action.OPENING and after.phase is Phase.MOVE and before is not None:
             dice = event.dice
             assert dice is not None
             winner, luck = opening_luck(before, dice, cache)
@@ -336,7 +334,7 @@ def match_luck(
                 RollLuck(number, winner, _key(dice), luck, equity, equity - luck, opening=True)
             )
             pending = len(current.rolls) - 1
-        elif action == "roll" and before is not None:
+        elif action == Action.ROLL and before is not None:
             dice = event.dice
             assert dice is not None
             context = CubeContext.for_game(before)
@@ -346,10 +344,10 @@ def match_luck(
                 RollLuck(number, before.on_roll, dice, equity - average, equity, average)
             )
             pending = len(current.rolls) - 1
-        elif action in ("move", "pass") and before is not None:
+        elif action in (Action.MOVE, Action.PASS) and before is not None:
             assert before.dice is not None
             mover = before.on_roll
-            play = after.last_play if action == "move" else Play(())
+            play = after.last_play if action == Action.MOVE else Play(())
             assert play is not None
             made = before.position.apply(play)
             plays = legal_plays(before.position, before.dice)
@@ -374,7 +372,7 @@ def match_luck(
                     index,
                     mover,
                     before.dice,
-                    str(play) if action == "move" else "cannot move",
+                    str(play) if action == Action.MOVE else "cannot move",
                     _win_after(after, mover, item, cache),
                     lost,
                     choices,

@@ -43,7 +43,7 @@ from typing import Any
 
 from bot.engine import EndReason, Game, Phase
 from bot.engine.game import MAX_CUBE
-from bot.records import EventRecord, MatchRow
+from bot.records import Action, EventRecord, MatchRow
 from bot.replay import replay_event
 from bot.storage import Store
 
@@ -143,7 +143,7 @@ class _Builder:
         if rolled is None or rolled.dice is None:
             return
         if len(rolled.legal_plays()) > 1:
-            self.add(rolled.on_roll, "roll", dice=rolled.dice)
+            self.add(rolled.on_roll, Action.ROLL, dice=rolled.dice)
 
     def finish(self, game: Game) -> None:
         result = game.result
@@ -161,11 +161,11 @@ class _Builder:
         before = self.game
         game = self.game = replay_event(self.row.options, before, event)
         action = event.action
-        if action in ("start", "next_game"):
+        if action in (Action.START, Action.NEXT_GAME):
             self.flush_roll()
             self.games.append(_GameRecord(game.game_number, game.score, game.crawford))
             return
-        if action == "opening":
+        if action == Action.OPENING:
             self.current.cube = game.cube
             if game.cube > 1 and game.phase is Phase.MOVE:
                 self.current.notes.append(
@@ -174,40 +174,40 @@ class _Builder:
                 )
             if game.phase is Phase.MOVE:
                 self.pending = game
-        elif action == "roll":
+        elif action == Action.ROLL:
             self.pending = game
-        elif action in ("move", "pass"):
+        elif action in (Action.MOVE, Action.PASS):
             assert before is not None and before.dice is not None
             self.pending = None
             moves = ()
-            if action == "move":
+            if action == Action.MOVE:
                 assert game.last_play is not None
                 moves = tuple((m.source, m.target, m.hit) for m in game.last_play.moves)
-            self.add(before.on_roll, "move", dice=before.dice, moves=moves)
+            self.add(before.on_roll, Action.MOVE, dice=before.dice, moves=moves)
             if game.phase is Phase.OVER:
                 self.finish(game)
-        elif action == "double":
+        elif action == Action.DOUBLE:
             assert before is not None
-            self.add(before.on_roll, "double", value=before.cube * 2)
-        elif action == "beaver":
+            self.add(before.on_roll, Action.DOUBLE, value=before.cube * 2)
+        elif action == Action.BEAVER:
             assert before is not None
-            self.add(1 - before.on_roll, "beaver", value=game.cube * 2)
-        elif action in ("take", "drop"):
+            self.add(1 - before.on_roll, Action.BEAVER, value=game.cube * 2)
+        elif action in (Action.TAKE, Action.DROP):
             assert before is not None and before.actor is not None
             self.add(before.actor, action)
-            if action == "drop":
+            if action == Action.DROP:
                 self.finish(game)
-        elif action in ("resign_accept", "claim"):
+        elif action in (Action.RESIGN_ACCEPT, Action.CLAIM):
             self.flush_roll()
             self.finish(game)
-            if action == "claim":
+            if action == Action.CLAIM:
                 assert game.result is not None
                 names = self.row.player_names
                 self.current.notes.append(
                     f"{clean_name(names[game.result.winner])} won game {game.game_number} "
                     f"by a claim for inactivity ({_points(game.result.points)})."
                 )
-        elif action == "cancel":
+        elif action == Action.CANCEL:
             self.flush_roll()
             self.notes.append("The match was cancelled by a moderator: no result.")
 
@@ -238,10 +238,10 @@ def _beaver_read_from_roll(entries: Sequence[_Entry], index: int) -> bool:
     after = entries[index + 2] if index + 2 < len(entries) else None
     return (
         answer is not None
-        and answer.kind == "take"
+        and answer.kind == Action.TAKE
         and after is not None
         and after.player == answer.player
-        and after.kind in ("move", "roll")
+        and after.kind in (Action.MOVE, Action.ROLL)
     )
 
 
@@ -254,22 +254,22 @@ def _mat_texts(entries: Sequence[_Entry]) -> list[tuple[int, str]]:
             continue
         kind = entry.kind
         dice = f"{entry.dice[0]}{entry.dice[1]}:"
-        if kind == "move" and entry.moves:
+        if kind == Action.MOVE and entry.moves:
             moves = " ".join(f"{a}/{b}{'*' if hit else ''}" for a, b, hit in entry.moves)
             text = f"{dice} {moves}"
-        elif kind in ("move", "roll"):
+        elif kind in (Action.MOVE, Action.ROLL):
             text = dice  # a dance, or dice never played
-        elif kind == "double":
+        elif kind == Action.DOUBLE:
             text = f"Doubles => {entry.value}"
-        elif kind == "beaver":
+        elif kind == Action.BEAVER:
             if _beaver_read_from_roll(entries, index):
                 text = f"Beavers => {entry.value}"
                 skip = index + 1
             else:
                 text = f"Doubles => {entry.value}"
-        elif kind == "take":
+        elif kind == Action.TAKE:
             text = "Takes"
-        elif kind == "drop":
+        elif kind == Action.DROP:
             text = "Drops"
         else:
             text = f"Wins {_points(entry.value)}{' and the match' if entry.match_won else ''}"
@@ -377,16 +377,16 @@ def _sgf_node(entry: _Entry) -> str | None:
     colour = "W" if entry.player == 0 else "B"
     kind = entry.kind
     dice = f"{entry.dice[0]}{entry.dice[1]}"
-    if kind == "move":
+    if kind == Action.MOVE:
         moves = "".join(
             _sgf_point(a, entry.player) + _sgf_point(b, entry.player) for a, b, _ in entry.moves
         )
         return f"{colour}[{dice}{moves}]"
-    if kind == "roll":
+    if kind == Action.ROLL:
         return f"PL[{colour}]DI[{dice}]"
-    if kind in ("double", "beaver"):
+    if kind in (Action.DOUBLE, Action.BEAVER):
         return f"{colour}[double]"  # a beaver is a double while doubled
-    if kind in ("take", "drop"):
+    if kind in (Action.TAKE, Action.DROP):
         return f"{colour}[{kind}]"
     return None  # the result is the root's RE property
 

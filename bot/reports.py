@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
+from bot.computer import PlayerAnalysis
 from bot.engine import Game, GameResult
 from bot.errors import UnreadableMatchError, UserError
+from bot.luck import MatchLuck
 from bot.records import Action, MatchRow, Status
 
 
@@ -70,8 +71,8 @@ class Review:
     """What the computer makes of a match: each human's decisions, and everyone's luck."""
 
     match: MatchRow
-    analyses: dict[int, Any]  # player -> bot.computer.PlayerAnalysis
-    luck: Any  # bot.luck.MatchLuck
+    analyses: dict[int, PlayerAnalysis]  # per human player
+    luck: MatchLuck
 
 
 @dataclass(slots=True)

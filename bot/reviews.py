@@ -7,9 +7,8 @@ Every evaluation runs in the worker processes; the dice figures in a worker thre
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-from bot.computer import DEFAULT_LEVEL
+from bot.computer import DEFAULT_LEVEL, CubeHint, PlayHint
 from bot.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.errors import NoGameError, NotYourTurnError, UserError
 from bot.fairdice import VerifyResult, verify_events
@@ -26,7 +25,9 @@ class Reviews:
     workers: Workers
     settings: SessionSettings
 
-    async def hint(self, channel_id: int, user: Player) -> tuple[MatchRow, Any]:
+    async def hint(
+        self, channel_id: int, user: Player
+    ) -> tuple[MatchRow, list[PlayHint] | CubeHint]:
         """The computer's advice for the player who must act: best plays or the cube."""
         row = await self.current(channel_id)
         if row is None or row.game is None or row.status != Status.PLAYING:
