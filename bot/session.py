@@ -93,8 +93,8 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         workers: Workers | None = None,
     ) -> None:
         self.store = store
-        # Without an injected roller (tests, demos) every match commits to its dice: a
-        # secret posted as its SHA-256 before the first roll and revealed at the end.
+        # Unless a roller is injected (tests and demos script their dice), every match commits
+        # to its dice: a secret posted as its SHA-256 before the first roll, revealed at the end.
         self.fair_dice = roller is None
         self.roller = roller or SystemRoller()
         self.settings = settings or SessionSettings()
