@@ -67,6 +67,7 @@ from bot.workers import Workers
 
 log = logging.getLogger(__name__)
 
+PLAY_TEXTS_KEPT = 512  # positions whose legal plays autocomplete keeps at hand
 CONFLICT_RETRIES = 3  # another process (or a racing click) wrote first: reload and retry
 
 
@@ -104,6 +105,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         # resumed turn), so the front end can post it to the channel.
         self.on_background_report: Callable[[Report], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
+        self._play_texts: dict[tuple[int, int], list[str]] = {}  # (match, version) -> plays
         self._retries: dict[int, asyncio.Task[None]] = {}
         self._computer_factory = computer
         # Drawing and the computer's thinking run here: worker processes in the bot, the
@@ -154,8 +156,16 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             return []
         if row.player_index(user_id) != game.on_roll:
             return []
-        plays = game.legal_plays()
-        return [str(play) for play in plays] if not plays.is_forced_pass else []
+        # Autocomplete asks again at every keystroke: the answer holds for this version.
+        key = (row.id, row.version)
+        cached = self._play_texts.get(key)
+        if cached is None:
+            plays = game.legal_plays()
+            cached = [str(play) for play in plays] if not plays.is_forced_pass else []
+            if len(self._play_texts) >= PLAY_TEXTS_KEPT:
+                self._play_texts.pop(next(iter(self._play_texts)))
+            self._play_texts[key] = cached
+        return list(cached)
 
     async def history(self, channel_id: int) -> tuple[MatchRow, list[EventRecord]]:
         row = await self.latest(channel_id)

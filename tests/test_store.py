@@ -20,7 +20,7 @@ import pytest
 from bot.dice import ScriptedRoller
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, UserError
-from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent
+from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent, Status
 from bot.session import Player, SessionService
 from bot.storage import MIGRATIONS, Store
 
@@ -445,3 +445,29 @@ def test_the_settings_example_stays_committed() -> None:
         ["git", "check-ignore", "--no-index", "-q", ".env.example"], cwd=root, check=False
     )
     assert ignored.returncode == 1
+
+
+async def test_actions_arriving_together_share_a_commit_and_each_stands_alone(
+    store: Store,
+) -> None:
+    """Group commit: twenty actions at once take fewer transactions than twenty, and one
+    that fails (a stale version) writes nothing while the others are all stored."""
+    rows = [await challenge(store, channel) for channel in range(100, 120)]
+    games = [Game.new(row.options) for row in rows]
+    before = store.commits
+    changes = [
+        Change(row.id, 0, Status.PLAYING, game, 1.0, events=[event(game, "start")])
+        for row, game in zip(rows, games, strict=True)
+    ]
+    changes[7] = Change(rows[7].id, 5, Status.PLAYING, games[7], 1.0)  # a stale version
+    outcomes = await asyncio.gather(
+        *(store.apply(change) for change in changes), return_exceptions=True
+    )
+    assert isinstance(outcomes[7], ConflictError)
+    assert all(not isinstance(o, BaseException) for i, o in enumerate(outcomes) if i != 7)
+    assert 1 <= store.commits - before < len(changes)
+    assert (await store.get_match(rows[7].id)).version == 0
+    for row in rows[:7] + rows[8:]:
+        stored = await store.get_match(row.id)
+        assert stored is not None and stored.status == Status.PLAYING and stored.version == 1
+        assert [e.action for e in await store.events(row.id)] == [Action.START]

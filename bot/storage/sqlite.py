@@ -50,6 +50,8 @@ from bot.storage.schema import MIGRATIONS
 
 log = logging.getLogger(__name__)
 
+MAX_BATCH = 8  # actions written in one transaction at most
+
 
 def _prepare_file(path: Path) -> None:
     """Create the database's folder (0700) and file (0600) if missing: games are private."""
@@ -78,6 +80,10 @@ class Store:
         # version are the ones cached, the JSON state is not parsed again. Another process
         # writing the same file bumps the version, so a stale row is never served.
         self._live: dict[int, MatchRow] = {}
+        # Actions waiting to be written, and the task writing them (see apply).
+        self._pending: list[tuple[Change, asyncio.Future[MatchRow]]] = []
+        self._committer: asyncio.Task[None] | None = None
+        self.commits = 0  # transactions committed by apply (several actions may share one)
         # Test seam: called with a label before each write statement of a transaction.
         self.fault_hook: Callable[[str], None] | None = None
 
@@ -130,6 +136,9 @@ class Store:
             )
 
     async def close(self) -> None:
+        if self._committer is not None:  # let the actions already accepted be written
+            with contextlib.suppress(Exception):
+                await self._committer
         await self._db.close()
 
     async def schema_version(self) -> int:
@@ -278,23 +287,74 @@ class Store:
 
         Raises :class:`ConflictError` (and writes nothing) when the row's version is no
         longer ``expected_version``.
+
+        Group commit: actions that arrive while another transaction is being written share
+        the next one, each inside its own SAVEPOINT (one that fails writes nothing and
+        leaves the others alone), with one COMMIT, so one fsync, for all of them. Every
+        action is still on disk before its caller hears that it was applied.
         """
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                row = await self._apply(change)
-                await self._db.execute("COMMIT")
-            except BaseException as exc:
-                # A failed COMMIT (the database busy, the disk full) leaves the transaction
-                # open; roll it back too, or the next BEGIN on this connection would fail.
-                if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        await self._db.execute("ROLLBACK")
-                if isinstance(exc, ConflictError):
-                    self._forget(change.match_id)  # someone else wrote it: read it afresh
+        future: asyncio.Future[MatchRow] = asyncio.get_running_loop().create_future()
+        self._pending.append((change, future))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_pending())
+        return await future
+
+    async def _commit_pending(self) -> None:
+        """Write the waiting actions, a transaction at a time, until none wait."""
+        batch: list[tuple[Change, asyncio.Future[MatchRow]]] = []
+        try:
+            while self._pending:
+                batch = self._pending[:MAX_BATCH]
+                del self._pending[:MAX_BATCH]
+                async with self._lock:
+                    results = await self._write_batch([change for change, _ in batch])
+                for (change, future), result in zip(batch, results, strict=True):
+                    if isinstance(result, MatchRow):
+                        self._remember(result)
+                        if not future.done():
+                            future.set_result(result)
+                        continue
+                    if isinstance(result, ConflictError):
+                        self._forget(change.match_id)  # someone else wrote it: read it afresh
+                    if not future.done():
+                        future.set_exception(result)
+        except BaseException as exc:  # never leave a caller waiting on a future
+            for _, future in [*batch, *self._pending]:
+                if not future.done():
+                    future.set_exception(RuntimeError(f"the write was interrupted: {exc!r}"))
+            self._pending.clear()
+            raise
+
+    async def _write_batch(self, changes: Sequence[Change]) -> list[MatchRow | Exception]:
+        """One transaction for ``changes``: the new row of each, or why it wrote nothing."""
+        db = self._db
+        results: list[MatchRow | Exception] = []
+        try:
+            await db.execute("BEGIN IMMEDIATE")
+            for change in changes:
+                await db.execute("SAVEPOINT action")
+                try:
+                    row = await self._apply(change)
+                except Exception as exc:
+                    await db.execute("ROLLBACK TO action")
+                    await db.execute("RELEASE action")
+                    results.append(exc)
+                    continue
+                await db.execute("RELEASE action")
+                results.append(row)
+            await db.execute("COMMIT")
+            self.commits += 1
+        except BaseException as exc:
+            # A failed COMMIT (the database busy, the disk full) leaves the transaction
+            # open; roll it back too, or the next BEGIN on this connection would fail.
+            # Nothing of the batch was stored.
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    await db.execute("ROLLBACK")
+            if not isinstance(exc, Exception):
                 raise
-        self._remember(row)
-        return row
+            return [exc for _ in changes]
+        return results
 
     def _fault(self, label: str) -> None:
         if self.fault_hook is not None:
