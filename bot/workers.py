@@ -13,7 +13,7 @@ Pure of Discord and of the database: engine values (a Game, a Play) go in and co
 pickle. Only module-level functions can be sent to a worker (:meth:`Workers.call`).
 
 >>> import asyncio
->>> from bot.engine import Game
+>>> from bot.engine import Game, MatchOptions
 >>> async def picture() -> bytes:
 ...     workers = Workers.inline()
 ...     await workers.start()
@@ -39,10 +39,11 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot.computer import LEVELS, ComputerPlayer, computer_available
-from bot.engine import Game
-from bot.luck import match_luck
-from bot.replay import decisions_from_events
+from bot.computer import LEVELS, ComputerPlayer, PlayerAnalysis, computer_available
+from bot.engine import Game, MatchOptions
+from bot.luck import MatchLuck, match_luck
+from bot.records import EventRecord
+from bot.replay import Decision, decisions_from_events
 from renderers import render_board, warm_up
 
 log = logging.getLogger(__name__)
@@ -80,11 +81,11 @@ class WorkerError(RuntimeError):
 
 # --- what runs inside a worker --------------------------------------------------------------
 
-_players: dict[str, Any] = {}
+_players: dict[str, ComputerPlayer] = {}
 _players_lock = threading.Lock()
 
 
-def _player(level: str) -> Any:
+def _player(level: str) -> ComputerPlayer:
     """This process's computer player for ``level``, made once."""
     with _players_lock:
         player = _players.get(level)
@@ -116,29 +117,33 @@ def _pid() -> int:
     return os.getpid()
 
 
-def render(game: Any, options: dict[str, Any]) -> bytes:
+def render(game: Game, options: dict[str, Any]) -> bytes:
     """:func:`renderers.render_board` with keyword ``options``."""
     return render_board(game, **options)
 
 
-def render_many(jobs: Sequence[tuple[Any, dict[str, Any]]]) -> list[bytes]:
+def render_many(jobs: Sequence[tuple[Game, dict[str, Any]]]) -> list[bytes]:
     """Several pictures in one round trip."""
     return [render(game, options) for game, options in jobs]
 
 
-def think(level: str, method: str, game: Any, args: tuple[Any, ...]) -> Any:
+def think(level: str, method: str, game: Game, args: tuple[Any, ...]) -> Any:
     """``ComputerPlayer(level).<method>(game, *args)`` with this process's player."""
     if method not in COMPUTER_METHODS:
         raise ValueError(f"the computer has no method {method!r}")
     return getattr(_player(level), method)(game, *args)
 
 
-def analyze(decisions: Sequence[tuple[Any, Any]], level: str, players: tuple[int, ...]) -> Any:
+def analyze(
+    decisions: Sequence[tuple[Game, Decision]], level: str, players: tuple[int, ...]
+) -> dict[int, PlayerAnalysis]:
     """:meth:`~bot.computer.ComputerPlayer.analyze` with this process's player."""
     return _player(level).analyze(decisions, players=players)
 
 
-def analyze_log(options: Any, events: Sequence[Any], level: str, players: tuple[int, ...]) -> Any:
+def analyze_log(
+    options: MatchOptions, events: Sequence[EventRecord], level: str, players: tuple[int, ...]
+) -> dict[int, PlayerAnalysis]:
     """A match's event log replayed into its decisions, then analysed: the whole of
     ``/backgammon analyze`` in one worker call (the log is smaller to send than the games)."""
 
@@ -146,20 +151,24 @@ def analyze_log(options: Any, events: Sequence[Any], level: str, players: tuple[
 
 
 def review_log(
-    options: Any,
-    events: Sequence[Any],
+    options: MatchOptions,
+    events: Sequence[EventRecord],
     level: str,
     players: tuple[int, ...],
     game_number: int | None = None,
-) -> tuple[Any, Any]:
+) -> tuple[dict[int, PlayerAnalysis], MatchLuck]:
     """Skill and luck of a match (or of one of its games) from its event log, as
     ``SessionService.review`` computes them: ``(analyses, luck)``."""
     return _review_with(_player(level), options, events, players, game_number)
 
 
 def _review_with(
-    player: Any, options: Any, events: Sequence[Any], players: tuple[int, ...], game: int | None
-) -> tuple[Any, Any]:
+    player: ComputerPlayer,
+    options: MatchOptions,
+    events: Sequence[EventRecord],
+    players: tuple[int, ...],
+    game: int | None,
+) -> tuple[dict[int, PlayerAnalysis], MatchLuck]:
     decisions = decisions_from_events(options, events)
     if game is not None:
         decisions = [d for d in decisions if d[0].game_number == game]
@@ -274,15 +283,15 @@ class Workers:
             self._replace(executor)
             raise WorkerError(f"a worker process died during {_name(fn)}") from exc
 
-    async def render(self, game: Any, **options: Any) -> bytes:
+    async def render(self, game: Game, **options: Any) -> bytes:
         """:func:`renderers.render_board` (same keyword options) in a worker."""
         return await self.call(render, game, options)
 
-    async def render_many(self, jobs: Iterable[tuple[Any, dict[str, Any]]]) -> list[bytes]:
+    async def render_many(self, jobs: Iterable[tuple[Game, dict[str, Any]]]) -> list[bytes]:
         """Pictures of several ``(game, options)`` in one round trip, in order."""
         return await self.call(render_many, list(jobs))
 
-    async def computer(self, level: str, method: str, game: Any, *args: Any) -> Any:
+    async def computer(self, level: str, method: str, game: Game, *args: Any) -> Any:
         """``ComputerPlayer(level).<method>(game, *args)``: ``choose_play``,
         ``should_double``, ``cube_response``, ``accepts_resignation``, ``hints``..."""
         if method not in COMPUTER_METHODS:
@@ -292,8 +301,8 @@ class Workers:
         return await self.call(think, level, method, game, args)
 
     async def analyze(
-        self, decisions: Sequence[tuple[Any, Any]], *, level: str, players: Iterable[int]
-    ) -> Any:
+        self, decisions: Sequence[tuple[Game, Decision]], *, level: str, players: Iterable[int]
+    ) -> dict[int, PlayerAnalysis]:
         """Error rates of ``players`` over ``decisions`` (see ComputerPlayer.analyze)."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
@@ -302,14 +311,19 @@ class Workers:
         return await self.call(analyze, list(decisions), level, players)
 
     async def analyze_log(
-        self, options: Any, events: Sequence[Any], *, level: str, players: Iterable[int]
-    ) -> Any:
+        self,
+        options: MatchOptions,
+        events: Sequence[EventRecord],
+        *,
+        level: str,
+        players: Iterable[int],
+    ) -> dict[int, PlayerAnalysis]:
         """Replay a match's event log (``bot.replay.decisions_from_events``) and analyse
         the decisions of ``players``, all in a worker."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
 
-            def work() -> Any:
+            def work() -> dict[int, PlayerAnalysis]:
                 decisions = decisions_from_events(options, events)
                 return self._local(level).analyze(decisions, players=players)
 
@@ -318,13 +332,13 @@ class Workers:
 
     async def review_log(
         self,
-        options: Any,
-        events: Sequence[Any],
+        options: MatchOptions,
+        events: Sequence[EventRecord],
         *,
         level: str,
         players: Iterable[int],
         game_number: int | None = None,
-    ) -> tuple[Any, Any]:
+    ) -> tuple[dict[int, PlayerAnalysis], MatchLuck]:
         """Skill and luck of a match from its event log, in a worker: ``(analyses, luck)``
         (``bot.session.Review`` holds them with the match row)."""
         players = tuple(players)

@@ -25,7 +25,6 @@ import aiosqlite
 from bot import codec
 from bot.engine import EndReason, GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, UnreadableMatchError
-from bot.ratings import Rated, fibs_update
 from bot.records import (
     UNREADABLE,
     Change,
@@ -34,7 +33,6 @@ from bot.records import (
     EventRecord,
     FinishedGame,
     GuildSettings,
-    MatchOutcome,
     MatchRow,
     PlayerStats,
     UserSettings,
@@ -47,6 +45,7 @@ from bot.storage.rows import (
     parse_match,
 )
 from bot.storage.schema import MIGRATIONS
+from bot.storage.stats import record_game, record_match
 
 log = logging.getLogger(__name__)
 
@@ -420,131 +419,11 @@ class Store:
             )
         for finished in change.finished_games:
             self._fault("game_result")
-            await self._record_game(match, finished, change.now)
+            await record_game(self._db, match, finished, change.now)
         if outcome is not None and outcome.winner is not None:
             self._fault("match_result")
-            await self._record_match(match, outcome)
+            await record_match(self._db, match, outcome)
         return match
-
-    async def _ensure_players(self, match: MatchRow) -> None:
-        await self._db.executemany(
-            "INSERT INTO players (guild_id, user_id, name) VALUES (?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name",
-            [
-                (match.guild_id, user_id, name)
-                for user_id, name in zip(match.player_ids, match.player_names, strict=True)
-            ],
-        )
-
-    async def _record_game(self, match: MatchRow, finished: FinishedGame, now: float) -> None:
-        result = finished.result
-        await self._db.execute(
-            "INSERT INTO game_results (match_id, game_number, winner, kind, cube, points, "
-            "reason, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                match.id,
-                finished.game_number,
-                result.winner,
-                int(result.kind),
-                result.cube,
-                result.points,
-                result.reason.value,
-                now,
-            ),
-        )
-        if match.computer_level is not None:
-            # Games against the computer stay out of the human statistics; the human
-            # (always player 0) gets a tally of their own per level.
-            human_won = int(result.winner == 0)
-            await self._db.execute(
-                "INSERT INTO computer_results (guild_id, user_id, level, games, game_wins, "
-                "points_won, points_lost) VALUES (?, ?, ?, 1, ?, ?, ?) "
-                "ON CONFLICT (guild_id, user_id, level) DO UPDATE SET "
-                "games = games + 1, game_wins = game_wins + excluded.game_wins, "
-                "points_won = points_won + excluded.points_won, "
-                "points_lost = points_lost + excluded.points_lost",
-                (
-                    match.guild_id,
-                    match.player_ids[0],
-                    match.computer_level,
-                    human_won,
-                    result.points * human_won,
-                    result.points * (1 - human_won),
-                ),
-            )
-            return
-        await self._ensure_players(match)
-        winner_id = match.player_ids[result.winner]
-        loser_id = match.player_ids[1 - result.winner]
-        gammon = int(result.kind == ResultKind.GAMMON)
-        backgammon = int(result.kind == ResultKind.BACKGAMMON)
-        await self._db.execute(
-            "UPDATE players SET games = games + 1, game_wins = game_wins + 1, "
-            "gammons = gammons + ?, backgammons = backgammons + ?, "
-            "points_won = points_won + ? WHERE guild_id = ? AND user_id = ?",
-            (gammon, backgammon, result.points, match.guild_id, winner_id),
-        )
-        await self._db.execute(
-            "UPDATE players SET games = games + 1, game_losses = game_losses + 1, "
-            "points_lost = points_lost + ? WHERE guild_id = ? AND user_id = ?",
-            (result.points, match.guild_id, loser_id),
-        )
-
-    async def _record_match(self, match: MatchRow, outcome: MatchOutcome) -> None:
-        if outcome.winner is None:
-            return
-        if match.computer_level is not None:
-            await self._db.execute(
-                "INSERT INTO computer_results (guild_id, user_id, level, matches, match_wins) "
-                "VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, level) DO UPDATE SET "
-                "matches = matches + 1, match_wins = match_wins + excluded.match_wins",
-                (
-                    match.guild_id,
-                    match.player_ids[0],
-                    match.computer_level,
-                    int(outcome.winner == 0),
-                ),
-            )
-            return
-        await self._ensure_players(match)
-        winner_id = match.player_ids[outcome.winner]
-        loser_id = match.player_ids[1 - outcome.winner]
-        await self._db.execute(
-            "UPDATE players SET matches = matches + 1, match_wins = match_wins + 1, "
-            "streak = streak + 1, best_streak = MAX(best_streak, streak + 1) "
-            "WHERE guild_id = ? AND user_id = ?",
-            (match.guild_id, winner_id),
-        )
-        await self._db.execute(
-            "UPDATE players SET matches = matches + 1, match_losses = match_losses + 1, "
-            "streak = 0 WHERE guild_id = ? AND user_id = ?",
-            (match.guild_id, loser_id),
-        )
-        if not match.rated:
-            return
-        rows = await self._db.execute_fetchall(
-            "SELECT user_id, rating, experience FROM players "
-            "WHERE guild_id = ? AND user_id IN (?, ?)",
-            (match.guild_id, winner_id, loser_id),
-        )
-        ratings = {row[0]: Rated(float(row[1]), int(row[2])) for row in rows}
-        new_winner, new_loser = fibs_update(
-            ratings[winner_id], ratings[loser_id], match.options.length
-        )
-        for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser)):
-            await self._db.execute(
-                "UPDATE players SET rating = ?, experience = ?, "
-                "rated_matches = rated_matches + 1 WHERE guild_id = ? AND user_id = ?",
-                (rated.rating, rated.experience, match.guild_id, user_id),
-            )
-        await self._db.executemany(
-            "INSERT INTO rating_history (guild_id, user_id, match_id, rated_at, rating) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [
-                (match.guild_id, user_id, match.id, match.updated_at, rated.rating)
-                for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser))
-            ],
-        )
 
     # --- events --------------------------------------------------------------------------
 
