@@ -178,7 +178,11 @@ HELP_TEXT = """\
 **Cube**: `double`, then your opponent `take`s or `drop`s (`pass`). No doubling in the \
 Crawford game or a 1-point match.
 **Computer**: `/backgammon play [level]` (or challenge the bot itself); `hint` in casual \
-games; `analyze` after a game shows each player's error rate and biggest mistakes.
+games; `analyze` after a game shows each player's error rate, luck and biggest mistakes.
+**Your games**: `games` lists them; `settings` sets your turn notices (on, off, or after \
+idle minutes) and board; `export` gives a match as a file for GNU Backgammon.
+**Dice**: every match commits to its dice before the first roll and reveals the secret at \
+the end: `verify` checks every roll; `dice` shows the rolls played here against fair dice.
 **Also**: `resign` (single, gammon or backgammon), `board`, `history`, `stats`, \
 `leaderboard`, `claim` (win when your opponent has been idle too long), `cancel` (moderators).
 """
