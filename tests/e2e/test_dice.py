@@ -56,6 +56,22 @@ async def _play_a_few_rolls_then_resign(h: Harness) -> tuple[str, str]:
     return challenge.content or "", ended.content or ""
 
 
+def _verify_command(
+    database: Path, folder: Path, secret: str, public: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot verify SECRET PUBLIC`` against the bot's database, as an operator runs it."""
+    env = {**os.environ, "DATABASE_PATH": str(database), "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "verify", secret, public],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=folder,
+        timeout=30,
+        check=False,
+    )
+
+
 @pytest.fixture
 async def fair(fake: FakeDiscord, tmp_path: Path):
     h = Harness(fake, tmp_path / "gammon.db", fair_dice=True)
@@ -83,16 +99,7 @@ async def test_dice_are_committed_revealed_and_verifiable(fair: Harness, tmp_pat
     result = await (await h.slash(h.carol, "verify", secret=secret, public=public)).response()
     assert "The dice match" in (result.content or ""), result.content
 
-    env = {**os.environ, "DATABASE_PATH": str(h.db_path), "PYTHONPATH": str(ROOT)}
-    cli = subprocess.run(
-        [sys.executable, "-m", "bot", "verify", secret, public],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=30,
-        check=False,
-    )
+    cli = _verify_command(h.db_path, tmp_path, secret, public)
     assert cli.returncode == 0 and "The dice match" in cli.stdout, cli.stdout + cli.stderr
 
     # One recorded roll changed in the database: both checks now say so.
@@ -106,15 +113,7 @@ async def test_dice_are_committed_revealed_and_verifiable(fair: Harness, tmp_pat
         )
     result = await (await h.slash(h.carol, "verify", secret=secret, public=public)).response()
     assert "do NOT match" in (result.content or ""), result.content
-    cli = subprocess.run(
-        [sys.executable, "-m", "bot", "verify", secret, public],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=30,
-        check=False,
-    )
+    cli = _verify_command(h.db_path, tmp_path, secret, public)
     assert cli.returncode == 1 and "do NOT match" in cli.stdout, cli.stdout + cli.stderr
 
     wrong = await (await h.slash(h.carol, "verify", secret="ab" * 32, public=public)).response()
