@@ -119,6 +119,9 @@ class GuildSettings:
     """A server's choices (moderators set them)."""
 
     threads: bool = False  # each accepted game gets its own thread
+    # The language of public game messages ("fr", "en"); None follows the server's Discord
+    # locale.
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

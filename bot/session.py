@@ -114,11 +114,15 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
 
     @contextlib.asynccontextmanager
     async def _lock(self, channel_id: int) -> AsyncIterator[None]:
-        """Hold the channel's lock (one action at a time per channel, in this process)."""
+        """Hold the channel's lock: one action at a time per channel.
+
+        The asyncio lock queues this process's actions; the store's lock then keeps other
+        processes (shards on one PostgreSQL) out for the whole action, computer reply included.
+        """
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
-        async with lock:
+        async with lock, self.store.channel_lock(channel_id):
             yield
 
     # --- reading -------------------------------------------------------------------------

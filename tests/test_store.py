@@ -20,7 +20,16 @@ import pytest
 from bot.dice import ScriptedRoller
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.errors import ChannelBusyError, ConflictError, UserError
-from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent, Status
+from bot.records import (
+    Action,
+    Change,
+    FinishedGame,
+    GuildSettings,
+    MatchOutcome,
+    NewEvent,
+    Status,
+    UserSettings,
+)
 from bot.session import Player, SessionService
 from bot.storage import MIGRATIONS, Store
 
@@ -471,3 +480,16 @@ async def test_actions_arriving_together_share_a_commit_and_each_stands_alone(
         stored = await store.get_match(row.id)
         assert stored is not None and stored.status == Status.PLAYING and stored.version == 1
         assert [e.action for e in await store.events(row.id)] == [Action.START]
+
+
+async def test_settings_are_kept_per_server_and_per_player(store: Store) -> None:
+    assert await store.guild_settings(GUILD) == GuildSettings()
+    await store.save_guild_settings(GUILD, GuildSettings(threads=True, language="fr"))
+    assert await store.guild_settings(GUILD) == GuildSettings(threads=True, language="fr")
+    await store.save_guild_settings(GUILD, GuildSettings(threads=True, language=None))
+    assert (await store.guild_settings(GUILD)).language is None
+    assert await store.guild_settings(GUILD + 1) == GuildSettings()
+    mine = UserSettings(notify="idle", notify_minutes=5, board_side="left", theme="dark")
+    await store.save_user_settings(ALICE.id, mine)
+    assert await store.user_settings(ALICE.id) == mine
+    assert await store.user_settings(BOB.id) == UserSettings()

@@ -139,6 +139,11 @@ MIGRATIONS: tuple[str, ...] = (
         theme          TEXT NOT NULL DEFAULT 'classic'
     );
     """,
+    # 5: the language a server's moderators chose for its public game messages (NULL: the
+    # server's own Discord locale).
+    """
+    ALTER TABLE guild_settings ADD COLUMN language TEXT;
+    """,
 )
 
 

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +146,15 @@ class Store:
         return int(row[0]) if row else 0
 
     # --- matches -------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Serialise a channel's actions across processes: nothing to do for SQLite.
+
+        One process owns an SQLite file; the session's in-process lock already serialises
+        the channel. (PostgreSQL holds an advisory lock here.)
+        """
+        yield
 
     async def live_match(self, channel_id: int) -> MatchRow | None:
         """The challenge or match in progress in a channel, if any, as stored right now.
@@ -489,16 +498,19 @@ class Store:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         rows = await self._select(
-            "SELECT threads FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT threads, language FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
-        return GuildSettings(threads=bool(rows[0][0])) if rows else GuildSettings()
+        if not rows:
+            return GuildSettings()
+        return GuildSettings(threads=bool(rows[0][0]), language=rows[0][1])
 
     async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         async with self._lock:
             await self._db.execute(
-                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
-                (guild_id, int(settings.threads)),
+                "INSERT INTO guild_settings (guild_id, threads, language) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads, "
+                "language = excluded.language",
+                (guild_id, int(settings.threads), settings.language),
             )
 
     async def user_settings(self, user_id: int) -> UserSettings:
