@@ -1,0 +1,105 @@
+"""Words for players in their language: lazy messages, rendered by gettext catalogues.
+
+The session, the engine's error mapping and the presentation layer build :class:`Text`
+values (a message id and its parameters: a fact still waiting for a language); only the
+front end, which knows who reads the message, turns one into words with :func:`say`.
+
+``_`` and ``N_`` are the markers Babel extracts (``pybabel extract -k _ -k N_:1,2``); the
+catalogues live in ``bot/locales/<lang>/LC_MESSAGES/gammon.po`` with their compiled ``.mo``
+beside them, so a fresh install needs nothing built. English is the source language: it
+has no catalogue of its own.
+
+Parameters are formatted with ``str.format`` by name, so translators may reorder them. A
+parameter that is itself a :class:`Text` is rendered in the same language first; anything
+else (names, move notation, numbers) is shown as it is.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DOMAIN = "gammon"
+LOCALE_DIR = Path(__file__).resolve().parent / "locales"
+SOURCE_LANGUAGE = "en"
+LANGUAGES: tuple[str, ...] = ("en", "fr")  # every language with a catalogue, source first
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A message waiting for a language: its id (the English source) and its parameters."""
+
+    msgid: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    plural: str | None = None  # the English plural form, for counted messages
+    count: int | None = None  # which plural form to use
+
+    def __str__(self) -> str:
+        """The English words: for logs, tests and places with no reader's language."""
+        return say(self, SOURCE_LANGUAGE)
+
+
+def _(msgid: str, /, **params: object) -> Text:
+    """Mark a message for translation; its ``{name}`` fields come from ``params``."""
+    return Text(msgid, params)
+
+
+def N_(singular: str, plural: str, count: int, /, **params: object) -> Text:
+    """Mark a counted message: ``N_("{n} point", "{n} points", n, n=n)``."""
+    return Text(singular, params, plural, count)
+
+
+def language_of(locale: object) -> str:
+    """The catalogue for a Discord locale (``"fr"``, ``"en-GB"``, a ``discord.Locale``).
+
+    Unknown or missing locales read English.
+    """
+    value = getattr(locale, "value", locale)
+    if not isinstance(value, str) or not value:
+        return SOURCE_LANGUAGE
+    language = value.replace("_", "-").split("-")[0].lower()
+    return language if language in LANGUAGES else SOURCE_LANGUAGE
+
+
+@functools.cache
+def catalogue(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of a language (English, or a missing file: the source text)."""
+    if language == SOURCE_LANGUAGE:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
+
+
+def say(text: Text | str, language: str | None = None) -> str:
+    """The words of ``text`` in ``language`` (a language code or a Discord locale)."""
+    if isinstance(text, str):
+        return text
+    lang = language_of(language)
+    words = catalogue(lang)
+    if text.plural is not None and text.count is not None:
+        template = words.ngettext(text.msgid, text.plural, text.count)
+    else:
+        template = words.gettext(text.msgid)
+    if not text.params:
+        return template
+    values = {
+        key: say(value, lang) if isinstance(value, Text) else value
+        for key, value in text.params.items()
+    }
+    return template.format(**values)
+
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "N_",
+    "SOURCE_LANGUAGE",
+    "Text",
+    "_",
+    "catalogue",
+    "language_of",
+    "say",
+]
