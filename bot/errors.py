@@ -1,16 +1,23 @@
 """Errors whose text is meant for the player, raised by the session layer.
 
-The command layer shows ``str(error)`` privately (ephemerally) and changes nothing; any
-other exception is a bug, logged and answered with a generic apology.
+The command layer shows ``error.text`` privately (ephemerally), in the reader's language
+(:func:`bot.i18n.say`), and changes nothing; any other exception is a bug, logged and
+answered with a generic apology. ``str(error)`` is the English text, for logs.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import Text
+
 
 class UserError(Exception):
     """Something the player asked for cannot be done; the message says what to do instead."""
+
+    def __init__(self, text: Text | str) -> None:
+        super().__init__(str(text))
+        self.text: Text | str = text
 
 
 class NoGameError(UserError):
