@@ -39,6 +39,15 @@ class Settings:
     leaderboard_min_matches: int = 1
     game_reviews: bool = True  # post each finished game's luck and error rates
     workers: int | None = None  # processes drawing boards and thinking (None: cores - 1)
+    # Sharding: how many gateway shards the bot has in all, and which this process runs
+    # (None: one process, no sharding). The process running shard 0 syncs the commands.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Only one process registers the application commands: the one with shard 0."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
     @classmethod
     def from_env(
@@ -73,6 +82,7 @@ class Settings:
             or 1,
             game_reviews=_bool(get("GAME_REVIEWS"), "GAME_REVIEWS", True),
             workers=_int(get("WORKERS"), "WORKERS", minimum=0),
+            **_shards(get("SHARD_COUNT"), get("SHARD_IDS")),
         )
 
     def require_token(self) -> str:
@@ -148,6 +158,34 @@ def _log_level(value: str) -> str:
     if level not in LOG_LEVELS:
         raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {value!r}")
     return level
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> dict[str, object]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (``0-3``, ``0,2``; empty: every shard)."""
+    count = _int(count_text, "SHARD_COUNT", minimum=1)
+    if count is None:
+        if ids_text is not None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (how many shards in all)")
+        return {}
+    if ids_text is None:
+        return {"shard_count": count, "shard_ids": tuple(range(count))}
+    ids: set[int] = set()
+    for part in ids_text.split(","):
+        first, dash, last = part.strip().partition("-")
+        try:
+            low = int(first)
+            high = int(last) if dash else low
+        except ValueError:
+            raise SettingsError(
+                f"SHARD_IDS must list shard numbers like 0-3 or 0,2, not {ids_text!r}"
+            ) from None
+        if low > high or low < 0 or high >= count:
+            raise SettingsError(
+                f"SHARD_IDS must be shards 0 to {count - 1} of SHARD_COUNT={count}, "
+                f"not {part.strip()!r}"
+            )
+        ids.update(range(low, high + 1))
+    return {"shard_count": count, "shard_ids": tuple(sorted(ids))}
 
 
 def _url(value: str | None, key: str, schemes: tuple[str, ...]) -> str | None:

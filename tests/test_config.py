@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,41 @@ def test_env_file_syntax_error_names_the_line(tmp_path: Path) -> None:
     env.write_text("GOOD=1\nthis is not a setting\n", encoding="utf-8")
     with pytest.raises(SettingsError, match=r"\.env:2: expected KEY=value"):
         read_env_file(env)
+
+
+@pytest.mark.parametrize(
+    ("env", "count", "ids", "syncs"),
+    [
+        ({}, None, None, True),
+        ({"SHARD_COUNT": "2"}, 2, (0, 1), True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0-1"}, 4, (0, 1), True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-3"}, 4, (2, 3), False),
+        ({"SHARD_COUNT": "8", "SHARD_IDS": " 5, 1-2 ,2"}, 8, (1, 2, 5), False),
+    ],
+)
+def test_shards_name_the_process_share_and_only_shard_zero_syncs(
+    env: dict[str, str], count: int | None, ids: tuple[int, ...] | None, syncs: bool, tmp_path: Path
+) -> None:
+    settings = Settings.from_env(env, env_file=tmp_path / "none")
+    assert (settings.shard_count, settings.shard_ids, settings.syncs_commands) == (
+        count,
+        ids,
+        syncs,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be at least 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "shards 0 to 1 of SHARD_COUNT=2, not '2'"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "not '3-1'"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "a-b"}, "like 0-3 or 0,2"),
+    ],
+)
+def test_bad_shard_settings_name_the_key(
+    env: dict[str, str], fragment: str, tmp_path: Path
+) -> None:
+    with pytest.raises(SettingsError, match=re.escape(fragment)):
+        Settings.from_env(env, env_file=tmp_path / "none")
