@@ -119,14 +119,14 @@ def make_workers(settings: Settings) -> Workers:
 async def _serve(settings: Settings, token: str, store: Store, workers: Workers) -> int:
     import discord
 
-    from bot.client import GammonBot, point_discord_at
+    from bot.client import make_bot, point_discord_at
 
     # SQLite still runs in a thread (and boards too with WORKERS=0); with CPython's default
     # 5 ms GIL switch interval the event loop waits behind them on every hand-off.
     sys.setswitchinterval(0.0005)
     point_discord_at(settings)
     service = SessionService(store, settings=session_settings(settings), workers=workers)
-    bot = GammonBot(settings, service)
+    bot = make_bot(settings, service)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -100,6 +100,9 @@ def point_discord_at(settings: Settings) -> None:
 
 class GammonBot(commands.Bot):
     def __init__(self, settings: Settings, service: SessionService) -> None:
+        sharding: dict[str, Any] = {}
+        if isinstance(self, commands.AutoShardedBot):
+            sharding = {"shard_count": settings.shard_count, "shard_ids": settings.shard_ids}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
@@ -107,6 +110,7 @@ class GammonBot(commands.Bot):
             tree_cls=GammonTree,
             # Nobody is pinged unless a message names the users it pings.
             allowed_mentions=discord.AllowedMentions.none(),
+            **sharding,
         )
         self.settings = settings
         self.service = service
@@ -127,7 +131,11 @@ class GammonBot(commands.Bot):
             # player (worker processes warm themselves when they start).
             await asyncio.to_thread(warm_up)
         self.add_dynamic_items(ActionButton)
-        if self.settings.dev_guild_id:
+        if not self.settings.syncs_commands:
+            # Several shard processes: the one running shard 0 registers the commands (they
+            # belong to the application, not to a shard); the others would only race it.
+            log.info("commands are synced by the process running shard 0")
+        elif self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             commands_ = await self.tree.sync(guild=guild)
@@ -156,3 +164,19 @@ class GammonBot(commands.Bot):
                 await asyncio.wait_for(cog.idle.wait(), timeout)
             except TimeoutError:
                 log.warning("shutting down with %d action(s) still running", cog.in_flight)
+
+
+class ShardedGammonBot(GammonBot, commands.AutoShardedBot):
+    """The bot as one of several processes: it runs SHARD_IDS of SHARD_COUNT gateway shards.
+
+    Discord sends each server's events and interactions to the shard ``(guild_id >> 22) %
+    SHARD_COUNT``; the processes share one PostgreSQL, whose per-channel lock keeps their
+    actions in a channel one at a time.
+    """
+
+
+def make_bot(settings: Settings, service: SessionService) -> GammonBot:
+    """The bot for these settings: sharded when SHARD_COUNT is set, else one plain client."""
+    if settings.shard_count is None:
+        return GammonBot(settings, service)
+    return ShardedGammonBot(settings, service)
