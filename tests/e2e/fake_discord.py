@@ -1979,14 +1979,21 @@ class FakeDiscord:
         live = self.sessions
         return max(live, key=lambda s: s.ready_index) if live else None
 
-    def _interaction_session(self, index: int | None) -> _GatewaySession | None:
+    def _interaction_session(
+        self, index: int | None, guild_id: int | None = None
+    ) -> _GatewaySession | None:
         """The session an interaction goes to: ``index`` into the live sessions (oldest first),
-        else by ``interaction_routing``: ``"newest"`` or ``"round_robin"``."""
+        else one that owns the guild's shard (as Discord routes them), chosen among those by
+        ``interaction_routing``: ``"newest"`` or ``"round_robin"``."""
         live = sorted(self.sessions, key=lambda s: s.ready_index)
         if not live:
             return None
         if index is not None:
             return live[index] if -len(live) <= index < len(live) else None
+        if guild_id is not None:
+            live = [s for s in live if s.wants_guild(guild_id)]
+            if not live:
+                return None  # the shard's process is down: wait for it (or a takeover)
         if self.interaction_routing == "newest":
             return live[-1]
         if self.interaction_routing == "round_robin":
@@ -2450,7 +2457,9 @@ class FakeDiscord:
         self._interactions[result.token] = result
         self.interactions.append(result)
         what = "a connected bot" if session is None else f"live gateway session #{session}"
-        sess = await self.wait_for(lambda: self._interaction_session(session), timeout, what)
+        sess = await self.wait_for(
+            lambda: self._interaction_session(session, channel.guild_id), timeout, what
+        )
         result.session_index = sorted(self.sessions, key=lambda s: s.ready_index).index(sess)
         result.dispatched_at = asyncio.get_running_loop().time()
         self.gateway_log.append(("INTERACTION_CREATE", payload))
