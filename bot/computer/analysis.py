@@ -30,7 +30,7 @@ from bot.computer.cube import (
     responses,
 )
 from bot.computer.evaluator import CubeContext, Evaluator, WinChances
-from bot.engine import Game, NotAllowedNowError, Phase, Play
+from bot.engine import EngineErrorCode, Game, NotAllowedNowError, Phase, Play
 
 __all__ = [
     "BLUNDER_THRESHOLD",
@@ -86,7 +86,8 @@ class CubeHint:
     double_beaver: float | None = None
     chances: WinChances | None = None
     redouble: bool = False
-    refusal: str | None = None
+    refusal: str | None = None  # for developers; players read refusal_code's sentence
+    refusal_code: EngineErrorCode | None = None
 
     @property
     def double(self) -> bool:
@@ -242,11 +243,13 @@ def cube_hint(evaluator: Evaluator, game: Game) -> CubeHint:
     reason and only the equity of playing on.
     """
     if game.phase not in (Phase.ROLL, Phase.DOUBLED) or game.beaver_pending:
-        raise NotAllowedNowError("There is no cube decision to advise on now.")
+        raise NotAllowedNowError(
+            "There is no cube decision to advise on now.", EngineErrorCode.NO_CUBE_DECISION
+        )
     context = CubeContext.for_game(game)
     equities = evaluator.cube_equities(game.position, context)
     redouble = game.cube_owner is not None
-    refusal = None if game.phase is Phase.DOUBLED else game.cube_refusal()
+    refusal = None if game.phase is Phase.DOUBLED else game.cube_refusal_error()
     if refusal is not None:
         return CubeHint(
             action=CubeAction.NO_DOUBLE,
@@ -255,7 +258,8 @@ def cube_hint(evaluator: Evaluator, game: Game) -> CubeHint:
             double_pass=None,
             chances=equities.chances,
             redouble=redouble,
-            refusal=refusal,
+            refusal=str(refusal),
+            refusal_code=refusal.code,
         )
     beavers = beavers_allowed(game)
     return CubeHint(

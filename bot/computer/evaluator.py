@@ -22,6 +22,7 @@ from typing import Literal, Protocol
 
 from bot.engine import Dice, Game, Position
 from bot.errors import UserError
+from bot.i18n import Text, _
 
 # bgsage is optional: it ships wheels only for Linux x86-64, macOS on Apple silicon and
 # Windows (see pyproject.toml), and elsewhere (a Raspberry Pi, say) the bot runs without a
@@ -49,7 +50,7 @@ __all__ = [
     "computer_available",
 ]
 
-UNAVAILABLE_MESSAGE = (
+UNAVAILABLE_MESSAGE = _(
     "The computer opponent isn't available on this server: its engine (bgsage) runs only on "
     "Linux x86-64, macOS on Apple silicon and Windows. Challenge a person instead."
 )
@@ -58,7 +59,7 @@ UNAVAILABLE_MESSAGE = (
 class ComputerUnavailableError(UserError):
     """bgsage cannot be imported here, so there is no computer opponent."""
 
-    def __init__(self, message: str = UNAVAILABLE_MESSAGE) -> None:
+    def __init__(self, message: Text | str = UNAVAILABLE_MESSAGE) -> None:
         super().__init__(message)
 
 

@@ -42,7 +42,7 @@ from bot.computer.cube import (
     responses,
 )
 from bot.computer.evaluator import BgsageEvaluator, CubeContext, CubeEquities, Evaluator
-from bot.engine import Game, NotAllowedNowError, Phase, Play
+from bot.engine import EngineErrorCode, Game, NotAllowedNowError, Phase, Play
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "ComputerPlayer", "Level", "analyze"]
 
@@ -177,7 +177,9 @@ class ComputerPlayer:
         Synchronous CPU work: call it from a worker thread.
         """
         if game.phase is not Phase.DOUBLED:
-            raise NotAllowedNowError("There is no double to answer.")
+            raise NotAllowedNowError(
+                "There is no double to answer.", EngineErrorCode.NO_DOUBLE_TO_ANSWER
+            )
         if game.beaver_pending:
             value = self._beaver_take_value(game) + self._noise()
             return CubeDecision.TAKE if value >= -1.0 else CubeDecision.DROP
@@ -209,7 +211,9 @@ class ComputerPlayer:
         """
         offer = game.resignation
         if offer is None:
-            raise NotAllowedNowError("There is no resignation offer to answer.")
+            raise NotAllowedNowError(
+                "There is no resignation offer to answer.", EngineErrorCode.NO_RESIGNATION
+            )
         computer = 1 - offer.player
         chances = self.evaluator.cube_equities(game.position, CubeContext.for_game(game)).chances
         if chances is None:

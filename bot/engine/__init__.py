@@ -8,6 +8,7 @@
 
 from bot.engine.errors import (
     EngineError,
+    EngineErrorCode,
     IllegalPlayError,
     InvalidNotationError,
     InvalidPositionError,
@@ -31,6 +32,7 @@ __all__ = [
     "Dice",
     "EndReason",
     "EngineError",
+    "EngineErrorCode",
     "Game",
     "GameResult",
     "IllegalPlayError",

@@ -14,6 +14,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
+from bot.engine.errors import EngineErrorCode as Code
 from bot.engine.errors import IllegalPlayError, NotAllowedNowError
 from bot.engine.match_id import (
     GAME_DROP,
@@ -76,14 +77,18 @@ class MatchOptions:
         if not 0 <= self.length <= MAX_MATCH_LENGTH:
             raise NotAllowedNowError(
                 f"A match is 1 to {MAX_MATCH_LENGTH} points (or 0 for a money game), "
-                f"not {self.length}."
+                f"not {self.length}.",
+                Code.MATCH_LENGTH,
+                length=self.length,
+                most=MAX_MATCH_LENGTH,
             )
         if self.length and (self.jacoby or self.beavers or self.auto_doubles):
             raise NotAllowedNowError(
-                "Jacoby, beavers and automatic doubles are money-game options."
+                "Jacoby, beavers and automatic doubles are money-game options.",
+                Code.MONEY_OPTIONS,
             )
         if not 0 <= self.auto_doubles <= 6:
-            raise NotAllowedNowError("Automatic doubles are limited to 0-6.")
+            raise NotAllowedNowError("Automatic doubles are limited to 0-6.", Code.AUTO_DOUBLES)
 
     @property
     def is_money(self) -> bool:
@@ -149,9 +154,9 @@ class Game:
     def next_game(self) -> Game:
         """The next game of the match once this one is over, with the score carried."""
         if self.result is None:
-            raise NotAllowedNowError("This game is not over yet.")
+            raise NotAllowedNowError("This game is not over yet.", Code.GAME_NOT_OVER)
         if self.match_over:
-            raise NotAllowedNowError("The match is over.")
+            raise NotAllowedNowError("The match is over.", Code.MATCH_OVER)
         score = self.final_score
         length = self.options.length
         crawford = not self.post_crawford and not self.crawford and (length - 1 in score)
@@ -225,33 +230,61 @@ class Game:
 
     def legal_plays(self) -> LegalPlays:
         if self.phase is not Phase.MOVE or self.dice is None:
-            raise NotAllowedNowError("There are no dice to play: roll first.")
+            raise NotAllowedNowError("There are no dice to play: roll first.", Code.NO_DICE)
         return legal_plays(self.position, self.dice)
 
     def cube_refusal(self) -> str | None:
-        """Why the player on roll may not double now, or None when they may."""
+        """Why the player on roll may not double now (for developers), or None when they may."""
+        refusal = self.cube_refusal_error()
+        return None if refusal is None else str(refusal)
+
+    def cube_refusal_error(self) -> NotAllowedNowError | None:
+        """The refusal a double would meet now, with its code, or None when it is allowed."""
+        why = self._cube_refusal()
+        if why is None:
+            return None
+        code, message = why
+        params = {"cube": self.cube} if code is Code.CUBE_AT_MAXIMUM else {}
+        return NotAllowedNowError(message, code, **params)
+
+    def _cube_refusal(self) -> tuple[Code, str] | None:
         if self.phase is Phase.OVER:
-            return "The game is over."
+            return Code.GAME_OVER, "The game is over."
         if self.resignation is not None:
-            return "Answer the resignation offer first."
+            return Code.ANSWER_RESIGNATION, "Answer the resignation offer first."
         if self.phase is Phase.OPENING:
-            return "You can double only before your own roll, after the opening."
+            return (
+                Code.DOUBLE_IN_OPENING,
+                "You can double only before your own roll, after the opening.",
+            )
         if self.phase is Phase.DOUBLED:
-            return "A double is already offered."
+            return Code.DOUBLE_ALREADY_OFFERED, "A double is already offered."
         if self.phase is Phase.MOVE:
-            return "You can double only before you roll."
+            return Code.DOUBLE_AFTER_ROLL, "You can double only before you roll."
         if not self.options.cube:
-            return "The cube is off in this game."
+            return Code.CUBE_OFF, "The cube is off in this game."
         if self.options.length == 1:
-            return "The cube is dead in a 1-point match: the game is worth 1 point anyway."
+            return (
+                Code.CUBE_DEAD,
+                "The cube is dead in a 1-point match: the game is worth 1 point anyway.",
+            )
         if self.crawford:
-            return "No doubling in the Crawford game."
+            return Code.CRAWFORD, "No doubling in the Crawford game."
         if self.cube_owner is not None and self.cube_owner != self.on_roll:
-            return "Your opponent owns the cube: only the cube's owner can redouble."
+            return (
+                Code.OPPONENT_OWNS_CUBE,
+                "Your opponent owns the cube: only the cube's owner can redouble.",
+            )
         if self.options.length and self.score[self.on_roll] + self.cube >= self.options.length:
-            return "You already win the match with the current cube: doubling gains nothing."
+            return (
+                Code.CUBE_GAINS_NOTHING,
+                "You already win the match with the current cube: doubling gains nothing.",
+            )
         if self.cube * 2 > MAX_CUBE:
-            return f"The cube is at {self.cube}, its highest value: play on without doubling."
+            return (
+                Code.CUBE_AT_MAXIMUM,
+                f"The cube is at {self.cube}, its highest value: play on without doubling.",
+            )
         return None
 
     def can_double(self) -> bool:
@@ -299,7 +332,7 @@ class Game:
         On a tie the game stays in the opening phase, turning the cube first when the
         money-game option for automatic doubles asks for it.
         """
-        self._require(Phase.OPENING, "The opening roll has already been made.")
+        self._require(Phase.OPENING, Code.OPENING_DONE)
         check_dice((die0, die1))
         if die0 == die1:
             if (
@@ -320,13 +353,13 @@ class Game:
     def roll(self, dice: Dice) -> Game:
         """The player on roll rolls: the game moves to the checker play."""
         self._require_no_resignation()
-        self._require(Phase.ROLL, self._phase_hint())
+        self._require(Phase.ROLL)
         return dataclasses.replace(self, phase=Phase.MOVE, dice=check_dice(dice))
 
     def play(self, play: Play) -> Game:
         """Make a checker play (an empty play when no checker can move)."""
         self._require_no_resignation()
-        self._require(Phase.MOVE, self._phase_hint())
+        self._require(Phase.MOVE)
         assert self.dice is not None
         plays = legal_plays(self.position, self.dice)
         try:
@@ -334,14 +367,22 @@ class Game:
         except IllegalPlayError:
             result = None
         if result is None or result not in plays:
-            raise IllegalPlayError(f"{play} is not legal with {self.dice[0]}-{self.dice[1]}.")
+            dice = f"{self.dice[0]}-{self.dice[1]}"
+            raise IllegalPlayError(
+                f"{play} is not legal with {dice}.",
+                Code.NOT_LEGAL,
+                play=str(play),
+                dice=dice,
+                legal=(),
+                more=False,
+            )
         canonical = plays.play_for(result) or play
         return self._after_play(canonical, result)
 
     def move(self, text: str) -> Game:
         """Make the checker play written in standard notation."""
         self._require_no_resignation()
-        self._require(Phase.MOVE, self._phase_hint())
+        self._require(Phase.MOVE)
         assert self.dice is not None
         plays = legal_plays(self.position, self.dice)
         play = parse_play(self.position, self.dice, text, plays)
@@ -350,15 +391,15 @@ class Game:
     def pass_turn(self) -> Game:
         """Forfeit the turn when the roll has no legal play (the only time that is allowed)."""
         self._require_no_resignation()
-        self._require(Phase.MOVE, self._phase_hint())
+        self._require(Phase.MOVE)
         if not self.legal_plays().is_forced_pass:
-            raise NotAllowedNowError("You have a legal play, so you must move.")
+            raise NotAllowedNowError("You have a legal play, so you must move.", Code.MUST_PLAY)
         return self._after_play(Play(()), self.position)
 
     def double(self) -> Game:
-        refusal = self.cube_refusal()
-        if refusal:
-            raise NotAllowedNowError(refusal)
+        refusal = self.cube_refusal_error()
+        if refusal is not None:
+            raise refusal
         return dataclasses.replace(self, phase=Phase.DOUBLED)
 
     def take(self) -> Game:
@@ -367,7 +408,7 @@ class Game:
         After a beaver the beaverer already holds the cube and keeps it.
         """
         self._require_no_resignation()
-        self._require(Phase.DOUBLED, "There is no double to take.")
+        self._require(Phase.DOUBLED, Code.NO_DOUBLE_TO_TAKE)
         return dataclasses.replace(
             self, phase=Phase.ROLL, cube=self.cube * 2, cube_owner=1 - self.on_roll
         )
@@ -379,14 +420,18 @@ class Game:
         value of the taken double.
         """
         self._require_no_resignation()
-        self._require(Phase.DOUBLED, "There is no double to beaver.")
+        self._require(Phase.DOUBLED, Code.NO_DOUBLE_TO_BEAVER)
         if not (self.options.is_money and self.options.beavers):
-            raise NotAllowedNowError("Beavers are not allowed in this game.")
+            raise NotAllowedNowError("Beavers are not allowed in this game.", Code.BEAVERS_OFF)
         if self.beaver_pending:
-            raise NotAllowedNowError("The beaver is waiting for an answer: take or drop.")
+            raise NotAllowedNowError(
+                "The beaver is waiting for an answer: take or drop.", Code.BEAVER_PENDING
+            )
         if self.cube * 4 > MAX_CUBE:
             raise NotAllowedNowError(
-                f"A beaver would take the cube past {MAX_CUBE}: take or drop instead."
+                f"A beaver would take the cube past {MAX_CUBE}: take or drop instead.",
+                Code.BEAVER_TOO_HIGH,
+                most=MAX_CUBE,
             )
         return dataclasses.replace(self, cube=self.cube * 2, cube_owner=1 - self.on_roll)
 
@@ -396,7 +441,7 @@ class Game:
         Refusing a beaver concedes the beaverer the value of the taken double.
         """
         self._require_no_resignation()
-        self._require(Phase.DOUBLED, "There is no double to drop.")
+        self._require(Phase.DOUBLED, Code.NO_DOUBLE_TO_DROP)
         winner = self.actor
         assert winner is not None
         return self._finish(1 - winner, ResultKind.SINGLE, EndReason.DROPPED, jacoby=False)
@@ -405,22 +450,30 @@ class Game:
         """``player`` offers to lose a single game, a gammon or a backgammon."""
         _check_player(player)
         if self.phase is Phase.OVER:
-            raise NotAllowedNowError("The game is already over.")
+            raise NotAllowedNowError("The game is already over.", Code.GAME_OVER)
         if self.phase is Phase.OPENING:
-            raise NotAllowedNowError("Wait for the opening roll before resigning.")
+            raise NotAllowedNowError(
+                "Wait for the opening roll before resigning.", Code.RESIGN_BEFORE_OPENING
+            )
         if self.resignation is not None:
-            raise NotAllowedNowError("A resignation offer is already waiting for an answer.")
+            raise NotAllowedNowError(
+                "A resignation offer is already waiting for an answer.", Code.RESIGNATION_PENDING
+            )
         return dataclasses.replace(self, resignation=Resignation(player, ResultKind(kind)))
 
     def accept_resignation(self) -> Game:
         if self.resignation is None:
-            raise NotAllowedNowError("There is no resignation offer to accept.")
+            raise NotAllowedNowError(
+                "There is no resignation offer to accept.", Code.NO_RESIGNATION
+            )
         loser = self.resignation.player
         return self._finish(1 - loser, self.resignation.kind, EndReason.RESIGNED)
 
     def reject_resignation(self) -> Game:
         if self.resignation is None:
-            raise NotAllowedNowError("There is no resignation offer to reject.")
+            raise NotAllowedNowError(
+                "There is no resignation offer to reject.", Code.NO_RESIGNATION
+            )
         return dataclasses.replace(self, resignation=None)
 
     def forfeit(self, winner: int, *, whole_match: bool = True) -> Game:
@@ -430,7 +483,7 @@ class Game:
         """
         _check_player(winner)
         if self.phase is Phase.OVER:
-            raise NotAllowedNowError("The game is already over.")
+            raise NotAllowedNowError("The game is already over.", Code.GAME_OVER)
         points_needed = (
             max(self.options.length - self.score[winner], 1)
             if whole_match and self.options.length
@@ -483,22 +536,36 @@ class Game:
             result=GameResult(winner, kind, self.cube, points, reason),
         )
 
-    def _require(self, phase: Phase, message: str) -> None:
+    def _require(self, phase: Phase, code: Code | None = None) -> None:
+        """Refuse unless the game is in ``phase``: ``code`` says why, else the phase does."""
         if self.phase is not phase:
-            raise NotAllowedNowError(message)
+            code = code or _PHASE_CODES[self.phase]
+            raise NotAllowedNowError(_NOT_NOW[code], code)
 
     def _require_no_resignation(self) -> None:
         if self.resignation is not None:
-            raise NotAllowedNowError("Answer the resignation offer first.")
+            raise NotAllowedNowError("Answer the resignation offer first.", Code.ANSWER_RESIGNATION)
 
-    def _phase_hint(self) -> str:
-        return {
-            Phase.OPENING: "The game has not started yet.",
-            Phase.ROLL: "Roll first.",
-            Phase.MOVE: "You have already rolled: make your move.",
-            Phase.DOUBLED: "A double is waiting for an answer: take or drop.",
-            Phase.OVER: "The game is over.",
-        }[self.phase]
+
+# What the game's phase says about an action it does not allow (the phase's own code).
+_PHASE_CODES = {
+    Phase.OPENING: Code.NOT_STARTED,
+    Phase.ROLL: Code.ROLL_FIRST,
+    Phase.MOVE: Code.ALREADY_ROLLED,
+    Phase.DOUBLED: Code.DOUBLE_PENDING,
+    Phase.OVER: Code.GAME_OVER,
+}
+_NOT_NOW = {
+    Code.NOT_STARTED: "The game has not started yet.",
+    Code.ROLL_FIRST: "Roll first.",
+    Code.ALREADY_ROLLED: "You have already rolled: make your move.",
+    Code.DOUBLE_PENDING: "A double is waiting for an answer: take or drop.",
+    Code.GAME_OVER: "The game is over.",
+    Code.OPENING_DONE: "The opening roll has already been made.",
+    Code.NO_DOUBLE_TO_TAKE: "There is no double to take.",
+    Code.NO_DOUBLE_TO_BEAVER: "There is no double to beaver.",
+    Code.NO_DOUBLE_TO_DROP: "There is no double to drop.",
+}
 
 
 def _check_player(player: int) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 
+from bot.engine.errors import EngineErrorCode as Code
 from bot.engine.errors import InvalidPositionError
 
 # GNU Backgammon's game states.
@@ -61,7 +62,11 @@ class MatchIdFields:
         'MAEAAAAAAAAE'
         """
         if self.cube < 1 or self.cube & (self.cube - 1):
-            raise InvalidPositionError(f"the cube must be a power of two, not {self.cube}")
+            raise InvalidPositionError(
+                f"the cube must be a power of two, not {self.cube}",
+                Code.CUBE_NOT_POWER_OF_TWO,
+                cube=self.cube,
+            )
         high, low = max(self.dice), min(self.dice)
         values = {
             "cube_log2": self.cube.bit_length() - 1,
@@ -83,7 +88,12 @@ class MatchIdFields:
         for name, width in _LAYOUT:
             value = values[name]
             if not 0 <= value < 1 << width:
-                raise InvalidPositionError(f"{name}={value} does not fit a Match ID")
+                raise InvalidPositionError(
+                    f"{name}={value} does not fit a Match ID",
+                    Code.MATCH_ID_FIELD,
+                    field=name,
+                    value=value,
+                )
             bits |= value << shift
             shift += width
         return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
@@ -93,13 +103,19 @@ class MatchIdFields:
         """Read a Match ID back into its fields."""
         text = match_id.strip()
         if len(text) != 12:
-            raise InvalidPositionError(f"{match_id!r} is not a 12-character Match ID")
+            raise InvalidPositionError(
+                f"{match_id!r} is not a 12-character Match ID", Code.MATCH_ID_LENGTH, text=match_id
+            )
         try:
             raw = base64.b64decode(text, validate=True)
         except ValueError as exc:
-            raise InvalidPositionError(f"{match_id!r} is not a valid Match ID") from exc
+            raise InvalidPositionError(
+                f"{match_id!r} is not a valid Match ID", Code.MATCH_ID_INVALID, text=match_id
+            ) from exc
         if len(raw) != 9:  # padding inside the 12 characters
-            raise InvalidPositionError(f"{match_id!r} is not a valid Match ID")
+            raise InvalidPositionError(
+                f"{match_id!r} is not a valid Match ID", Code.MATCH_ID_INVALID, text=match_id
+            )
         bits = int.from_bytes(raw, "little")
         values: dict[str, int] = {}
         shift = 0

@@ -15,7 +15,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from bot.engine.errors import IllegalPlayError, InvalidNotationError
+from bot.engine.errors import EngineErrorCode, IllegalPlayError, InvalidNotationError
+from bot.engine.errors import EngineErrorCode as Code
 from bot.engine.moves import Dice, LegalPlays, Move, Play, check_dice, legal_plays, step, undo
 from bot.engine.position import BAR, OFF, Position
 
@@ -103,7 +104,12 @@ def _parse_point(token: str, text: str) -> int:
         return OFF
     value = int(token)
     if not 0 <= value <= 25:
-        raise InvalidNotationError(f"{text!r}: there is no point {value} (use 1-24, bar or off)")
+        raise InvalidNotationError(
+            f"{text!r}: there is no point {value} (use 1-24, bar or off)",
+            Code.NO_SUCH_POINT,
+            text=text,
+            point=value,
+        )
     return value
 
 
@@ -113,13 +119,15 @@ def parse_hops(text: str) -> list[_Hop]:
     A pass (``(no move)``, ``pass``) gives no segments.
     """
     if len(text) > MAX_TEXT:
-        raise InvalidNotationError("That is too long to be a backgammon play.")
+        raise InvalidNotationError("That is too long to be a backgammon play.", Code.TOO_LONG)
     cleaned = text.strip().lower().replace(",", " ").replace("\\", "/")
     cleaned = re.sub(r"\s*/\s*", "/", cleaned)
     cleaned = re.sub(r"\s*\*", "*", cleaned)
     cleaned = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", cleaned)
     if not cleaned:
-        raise InvalidNotationError("Write a play like 13/7 8/7 (from/to for each checker).")
+        raise InvalidNotationError(
+            "Write a play like 13/7 8/7 (from/to for each checker).", Code.EMPTY_PLAY
+        )
     if " ".join(cleaned.split()) in PASS_WORDS:
         return []
     hops: list[_Hop] = []
@@ -127,27 +135,37 @@ def parse_hops(text: str) -> list[_Hop]:
         match = _PATH_RE.match(token)
         if not match:
             raise InvalidNotationError(
-                f"{token!r} is not a move: write from/to points, like 13/7, bar/22 or 6/off."
+                f"{token!r} is not a move: write from/to points, like 13/7, bar/22 or 6/off.",
+                Code.NOT_A_MOVE,
+                token=token,
             )
         count = int(match.group(2) or 1)
         if not 1 <= count <= 4:
-            raise InvalidNotationError(f"{token!r}: a move can be repeated 1 to 4 times.")
+            raise InvalidNotationError(
+                f"{token!r}: a move can be repeated 1 to 4 times.", Code.BAD_REPEAT, token=token
+            )
         points = match.group(1).split("/")
         parsed = [(_parse_point(p.rstrip("*"), text), p.endswith("*")) for p in points]
         segment: list[_Hop] = []
         for (source, _), (target, hit) in itertools.pairwise(parsed):
             if target == BAR:
-                raise InvalidNotationError(f"{token!r}: a checker never moves to the bar.")
+                raise InvalidNotationError(
+                    f"{token!r}: a checker never moves to the bar.", Code.TO_THE_BAR, token=token
+                )
             if source == OFF:
-                raise InvalidNotationError(f"{token!r}: a borne-off checker cannot move.")
+                raise InvalidNotationError(
+                    f"{token!r}: a borne-off checker cannot move.", Code.FROM_OFF, token=token
+                )
             if target >= source:
                 raise InvalidNotationError(
-                    f"{token!r}: checkers move from higher points to lower ones, like 13/7."
+                    f"{token!r}: checkers move from higher points to lower ones, like 13/7.",
+                    Code.WRONG_DIRECTION,
+                    token=token,
                 )
             segment.append(_Hop(source, target, hit))
         hops.extend(segment * count)
     if len(hops) > 8:
-        raise InvalidNotationError("That is more moves than one roll allows.")
+        raise InvalidNotationError("That is more moves than one roll allows.", Code.TOO_MANY_MOVES)
     return hops
 
 
@@ -159,6 +177,9 @@ class _Realisation:
     unused: tuple[int, ...]
 
 
+# Why a written play could not be made: its code, the words for developers, the facts.
+_Reason = tuple[EngineErrorCode, str, dict[str, object]]
+
 # Why a written play could not be made, most useful first: a rule that stopped a checker
 # beats "needs more dice", which beats "does not fit the dice".
 _RULE, _TOO_MANY, _NO_FIT = 0, 1, 2
@@ -166,7 +187,7 @@ _RULE, _TOO_MANY, _NO_FIT = 0, 1, 2
 
 def _realise(
     position: Position, dice: Dice, hops: list[_Hop]
-) -> tuple[dict[tuple[int, ...], _Realisation], str | None]:
+) -> tuple[dict[tuple[int, ...], _Realisation], _Reason | None]:
     """Every result the written hops can reach, played a die at a time with the roll.
 
     The hops may interleave (with two checkers on the bar, ``bar/19(2)`` enters both before
@@ -182,9 +203,9 @@ def _realise(
     found: dict[tuple[int, ...], _Realisation] = {}
     doublet = d1 == d2
     seen: set[tuple[tuple[int, ...], tuple[tuple[int, int], ...], tuple[int, ...]]] = set()
-    reasons: list[tuple[int, str]] = []
+    reasons: list[tuple[int, _Reason]] = []
 
-    def fail(rank: int, reason: str) -> None:
+    def fail(rank: int, reason: _Reason) -> None:
         if not reasons or rank < reasons[0][0]:
             reasons[:] = [(rank, reason)]
 
@@ -200,18 +221,22 @@ def _realise(
             return
         seen.add(state)
         if not remaining:
-            fail(_TOO_MANY, f"it needs more than the {d1}-{d2} you rolled")
+            why = f"it needs more than the {d1}-{d2} you rolled"
+            fail(_TOO_MANY, (Code.NEEDS_MORE_DICE, why, {}))
             return
         furthest = max(at for at, _ in pending) if doublet else OFF
         for index, (at, target) in enumerate(pending):
             if at < furthest or (at, target) in pending[:index]:
                 continue  # not next in order, or the same hop as an earlier one covers it
             if board[at] <= 0:
-                where = "on the bar" if at == BAR else f"on the {at}-point"
-                fail(_RULE, f"you have no checker {where}")
+                if at == BAR:
+                    fail(_RULE, (Code.NO_CHECKER_ON_BAR, "you have no checker on the bar", {}))
+                else:
+                    why = f"you have no checker on the {at}-point"
+                    fail(_RULE, (Code.NO_CHECKER, why, {"point": at}))
                 continue
             if board[BAR] and at != BAR:
-                fail(_RULE, "you must enter from the bar first")
+                fail(_RULE, (Code.MUST_ENTER_FIRST, "you must enter from the bar first", {}))
                 continue
             fits = False
             for die in sorted(set(remaining), reverse=True):
@@ -231,21 +256,31 @@ def _realise(
                 search(after, tuple(left), (*moves, move))
                 undo(board, move)
             if not fits:
-                fail(_NO_FIT, f"{format_point(at)}/{format_point(target)} does not fit {d1}-{d2}")
+                move_text = f"{format_point(at)}/{format_point(target)}"
+                why = f"{move_text} does not fit {d1}-{d2}"
+                fail(_NO_FIT, (Code.DOES_NOT_FIT, why, {"move": move_text}))
 
     dice_left = (d1,) * 4 if doublet else (d1, d2)
     search(tuple((hop.source, hop.target) for hop in hops), dice_left, ())
     return found, (reasons[0][1] if reasons else None)
 
 
-def _why_not(board: list[int], source: int, die: int) -> str:
+def _why_not(board: list[int], source: int, die: int) -> _Reason:
     """Why one checker cannot move ``die`` pips from ``source`` (board known to refuse)."""
     target = source - die
     if target >= 1:
-        return f"the {target}-point is blocked"
+        return Code.POINT_BLOCKED, f"the {target}-point is blocked", {"point": target}
     if any(board[p] > 0 for p in range(7, 26)):
-        return "you can bear off only when all your checkers are home"
-    return f"a {die} bears off from the {source}-point only when no checker is on a higher point"
+        return (
+            Code.BEAR_OFF_NOT_HOME,
+            "you can bear off only when all your checkers are home",
+            {},
+        )
+    return (
+        Code.BEAR_OFF_HIGHER_POINT,
+        f"a {die} bears off from the {source}-point only when no checker is on a higher point",
+        {"die": die, "point": source},
+    )
 
 
 def _hit_points(before: tuple[int, ...], after: tuple[int, ...]) -> set[int]:
@@ -281,16 +316,31 @@ def parse_play(position: Position, dice: Dice, text: str, plays: LegalPlays | No
     if plays.max_dice == 0:
         if not hops:
             return Play(())
-        raise IllegalPlayError(f"You cannot move with {rolled}: no checker can move. Pass.")
+        raise IllegalPlayError(
+            f"You cannot move with {rolled}: no checker can move. Pass.",
+            Code.NO_LEGAL_MOVE,
+            dice=rolled,
+        )
     if not hops:
-        raise IllegalPlayError(f"You can move with {rolled}, so you must.{_suggest(plays)}")
+        raise IllegalPlayError(
+            f"You can move with {rolled}, so you must.{_suggest(plays)}",
+            Code.MUST_MOVE,
+            dice=rolled,
+            **_legal(plays),
+        )
 
     realised, reason = _realise(position, dice, hops)
     if not realised:
         if position.bar and all(hop.source != BAR for hop in hops):
-            raise IllegalPlayError("You must enter from the bar first.")
+            raise IllegalPlayError("You must enter from the bar first.", Code.ENTER_FIRST)
+        code, why, facts = reason or (Code.NOT_LEGAL, "it does not fit", {})
         raise IllegalPlayError(
-            f"{shown} is not legal with {rolled}: {reason or 'it does not fit'}.{_suggest(plays)}"
+            f"{shown} is not legal with {rolled}: {why}.{_suggest(plays)}",
+            code,
+            play=shown,
+            dice=rolled,
+            **facts,
+            **_legal(plays),
         )
 
     legal = [result for result in realised if result in plays._raw]
@@ -306,7 +356,10 @@ def parse_play(position: Position, dice: Dice, text: str, plays: LegalPlays | No
     if legal:
         options = ", ".join(sorted(str(plays._play_for_board(r)) for r in legal))
         raise IllegalPlayError(
-            f"{shown} could mean more than one play: {options}. Write the one you mean."
+            f"{shown} could mean more than one play: {options}. Write the one you mean.",
+            Code.AMBIGUOUS,
+            play=shown,
+            options=options,
         )
 
     longest = max(realised.values(), key=lambda r: len(r.moves))
@@ -314,18 +367,45 @@ def parse_play(position: Position, dice: Dice, text: str, plays: LegalPlays | No
         if dice[0] != dice[1]:
             raise IllegalPlayError(
                 f"Use both dice: {format_moves(longest.moves)} alone leaves the "
-                f"{longest.unused[0]} unplayed."
+                f"{longest.unused[0]} unplayed.",
+                Code.USE_BOTH_DICE,
+                moves=format_moves(longest.moves),
+                die=longest.unused[0],
             )
         raise IllegalPlayError(
             f"{shown} is not legal with {rolled}: you can play {plays.max_dice} of your "
-            f"{dice[0]}s, not {len(longest.moves)}.{_suggest(plays)}"
+            f"{dice[0]}s, not {len(longest.moves)}.{_suggest(plays)}",
+            Code.PLAY_MORE_DICE,
+            play=shown,
+            dice=rolled,
+            count=plays.max_dice,
+            die=dice[0],
+            played=len(longest.moves),
+            **_legal(plays),
         )
     if plays.max_dice == 1 and dice[0] != dice[1]:
         raise IllegalPlayError(
             f"{shown} is not legal with {rolled}: only one die can be played, so you must "
-            f"play the {max(dice)}.{_suggest(plays)}"
+            f"play the {max(dice)}.{_suggest(plays)}",
+            Code.PLAY_LARGER_DIE,
+            play=shown,
+            dice=rolled,
+            die=max(dice),
+            **_legal(plays),
         )
-    raise IllegalPlayError(f"{shown} is not legal with {rolled}.{_suggest(plays)}")
+    raise IllegalPlayError(
+        f"{shown} is not legal with {rolled}.{_suggest(plays)}",
+        Code.NOT_LEGAL,
+        play=shown,
+        dice=rolled,
+        **_legal(plays),
+    )
+
+
+def _legal(plays: LegalPlays, limit: int = 3) -> dict[str, object]:
+    """The first few legal plays (``legal``) and whether there are more (``more``)."""
+    names = sorted(str(p) for p in plays)
+    return {"legal": tuple(names[:limit]), "more": len(names) > limit}
 
 
 def _suggest(plays: LegalPlays, limit: int = 3) -> str:

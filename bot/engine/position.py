@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.engine.errors import EngineErrorCode as Code
 from bot.engine.errors import InvalidPositionError
 
 if TYPE_CHECKING:
@@ -45,14 +46,19 @@ class Position:
     def __post_init__(self) -> None:
         board = self.board
         if len(board) != 26:
-            raise InvalidPositionError(f"a board has 26 entries, not {len(board)}")
+            raise InvalidPositionError(
+                f"a board has 26 entries, not {len(board)}", Code.BOARD_SIZE, size=len(board)
+            )
         if board[0] < 0 or board[25] < 0:
-            raise InvalidPositionError("the bar counts must not be negative")
+            raise InvalidPositionError("the bar counts must not be negative", Code.NEGATIVE_BAR)
         mine = board[25] + sum(n for n in board[1:25] if n > 0)
         theirs = board[0] - sum(n for n in board[1:25] if n < 0)
         if mine > CHECKERS or theirs > CHECKERS:
             raise InvalidPositionError(
-                f"a side has at most 15 checkers (found {mine} and {theirs})"
+                f"a side has at most 15 checkers (found {mine} and {theirs})",
+                Code.TOO_MANY_CHECKERS,
+                mine=mine,
+                theirs=theirs,
             )
 
     # --- construction -------------------------------------------------------------------
@@ -80,11 +86,19 @@ class Position:
         """
         text = position_id.strip()
         if len(text) != 14:
-            raise InvalidPositionError(f"{position_id!r} is not a 14-character Position ID")
+            raise InvalidPositionError(
+                f"{position_id!r} is not a 14-character Position ID",
+                Code.POSITION_ID_LENGTH,
+                text=position_id,
+            )
         try:
             raw = base64.b64decode(text + "==", validate=True)
         except ValueError as exc:
-            raise InvalidPositionError(f"{position_id!r} is not a valid Position ID") from exc
+            raise InvalidPositionError(
+                f"{position_id!r} is not a valid Position ID",
+                Code.POSITION_ID_INVALID,
+                text=position_id,
+            ) from exc
         bits = int.from_bytes(raw, "little")
         sides: list[list[int]] = [[0] * 25, [0] * 25]  # [opponent, player on roll]
         side = index = 0
@@ -102,7 +116,11 @@ class Position:
         for point in range(1, 25):
             board[point] = mine[point - 1] - theirs[24 - point]
             if mine[point - 1] and theirs[24 - point]:
-                raise InvalidPositionError(f"{position_id!r} puts both sides on one point")
+                raise InvalidPositionError(
+                    f"{position_id!r} puts both sides on one point",
+                    Code.POSITION_ID_SHARED_POINT,
+                    text=position_id,
+                )
         board[25] = mine[24]
         board[0] = theirs[24]
         return cls(tuple(board))
@@ -183,14 +201,18 @@ class Position:
         Each move is checked against the board as it stands (open target, bar first, bear-off
         rules); whether the play as a whole fits a roll is :meth:`legal_plays`' business.
         """
-        from bot.engine.errors import IllegalPlayError
+        from bot.engine.errors import EngineErrorCode, IllegalPlayError
         from bot.engine.moves import step
 
         board = list(self.board)
         for move in play.moves:
             distance = move.source - move.target
             if step(board, move.source, distance) is None:
-                raise IllegalPlayError(f"{move} is not possible in this position")
+                raise IllegalPlayError(
+                    f"{move} is not possible in this position",
+                    EngineErrorCode.IMPOSSIBLE_MOVE,
+                    move=str(move),
+                )
         return Position(tuple(board))
 
     def parse_play(self, dice: tuple[int, int], text: str) -> Play:
