@@ -37,6 +37,7 @@ PLAYER_COLUMNS = (
     "game_losses, matches, match_wins, match_losses, gammons, backgammons, points_won, "
     "points_lost, streak, best_streak"
 )
+COMPUTER_COLUMNS = "level, games, game_wins, matches, match_wins, points_won, points_lost"
 
 
 @functools.lru_cache(maxsize=256)
@@ -171,6 +172,7 @@ def parse_dice(text: str | None) -> tuple[int, int] | None:
 
 
 __all__ = [
+    "COMPUTER_COLUMNS",
     "MATCH_COLUMNS",
     "PLAYER_COLUMNS",
     "event_from_row",

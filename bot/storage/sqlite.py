@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import sqlite3
@@ -38,6 +39,7 @@ from bot.records import (
     UserSettings,
 )
 from bot.storage.rows import (
+    COMPUTER_COLUMNS,
     MATCH_COLUMNS,
     PLAYER_COLUMNS,
     event_from_row,
@@ -45,7 +47,7 @@ from bot.storage.rows import (
     parse_match,
 )
 from bot.storage.schema import MIGRATIONS
-from bot.storage.stats import record_game, record_match
+from bot.storage.stats import counts, human_ids, settle
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,11 @@ def _prepare_file(path: Path) -> None:
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     except OSError as exc:
         raise StoreOpenError(f"cannot open the database {path}: {exc}") from exc
+
+
+def _result_values(result: GameResult) -> tuple[int, int, int, int, str]:
+    """A game result as the columns winner, kind, cube, points, reason."""
+    return result.winner, int(result.kind), result.cube, result.points, result.reason.value
 
 
 class Store:
@@ -426,13 +433,72 @@ class Store:
                     for event in change.events
                 ],
             )
-        for finished in change.finished_games:
-            self._fault("game_result")
-            await record_game(self._db, match, finished, change.now)
-        if outcome is not None and outcome.winner is not None:
-            self._fault("match_result")
-            await record_match(self._db, match, outcome)
+        if counts(change.finished_games, outcome):
+            for _finished in change.finished_games:
+                self._fault("game_result")
+            if outcome is not None and outcome.winner is not None:
+                self._fault("match_result")
+            await self._settle(match, change)
         return match
+
+    async def _settle(self, match: MatchRow, change: Change) -> None:
+        """Finished games and what they add to the records (the policy is in :mod:`.stats`)."""
+        db = self._db
+        if change.finished_games:
+            await db.executemany(
+                "INSERT INTO game_results (match_id, game_number, winner, kind, cube, points, "
+                "reason, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (match.id, f.game_number, *_result_values(f.result), change.now)
+                    for f in change.finished_games
+                ],
+            )
+        if match.computer_level is not None:
+            key = (match.guild_id, match.player_ids[0], match.computer_level)
+            rows = await db.execute_fetchall(
+                f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
+                "WHERE guild_id = ? AND user_id = ? AND level = ?",
+                key,
+            )
+            record = settle(
+                match,
+                change.finished_games,
+                change.outcome,
+                computer=ComputerResults(*rows[0]) if rows else None,
+            ).computer
+            assert record is not None
+            await db.execute(
+                f"INSERT OR REPLACE INTO computer_results (guild_id, user_id, {COMPUTER_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*key[:2], *dataclasses.astuple(record)),
+            )
+            return
+        ids = human_ids(match)
+        rows = await db.execute_fetchall(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? "
+            f"AND user_id IN ({', '.join('?' for _ in ids)})",
+            (match.guild_id, *ids),
+        )
+        settled = settle(
+            match,
+            change.finished_games,
+            change.outcome,
+            players={row[1]: PlayerStats(*row) for row in rows},
+        )
+        await db.executemany(
+            f"INSERT OR REPLACE INTO players ({PLAYER_COLUMNS}) "
+            f"VALUES ({', '.join('?' for _ in range(18))})",
+            [dataclasses.astuple(record) for record in settled.players],
+        )
+        if settled.history:
+            await db.executemany(
+                "INSERT INTO rating_history (guild_id, user_id, match_id, rated_at, rating) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (match.guild_id, user_id, match.id, match.updated_at, rating)
+                    for user_id, rating in settled.history
+                ],
+            )
 
     # --- events --------------------------------------------------------------------------
 
@@ -594,8 +660,8 @@ class Store:
         async with (
             self._lock,
             self._db.execute(
-                "SELECT level, games, game_wins, matches, match_wins, points_won, points_lost "
-                "FROM computer_results WHERE guild_id = ? AND user_id = ? ORDER BY level",
+                f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
+                "WHERE guild_id = ? AND user_id = ? ORDER BY level",
                 (guild_id, user_id),
             ) as cursor,
         ):
@@ -612,6 +678,34 @@ class Store:
             (guild_id, max(min_rated_matches, 1), limit),
         )
         return [PlayerStats(*row) for row in rows]
+
+    # --- copying (python -m bot copy-db) -------------------------------------------------
+
+    async def export_rows(self, table: str, columns: str) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in await self._select(f"SELECT {columns} FROM {table}")]
+
+    async def is_empty(self, tables: Sequence[str]) -> bool:
+        for table in tables:
+            if await self._select(f"SELECT 1 FROM {table} LIMIT 1"):
+                return False
+        return True
+
+    async def import_rows(self, tables: Sequence[tuple[str, str, list[tuple[Any, ...]]]]) -> None:
+        """Write copied rows, ids kept, in one transaction."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for table, columns, rows in tables:
+                    marks = ", ".join("?" for _ in columns.split(", "))
+                    await self._db.executemany(
+                        f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows
+                    )
+                await self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                raise
+        self._live.clear()
 
 
 __all__ = ["Store"]

@@ -1,141 +1,152 @@
-"""What finished games and matches add to the players' records, in the writer's transaction.
+"""What finished games and matches add to the players' records: plain code, no SQL.
 
-Statistics, streaks, the record against the computer and FIBS ratings (with their history),
-each updated inside the same transaction as the action that finished the game, so they are
-counted exactly once.
+Every backend does the same three steps inside the transaction of the action that finished
+the game: read (and lock) the records :func:`settle` needs, call it, write what it returns.
+So statistics, streaks, the record against the computer and the FIBS ratings (with their
+history) follow one policy whatever the database, and are counted exactly once.
 """
 
 from __future__ import annotations
 
-import aiosqlite
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.engine import ResultKind
-from bot.ratings import Rated, fibs_update
-from bot.records import FinishedGame, MatchOutcome, MatchRow
+from bot.ratings import START_RATING, Rated, fibs_update
+from bot.records import ComputerResults, FinishedGame, MatchOutcome, MatchRow, PlayerStats
 
 
-async def _ensure_players(db: aiosqlite.Connection, match: MatchRow) -> None:
-    await db.executemany(
-        "INSERT INTO players (guild_id, user_id, name) VALUES (?, ?, ?) "
-        "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name",
-        [
-            (match.guild_id, user_id, name)
-            for user_id, name in zip(match.player_ids, match.player_names, strict=True)
-        ],
-    )
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What to write: whole new records, and each rated player's new rating for the history."""
+
+    players: tuple[PlayerStats, ...] = ()
+    computer: ComputerResults | None = None
+    history: tuple[tuple[int, float], ...] = ()  # (user_id, rating after the match)
 
 
-async def record_game(
-    db: aiosqlite.Connection, match: MatchRow, finished: FinishedGame, now: float
-) -> None:
-    """What a finished game adds to the players' records (or to the record against the computer)."""
-    result = finished.result
-    await db.execute(
-        "INSERT INTO game_results (match_id, game_number, winner, kind, cube, points, "
-        "reason, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            match.id,
-            finished.game_number,
-            result.winner,
-            int(result.kind),
-            result.cube,
-            result.points,
-            result.reason.value,
-            now,
-        ),
-    )
+def counts(finished_games: Sequence[FinishedGame], outcome: MatchOutcome | None) -> bool:
+    """Whether an action changes any record: it finished a game or decided the match."""
+    return bool(finished_games) or (outcome is not None and outcome.winner is not None)
+
+
+def human_ids(match: MatchRow) -> tuple[int, ...]:
+    """The players whose records an ending changes, in the order rows are locked (user id).
+
+    Empty against the computer: those games stay out of the human statistics.
+    """
     if match.computer_level is not None:
-        # Games against the computer stay out of the human statistics; the human
-        # (always player 0) gets a tally of their own per level.
-        human_won = int(result.winner == 0)
-        await db.execute(
-            "INSERT INTO computer_results (guild_id, user_id, level, games, game_wins, "
-            "points_won, points_lost) VALUES (?, ?, ?, 1, ?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id, level) DO UPDATE SET "
-            "games = games + 1, game_wins = game_wins + excluded.game_wins, "
-            "points_won = points_won + excluded.points_won, "
-            "points_lost = points_lost + excluded.points_lost",
-            (
-                match.guild_id,
-                match.player_ids[0],
-                match.computer_level,
-                human_won,
-                result.points * human_won,
-                result.points * (1 - human_won),
-            ),
-        )
-        return
-    await _ensure_players(db, match)
-    winner_id = match.player_ids[result.winner]
-    loser_id = match.player_ids[1 - result.winner]
-    gammon = int(result.kind == ResultKind.GAMMON)
-    backgammon = int(result.kind == ResultKind.BACKGAMMON)
-    await db.execute(
-        "UPDATE players SET games = games + 1, game_wins = game_wins + 1, "
-        "gammons = gammons + ?, backgammons = backgammons + ?, "
-        "points_won = points_won + ? WHERE guild_id = ? AND user_id = ?",
-        (gammon, backgammon, result.points, match.guild_id, winner_id),
-    )
-    await db.execute(
-        "UPDATE players SET games = games + 1, game_losses = game_losses + 1, "
-        "points_lost = points_lost + ? WHERE guild_id = ? AND user_id = ?",
-        (result.points, match.guild_id, loser_id),
+        return ()
+    return tuple(sorted(set(match.player_ids)))
+
+
+def new_player(guild_id: int, user_id: int, name: str) -> PlayerStats:
+    return PlayerStats(
+        guild_id, user_id, name, START_RATING, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     )
 
 
-async def record_match(db: aiosqlite.Connection, match: MatchRow, outcome: MatchOutcome) -> None:
-    """What a finished match adds: wins, streaks, and for rated matches the FIBS ratings."""
-    if outcome.winner is None:
-        return
+def new_computer_results(level: str) -> ComputerResults:
+    return ComputerResults(level, 0, 0, 0, 0, 0, 0)
+
+
+def settle(
+    match: MatchRow,
+    finished_games: Sequence[FinishedGame],
+    outcome: MatchOutcome | None,
+    *,
+    players: Mapping[int, PlayerStats] | None = None,
+    computer: ComputerResults | None = None,
+) -> Settlement:
+    """The new records after an action's finished games and match outcome.
+
+    ``players``: the current records of :func:`human_ids` (missing ones are new players);
+    ``computer``: the human's current record against this match's computer level (None:
+    none yet). ``match`` is the row as the action left it (its ``updated_at`` dates the
+    ratings).
+    """
+    decided = outcome is not None and outcome.winner is not None
     if match.computer_level is not None:
-        await db.execute(
-            "INSERT INTO computer_results (guild_id, user_id, level, matches, match_wins) "
-            "VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, level) DO UPDATE SET "
-            "matches = matches + 1, match_wins = match_wins + excluded.match_wins",
-            (
-                match.guild_id,
-                match.player_ids[0],
-                match.computer_level,
-                int(outcome.winner == 0),
-            ),
+        record = computer or new_computer_results(match.computer_level)
+        for finished in finished_games:
+            result = finished.result
+            won = int(result.winner == 0)  # the human is always player 0
+            record = dataclasses.replace(
+                record,
+                games=record.games + 1,
+                game_wins=record.game_wins + won,
+                points_won=record.points_won + result.points * won,
+                points_lost=record.points_lost + result.points * (1 - won),
+            )
+        if decided:
+            assert outcome is not None and outcome.winner is not None
+            record = dataclasses.replace(
+                record,
+                matches=record.matches + 1,
+                match_wins=record.match_wins + int(outcome.winner == 0),
+            )
+        return Settlement(computer=record)
+
+    names = dict(zip(match.player_ids, match.player_names, strict=True))
+    known = players or {}
+    records = {
+        user_id: dataclasses.replace(known[user_id], name=names[user_id])
+        if user_id in known
+        else new_player(match.guild_id, user_id, names[user_id])
+        for user_id in human_ids(match)
+    }
+
+    def change(user_id: int, **steps: int) -> None:
+        record = records[user_id]
+        records[user_id] = dataclasses.replace(
+            record, **{key: getattr(record, key) + step for key, step in steps.items()}
         )
-        return
-    await _ensure_players(db, match)
-    winner_id = match.player_ids[outcome.winner]
-    loser_id = match.player_ids[1 - outcome.winner]
-    await db.execute(
-        "UPDATE players SET matches = matches + 1, match_wins = match_wins + 1, "
-        "streak = streak + 1, best_streak = MAX(best_streak, streak + 1) "
-        "WHERE guild_id = ? AND user_id = ?",
-        (match.guild_id, winner_id),
-    )
-    await db.execute(
-        "UPDATE players SET matches = matches + 1, match_losses = match_losses + 1, "
-        "streak = 0 WHERE guild_id = ? AND user_id = ?",
-        (match.guild_id, loser_id),
-    )
-    if not match.rated:
-        return
-    rows = await db.execute_fetchall(
-        "SELECT user_id, rating, experience FROM players WHERE guild_id = ? AND user_id IN (?, ?)",
-        (match.guild_id, winner_id, loser_id),
-    )
-    ratings = {row[0]: Rated(float(row[1]), int(row[2])) for row in rows}
-    new_winner, new_loser = fibs_update(ratings[winner_id], ratings[loser_id], match.options.length)
-    for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser)):
-        await db.execute(
-            "UPDATE players SET rating = ?, experience = ?, "
-            "rated_matches = rated_matches + 1 WHERE guild_id = ? AND user_id = ?",
-            (rated.rating, rated.experience, match.guild_id, user_id),
+
+    for finished in finished_games:
+        result = finished.result
+        winner_id = match.player_ids[result.winner]
+        loser_id = match.player_ids[1 - result.winner]
+        change(
+            winner_id,
+            games=1,
+            game_wins=1,
+            gammons=int(result.kind == ResultKind.GAMMON),
+            backgammons=int(result.kind == ResultKind.BACKGAMMON),
+            points_won=result.points,
         )
-    await db.executemany(
-        "INSERT INTO rating_history (guild_id, user_id, match_id, rated_at, rating) "
-        "VALUES (?, ?, ?, ?, ?)",
-        [
-            (match.guild_id, user_id, match.id, match.updated_at, rated.rating)
-            for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser))
-        ],
-    )
+        change(loser_id, games=1, game_losses=1, points_lost=result.points)
+
+    history: tuple[tuple[int, float], ...] = ()
+    if decided:
+        assert outcome is not None and outcome.winner is not None
+        winner_id = match.player_ids[outcome.winner]
+        loser_id = match.player_ids[1 - outcome.winner]
+        change(winner_id, matches=1, match_wins=1, streak=1)
+        winner = records[winner_id]
+        records[winner_id] = dataclasses.replace(
+            winner, best_streak=max(winner.best_streak, winner.streak)
+        )
+        change(loser_id, matches=1, match_losses=1)
+        records[loser_id] = dataclasses.replace(records[loser_id], streak=0)
+        if match.rated:
+            before_w, before_l = records[winner_id], records[loser_id]
+            new_winner, new_loser = fibs_update(
+                Rated(before_w.rating, before_w.experience),
+                Rated(before_l.rating, before_l.experience),
+                match.options.length,
+            )
+            for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser)):
+                record = records[user_id]
+                records[user_id] = dataclasses.replace(
+                    record,
+                    rating=rated.rating,
+                    experience=rated.experience,
+                    rated_matches=record.rated_matches + 1,
+                )
+            history = ((winner_id, new_winner.rating), (loser_id, new_loser.rating))
+    ordered = tuple(records[user_id] for user_id in sorted(records))
+    return Settlement(players=ordered, history=history)
 
 
-__all__ = ["record_game", "record_match"]
+__all__ = ["Settlement", "counts", "human_ids", "new_computer_results", "new_player", "settle"]
