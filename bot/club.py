@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import NoGameError, NotYourTurnError, UserError
+from bot.i18n import _
 from bot.matfile import export_text
 from bot.records import GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
@@ -47,16 +48,19 @@ class ClubLife:
         """
         row = await self.store.get_match(match_id)
         if row is None or row.guild_id != guild_id or row.status != Status.FINISHED:
-            raise UserError("That rematch button belongs to a match that is not over.")
+            raise UserError(_("That rematch button belongs to a match that is not over."))
         me = row.player_index(user.id)
         if me is None:
             raise NotYourTurnError(
-                f"Only {self.display(row.player_names[0])} and "
-                f"{self.display(row.player_names[1])} can ask for a rematch."
+                _(
+                    "Only {first} and {second} can ask for a rematch.",
+                    first=self.display(row.player_names[0]),
+                    second=self.display(row.player_names[1]),
+                )
             )
         if row.computer_level is not None:
             if computer is None:
-                raise UserError("The computer opponent is not available right now.")
+                raise UserError(_("The computer opponent is not available right now."))
             return await self.play_computer(
                 guild_id,
                 channel_id,
@@ -92,6 +96,12 @@ class ClubLife:
         await self.store.save_guild_settings(guild_id, settings)
         return settings
 
+    async def set_language(self, guild_id: int, language: str | None) -> GuildSettings:
+        """The language of the server's public game messages (None: its Discord locale)."""
+        settings = replace(await self.store.guild_settings(guild_id), language=language)
+        await self.store.save_guild_settings(guild_id, settings)
+        return settings
+
     async def user_settings(self, user_id: int) -> UserSettings:
         return await self.store.user_settings(user_id)
 
@@ -108,20 +118,22 @@ class ClubLife:
         changes: dict[str, Any] = {}
         if notify is not None:
             if notify not in NOTIFY_CHOICES:
-                raise UserError(f"Pick a notice setting: {', '.join(NOTIFY_CHOICES)}.")
+                raise UserError(
+                    _("Pick a notice setting: {choices}.", choices=", ".join(NOTIFY_CHOICES))
+                )
             changes["notify"] = notify
         if notify_minutes is not None:
             if not 1 <= notify_minutes <= 24 * 60:
-                raise UserError("Pick between 1 and 1440 minutes.")
+                raise UserError(_("Pick between 1 and 1440 minutes."))
             changes["notify_minutes"] = notify_minutes
             changes.setdefault("notify", "idle")
         if board_side is not None:
             if board_side not in BOARD_SIDES:
-                raise UserError("Pick where your home board goes: right or left.")
+                raise UserError(_("Pick where your home board goes: right or left."))
             changes["board_side"] = board_side
         if theme is not None:
             if theme not in THEME_CHOICES:
-                raise UserError(f"Pick a theme: {', '.join(THEME_CHOICES)}.")
+                raise UserError(_("Pick a theme: {choices}.", choices=", ".join(THEME_CHOICES)))
             changes["theme"] = theme
         updated = replace(current, **changes)
         if changes:
@@ -170,11 +182,11 @@ class ClubLife:
         if match_id is None:
             row = await self.latest(channel_id)
             if row is None:
-                raise NoGameError("No match has been played in this channel yet.")
+                raise NoGameError(_("No match has been played in this channel yet."))
         else:
             row = await self.store.get_match(match_id)
             if row is None or row.guild_id != guild_id or row.game is None:
-                raise UserError(f"There is no match #{match_id} on this server.")
+                raise UserError(_("There is no match #{number} on this server.", number=match_id))
         events = await self.store.events(row.id)
         text = await asyncio.to_thread(export_text, row, events, kind)
         return row, text

@@ -1,5 +1,8 @@
 """Errors whose text is meant for the player, raised by the session layer.
 
+Their text is a :class:`~bot.i18n.Text` built with ``_()`` (a message id and its
+parameters), so the reader's language is chosen only when it is shown.
+
 The command layer shows ``error.text`` privately (ephemerally), in the reader's language
 (:func:`bot.i18n.say`), and changes nothing; any other exception is a bug, logged and
 answered with a generic apology. ``str(error)`` is the English text, for logs.
@@ -18,6 +21,18 @@ class UserError(Exception):
     def __init__(self, text: Text | str) -> None:
         super().__init__(str(text))
         self.text: Text | str = text
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Raised in a worker process and pickled back: keep the Text (and any attributes a
+        # subclass set), whatever the subclass's own constructor takes.
+        return (_rebuild, (type(self), self.text), dict(self.__dict__))
+
+
+def _rebuild(cls: type[UserError], text: Text | str) -> UserError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, str(text))
+    error.text = text
+    return error
 
 
 class NoGameError(UserError):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import gettext
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +52,18 @@ def N_(singular: str, plural: str, count: int, /, **params: object) -> Text:
     return Text(singular, params, plural, count)
 
 
+def join(parts: Iterable[Text | str], sep: str = " ") -> Text:
+    """Several messages as one (the sentences of a line, the lines of a page).
+
+    Each part is rendered in the reader's language; ``sep`` stays as it is. The joined
+    message has no words of its own, so it is never extracted nor translated.
+    """
+    items = list(parts)
+    escaped = sep.replace("{", "{{").replace("}", "}}")
+    template = escaped.join(f"{{p{index}}}" for index in range(len(items)))
+    return Text(template, {f"p{index}": part for index, part in enumerate(items)})
+
+
 def language_of(locale: object) -> str:
     """The catalogue for a Discord locale (``"fr"``, ``"en-GB"``, a ``discord.Locale``).
 
@@ -76,6 +88,8 @@ def say(text: Text | str, language: str | None = None) -> str:
     """The words of ``text`` in ``language`` (a language code or a Discord locale)."""
     if isinstance(text, str):
         return text
+    if not text.msgid:
+        return ""  # gettext would answer the empty id with the catalogue's header
     lang = language_of(language)
     words = catalogue(lang)
     if text.plural is not None and text.count is not None:
@@ -100,6 +114,7 @@ __all__ = [
     "Text",
     "_",
     "catalogue",
+    "join",
     "language_of",
     "say",
 ]

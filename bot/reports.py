@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from bot.computer import PlayerAnalysis
 from bot.engine import Game, GameResult
 from bot.errors import UnreadableMatchError, UserError
+from bot.i18n import Text, _, join, say
 from bot.luck import MatchLuck
 from bot.records import Action, MatchRow, Status
 
@@ -59,9 +60,12 @@ class QuarantinedError(UserError):
 
     def __init__(self, unreadable: UnreadableMatchError) -> None:
         super().__init__(
-            f"Match #{unreadable.match_id} in this channel could not be read, so it has been "
-            "set aside with no result and the channel is free. Start a new game with "
-            "/backgammon challenge."
+            _(
+                "Match #{number} in this channel could not be read, so it has been set aside "
+                "with no result and the channel is free. Start a new game with "
+                "/backgammon challenge.",
+                number=unreadable.match_id,
+            )
         )
         self.unreadable = unreadable
 
@@ -79,13 +83,14 @@ class Review:
 class Report:
     """What an action did, for the front end to show.
 
-    ``lines`` tell the story in order; ``boards`` are the states worth drawing (the end of a
-    finished game, then the current state); ``game`` is the current state.
+    ``lines`` tell the story in order, as messages waiting for a reader's language (see
+    :meth:`words`); ``boards`` are the states worth drawing (the end of a finished game, then
+    the current state); ``game`` is the current state.
     """
 
     action: Action
     match: MatchRow
-    lines: list[str] = field(default_factory=list)
+    lines: list[Text] = field(default_factory=list)
     boards: list[Game] = field(default_factory=list)
     finished: GameResult | None = None
     match_over: bool = False
@@ -96,7 +101,12 @@ class Report:
 
     @property
     def text(self) -> str:
-        return " ".join(self.lines)
+        """The story in English, for logs and tests."""
+        return self.words()
+
+    def words(self, language: str | None = None) -> str:
+        """The story in ``language`` (a language code or a Discord locale), one line."""
+        return say(join(self.lines), language)
 
     @property
     def next_actor(self) -> int | None:

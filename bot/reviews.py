@@ -12,6 +12,7 @@ from bot.computer import DEFAULT_LEVEL, CubeHint, PlayHint
 from bot.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.errors import NoGameError, NotYourTurnError, UserError
 from bot.fairdice import VerifyResult, verify_events
+from bot.i18n import _
 from bot.records import MatchRow, Status
 from bot.reports import Player, Review, SessionSettings
 from bot.storage import Store
@@ -31,17 +32,17 @@ class Reviews:
         """The computer's advice for the player who must act: best plays or the cube."""
         row = await self.current(channel_id)
         if row is None or row.game is None or row.status != Status.PLAYING:
-            raise NoGameError("There is no game in this channel.")
+            raise NoGameError(_("There is no game in this channel."))
         me = row.player_index(user.id)
         if me is None:
-            raise NotYourTurnError("Hints are for the players of this game.")
+            raise NotYourTurnError(_("Hints are for the players of this game."))
         if row.rated:
-            raise UserError("Hints are off in rated games.")
+            raise UserError(_("Hints are off in rated games."))
         if row.computer_level is None and not self.settings.hints_in_casual:
-            raise UserError("This server has turned hints off.")
+            raise UserError(_("This server has turned hints off."))
         game = row.game
         if game.actor != me or game.resignation is not None:
-            raise UserError("Hints are for your own turn.")
+            raise UserError(_("Hints are for your own turn."))
         advice = await self.workers.computer(DEFAULT_LEVEL, "hints", game, 3)
         return row, advice
 
@@ -49,7 +50,7 @@ class Reviews:
         """Error rates, blunders, biggest mistakes and luck of the humans in the last match."""
         row = await self.latest(channel_id)
         if row is None or row.game is None:
-            raise NoGameError("No game has been played in this channel yet.")
+            raise NoGameError(_("No game has been played in this channel yet."))
         return await self.review(row)
 
     async def review(self, row: MatchRow, game_number: int | None = None) -> Review:
@@ -69,8 +70,11 @@ class Reviews:
         row = await self.store.match_by_dice_public(public.strip())
         if row is None or row.dice is None:
             raise UserError(
-                f"No match here used the public value {public.strip()[:40]}. Copy it from the "
-                "message that ended the match."
+                _(
+                    "No match here used the public value {public}. Copy it from the message "
+                    "that ended the match.",
+                    public=public.strip()[:40],
+                )
             )
         events = await self.store.events(row.id)
         result = verify_events(

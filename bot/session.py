@@ -35,8 +35,17 @@ from bot.errors import (
     UserError,
 )
 from bot.fairdice import commitment, new_secret
+from bot.i18n import _
 from bot.opponent import ComputerTurns
-from bot.present import RESULT_WORDS, count_words, dice_words, points_words
+from bot.present import (
+    RESULT_WORDS,
+    challenge_lines,
+    computer_match_line,
+    dice_words,
+    engine_error,
+    minutes_words,
+    points_words,
+)
 from bot.records import (
     Action,
     Change,
@@ -174,7 +183,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
     async def history(self, channel_id: int) -> tuple[MatchRow, list[EventRecord]]:
         row = await self.latest(channel_id)
         if row is None:
-            raise NoGameError("No game has been played in this channel yet.")
+            raise NoGameError(_("No game has been played in this channel yet."))
         return row, await self.store.events(row.id)
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
@@ -207,9 +216,9 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         """
         options = options or MatchOptions()
         if challenger.id == opponent.id:
-            raise UserError("You can't challenge yourself. Pick another player.")
+            raise UserError(_("You can't challenge yourself. Pick another player."))
         if opponent.is_bot and computer_level is None:
-            raise UserError("Bots can't play backgammon here. Challenge a person instead.")
+            raise UserError(_("Bots can't play backgammon here. Challenge a person instead."))
         async with self._lock(channel_id):
             row = await self._create_challenge(
                 guild_id,
@@ -221,17 +230,15 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
                 computer_level,
                 auto_play,
             )
-        what = f"a {options.length}-point match" if options.length else "a money game"
-        extras = []
-        if not options.cube:
-            extras.append("no cube")
-        extras.append("rated" if rated else "casual")
         minutes = max(1, round(self.settings.challenge_timeout / 60))
-        challenger_name, opponent_name = self.display(challenger.name), self.display(opponent.name)
-        lines = [
-            f"{challenger_name} challenges {opponent_name} to {what} ({', '.join(extras)}).",
-            f"{opponent_name}: accept or decline within {minutes} minutes.",
-        ]
+        lines = challenge_lines(
+            self.display(challenger.name),
+            self.display(opponent.name),
+            options.length,
+            options.cube,
+            rated,
+            minutes,
+        )
         if row.dice is not None:
             lines.append(commitment_line(row.dice))
         return Report(Action.CHALLENGE, row, lines)
@@ -285,11 +292,13 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         require_challenge(row)
         if user.id != row.player_ids[1]:
             if user.id == row.player_ids[0]:
-                raise NotYourTurnError(f"Waiting for {turn.name(1)} to accept your challenge.")
-            raise NotYourTurnError(f"This challenge is for {turn.name(1)}.")
+                raise NotYourTurnError(
+                    _("Waiting for {player} to accept your challenge.", player=turn.name(1))
+                )
+            raise NotYourTurnError(_("This challenge is for {player}.", player=turn.name(1)))
         turn.status = Status.PLAYING
         turn.game = Game.new(row.options)
-        turn.lines.append(f"{turn.name(1)} accepts.")
+        turn.lines.append(_("{player} accepts.", player=turn.name(1)))
         if row.dice is not None:
             # Fixed only now, after the commitment was posted: nobody could choose the
             # secret to suit it. Without one from the front end, a fresh random value.
@@ -309,13 +318,13 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             require_challenge(row)
             if user.id == row.player_ids[1]:
                 turn.status = Status.DECLINED
-                turn.lines.append(f"{turn.name(1)} declines the challenge.")
+                turn.lines.append(_("{player} declines the challenge.", player=turn.name(1)))
                 return Action.DECLINE
             if user.id == row.player_ids[0]:
                 turn.status = Status.WITHDRAWN
-                turn.lines.append(f"{turn.name(0)} withdraws the challenge.")
+                turn.lines.append(_("{player} withdraws the challenge.", player=turn.name(0)))
                 return Action.WITHDRAW
-            raise NotYourTurnError(f"This challenge is for {turn.name(1)}.")
+            raise NotYourTurnError(_("This challenge is for {player}.", player=turn.name(1)))
 
         return await self._act(channel_id, act, ctx, allow_challenge=True)
 
@@ -332,7 +341,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         dice = (turn.die(), turn.die())
         turn.game = game.roll(dice)
         turn.log(Action.ROLL, user.id, me, dice=dice)
-        turn.lines.append(f"{turn.name(me)} rolls {dice_words(dice)}.")
+        turn.lines.append(_("{player} rolls {dice}.", player=turn.name(me), dice=dice_words(dice)))
         turn.after_roll()
         return Action.ROLL
 
@@ -348,10 +357,17 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         play = turn.game.last_play
         assert play is not None and dice is not None
         turn.log(Action.MOVE, user.id, me, notation=str(play), dice=dice)
-        rolled = f"{turn.name(me)} rolls {dice_words(dice)}."
+        rolled = _("{player} rolls {dice}.", player=turn.name(me), dice=dice_words(dice))
         if turn.lines and turn.lines[-1] == rolled:
             turn.lines.pop()  # the roll and the play in one line when both happen here
-        turn.lines.append(f"{turn.name(me)} rolls {dice_words(dice)} and plays {play}.")
+        turn.lines.append(
+            _(
+                "{player} rolls {dice} and plays {play}.",
+                player=turn.name(me),
+                dice=dice_words(dice),
+                play=str(play),
+            )
+        )
         turn.after_play()
         return Action.MOVE
 
@@ -365,7 +381,12 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         turn.game = game.double()
         turn.log(Action.DOUBLE, user.id, me)
         turn.lines.append(
-            f"{turn.name(me)} doubles to {game.cube * 2}. {turn.name(1 - me)}: take or drop."
+            _(
+                "{player} doubles to {cube}. {opponent}: take or drop.",
+                player=turn.name(me),
+                cube=game.cube * 2,
+                opponent=turn.name(1 - me),
+            )
         )
         return Action.DOUBLE
 
@@ -380,8 +401,13 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         taken = turn.game
         owner = taken.cube_owner if taken.cube_owner is not None else me
         turn.lines.append(
-            f"{turn.name(me)} takes: the cube is at {taken.cube} and {turn.name(owner)} "
-            f"owns it. {turn.name(taken.on_roll)} to roll."
+            _(
+                "{player} takes: the cube is at {cube} and {owner} owns it. {roller} to roll.",
+                player=turn.name(me),
+                cube=taken.cube,
+                owner=turn.name(owner),
+                roller=turn.name(taken.on_roll),
+            )
         )
         return Action.TAKE
 
@@ -397,9 +423,15 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         # The beaver is a take and a redouble: the doubler must now answer it.
         cube = turn.game.cube
         turn.lines.append(
-            f"{turn.name(me)} beavers: the cube is at {cube} and {turn.name(me)} owns it. "
-            f"{turn.name(1 - me)}: take the beaver (cube to {cube * 2}) or drop it "
-            f"({points_words(cube)})."
+            _(
+                "{player} beavers: the cube is at {cube} and {player} owns it. {opponent}: "
+                "take the beaver (cube to {next}) or drop it ({points}).",
+                player=turn.name(me),
+                cube=cube,
+                opponent=turn.name(1 - me),
+                next=cube * 2,
+                points=points_words(cube),
+            )
         )
         return Action.BEAVER
 
@@ -410,7 +442,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         me, game = turn.my_turn(user, Action.DROP)
         turn.game = game.drop()
         turn.log(Action.DROP, user.id, me)
-        turn.lines.append(f"{turn.name(me)} drops.")
+        turn.lines.append(_("{player} drops.", player=turn.name(me)))
         turn.after_game_end()
         return Action.DROP
 
@@ -426,7 +458,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         def act(turn: Turn) -> Action:
             me, game = turn.participant(user)
             if game.phase is Phase.DOUBLED:
-                raise UserError("Answer the double first: dropping it ends the game.")
+                raise UserError(_("Answer the double first: dropping it ends the game."))
             turn.game = game.offer_resignation(me, ResultKind(kind))
             turn.log(Action.RESIGN, user.id, me, notation=ResultKind(kind).name.lower())
             # What accepting would score, Jacoby included (the engine works it out).
@@ -434,8 +466,13 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             assert accepted is not None
             points = accepted.points
             turn.lines.append(
-                f"{turn.name(me)} offers to resign {RESULT_WORDS[ResultKind(kind)]} "
-                f"({points_words(points)}). {turn.name(1 - me)}: accept or reject."
+                _(
+                    "{player} offers to resign {what} ({points}). {opponent}: accept or reject.",
+                    player=turn.name(me),
+                    what=RESULT_WORDS[ResultKind(kind)],
+                    points=points_words(points),
+                    opponent=turn.name(1 - me),
+                )
             )
             return Action.RESIGN
 
@@ -452,21 +489,24 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         me, game = turn.participant(user)
         offer = game.resignation
         if offer is None:
-            raise UserError("There is no resignation offer to answer.")
+            raise UserError(_("There is no resignation offer to answer."))
         if offer.player == me:
             raise NotYourTurnError(
-                f"{turn.name(1 - me)} must answer your offer. You can play on meanwhile "
-                "once they reject it."
+                _(
+                    "{opponent} must answer your offer. You can play on meanwhile once they "
+                    "reject it.",
+                    opponent=turn.name(1 - me),
+                )
             )
         if accept:
             turn.game = game.accept_resignation()
             turn.log(Action.RESIGN_ACCEPT, user.id, me)
-            turn.lines.append(f"{turn.name(me)} accepts the resignation.")
+            turn.lines.append(_("{player} accepts the resignation.", player=turn.name(me)))
             turn.after_game_end()
             return Action.RESIGN_ACCEPT
         turn.game = game.reject_resignation()
         turn.log(Action.RESIGN_REJECT, user.id, me)
-        turn.lines.append(f"{turn.name(me)} rejects the resignation. Play on.")
+        turn.lines.append(_("{player} rejects the resignation. Play on.", player=turn.name(me)))
         return Action.RESIGN_REJECT
 
     async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
@@ -475,20 +515,29 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         def act(turn: Turn) -> Action:
             me, game = turn.participant(user)
             if game.actor == me:
-                raise UserError("It's your turn: you can't claim a win while others wait on you.")
+                raise UserError(
+                    _("It's your turn: you can't claim a win while others wait on you.")
+                )
             idle = turn.now - turn.row.last_action_at
             limit = self.settings.inactivity_timeout
             if idle < limit:
                 left = max(1, round((limit - idle) / 60))
                 raise UserError(
-                    f"{turn.name(1 - me)} still has {count_words(left, 'minute')} "
-                    "to act before you can claim."
+                    _(
+                        "{opponent} still has {minutes} to act before you can claim.",
+                        opponent=turn.name(1 - me),
+                        minutes=minutes_words(left),
+                    )
                 )
             turn.game = game.forfeit(me)
             turn.log(Action.CLAIM, user.id, me)
             turn.lines.append(
-                f"{turn.name(1 - me)} has not acted for {round(idle / 60)} minutes: "
-                f"{turn.name(me)} claims the win."
+                _(
+                    "{opponent} has not acted for {minutes}: {player} claims the win.",
+                    opponent=turn.name(1 - me),
+                    minutes=minutes_words(round(idle / 60)),
+                    player=turn.name(me),
+                )
             )
             turn.after_game_end()
             return Action.CLAIM
@@ -509,7 +558,10 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             if turn.game is not None:
                 turn.log(Action.CANCEL, moderator.id, turn.row.player_index(moderator.id))
             turn.lines.append(
-                f"{self.display(moderator.name)} cancelled the game. No result is recorded."
+                _(
+                    "{moderator} cancelled the game. No result is recorded.",
+                    moderator=self.display(moderator.name),
+                )
             )
             return Action.CANCEL
 
@@ -521,8 +573,12 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
                 Action.CANCEL,
                 shell,
                 [
-                    f"{self.display(moderator.name)} cancelled match #{shell.id}: its saved "
-                    "state could not be read. No result is recorded; the channel is free."
+                    _(
+                        "{moderator} cancelled match #{number}: its saved state could not be "
+                        "read. No result is recorded; the channel is free.",
+                        moderator=self.display(moderator.name),
+                        number=shell.id,
+                    )
                 ],
             )
 
@@ -569,19 +625,22 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             row = await self._expire_stale(channel_id, now)
         if row is None or (ctx.match_id is not None and row.id != ctx.match_id):
             if ctx.match_id is not None:
-                raise StaleButtonError("That button belongs to a game that is over.")
+                raise StaleButtonError(_("That button belongs to a game that is over."))
             raise NoGameError(
-                "There is no game in this channel. Start one with /backgammon challenge."
+                _("There is no game in this channel. Start one with /backgammon challenge.")
             )
         if row.status == Status.CHALLENGE and not allow_challenge:
             raise UserError(
-                f"The game starts when {self.display(row.player_names[1])} accepts the challenge."
+                _(
+                    "The game starts when {player} accepts the challenge.",
+                    player=self.display(row.player_names[1]),
+                )
             )
         turn = Turn(row, now, self.display, self.roller)
         try:
             action = act(turn)
         except EngineError as exc:
-            raise UserError(str(exc)) from exc
+            raise UserError(engine_error(exc)) from exc
         if ctx.acknowledge is not None:
             await ctx.acknowledge()
         if row.computer_level is not None:
@@ -645,7 +704,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         """
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
-            raise UserError(f"Pick a level: {', '.join(LEVELS)}.")
+            raise UserError(_("Pick a level: {levels}.", levels=", ".join(LEVELS)))
         if self._computer_factory is None and not computer_available():
             raise UserError(UNAVAILABLE_MESSAGE)
         options = options or MatchOptions()
@@ -656,11 +715,11 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             report = await self._act_locked(
                 channel_id, lambda turn: self._do_accept(turn, computer, ctx.public), ctx, True
             )
-        what = f"a {options.length}-point match" if options.length else "a game"
         report.lines.insert(
             0,
-            f"{self.display(human.name)} plays {what} against {self.display(computer.name)} "
-            f"({level}).",
+            computer_match_line(
+                self.display(human.name), self.display(computer.name), options.length, level
+            ),
         )
         return report
 

@@ -12,13 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.dice import Roller, SystemRoller
-from bot.engine import EndReason, Game, GameResult, Phase, ResultKind
+from bot.engine import Game, GameResult, Phase
 from bot.errors import NotYourTurnError, UserError
 from bot.fairdice import FairRoller
-from bot.present import RESULT_WORDS, dice_words, points_words
+from bot.i18n import Text, _
+from bot.present import (
+    commitment_line,
+    dice_words,
+    match_won_line,
+    next_game_line,
+    opening_line,
+    result_line,
+    reveal_line,
+)
 from bot.records import (
     Action,
-    DiceSeal,
     FinishedGame,
     MatchOutcome,
     MatchRow,
@@ -30,7 +38,7 @@ from bot.reports import Player
 
 def require_challenge(row: MatchRow) -> None:
     if row.status != Status.CHALLENGE:
-        raise UserError("The game has already started.")
+        raise UserError(_("The game has already started."))
 
 
 class Turn:
@@ -51,7 +59,7 @@ class Turn:
         self._fair: FairRoller | None = None
         self.game: Game | None = row.game
         self.events: list[NewEvent] = []
-        self.lines: list[str] = []
+        self.lines: list[Text] = []
         self.boards: list[Game] = []
         self.finished: list[FinishedGame] = []
         self.outcome: MatchOutcome | None = None
@@ -109,10 +117,14 @@ class Turn:
         me = self.row.player_index(user.id)
         if me is None:
             raise NotYourTurnError(
-                f"This is {self.name(0)} and {self.name(1)}'s game; you are not playing in it."
+                _(
+                    "This is {first} and {second}'s game; you are not playing in it.",
+                    first=self.name(0),
+                    second=self.name(1),
+                )
             )
         if self.game is None or self.status != Status.PLAYING:
-            raise UserError("The game has not started yet.")
+            raise UserError(_("The game has not started yet."))
         return me, self.game
 
     def my_turn(self, user: Player, verb: Action) -> tuple[int, Game]:
@@ -121,16 +133,23 @@ class Turn:
         if game.resignation is not None:
             offerer = game.resignation.player
             if offerer == me:
-                raise UserError(f"Wait for {self.name(1 - me)} to answer your resignation offer.")
-            raise UserError("Answer the resignation offer first: accept or reject it.")
+                raise UserError(
+                    _(
+                        "Wait for {opponent} to answer your resignation offer.",
+                        opponent=self.name(1 - me),
+                    )
+                )
+            raise UserError(_("Answer the resignation offer first: accept or reject it."))
         actor = game.actor
         if actor != me:
             assert actor is not None
             if game.phase is Phase.DOUBLED:
-                raise NotYourTurnError(f"Waiting for {self.name(actor)} to take or drop.")
+                raise NotYourTurnError(
+                    _("Waiting for {player} to take or drop.", player=self.name(actor))
+                )
             if verb in (Action.TAKE, Action.DROP):
-                raise UserError("There is no double to answer.")
-            raise NotYourTurnError(f"It's {self.name(actor)}'s turn.")
+                raise UserError(_("There is no double to answer."))
+            raise NotYourTurnError(_("It's {player}'s turn.", player=self.name(actor)))
         return me, game
 
     # --- follow-on events: what the rules do by themselves after an action ----------------
@@ -146,15 +165,7 @@ class Turn:
             game = game.opening_roll(*dice)
             self.game = game
             self.log(Action.OPENING, None, None, dice=dice)
-            head = f"{names[0]} rolls {dice[0]}, {names[1]} rolls {dice[1]}"
-            if game.phase is Phase.OPENING:
-                extra = f" The cube turns to {game.cube}." if game.cube > cube_before else ""
-                self.lines.append(f"{head}: a tie, rolling again.{extra}")
-            else:
-                first = game.on_roll
-                self.lines.append(
-                    f"{head}: {names[first]} moves first with {dice_words(game.dice)}."
-                )
+            self.lines.append(opening_line(names, dice, game, cube_before))
         self.after_roll()
 
     def after_roll(self) -> None:
@@ -167,16 +178,24 @@ class Turn:
             self.game = game.pass_turn()
             self.log(Action.PASS, None, mover, dice=game.dice)
             self.lines.append(
-                f"{self.name(mover)} cannot move with {dice_words(game.dice)}: "
-                f"{self.name(1 - mover)} to roll."
+                _(
+                    "{player} cannot move with {dice}: {opponent} to roll.",
+                    player=self.name(mover),
+                    dice=dice_words(game.dice),
+                    opponent=self.name(1 - mover),
+                )
             )
         elif self.row.auto_play and len(plays) == 1:
             (play,) = plays
             self.game = game.play(play)
             self.log(Action.MOVE, None, mover, notation=str(play), dice=game.dice)
             self.lines.append(
-                f"{self.name(mover)} rolls {dice_words(game.dice)} and plays {play} "
-                "(the only legal play)."
+                _(
+                    "{player} rolls {dice} and plays {play} (the only legal play).",
+                    player=self.name(mover),
+                    dice=dice_words(game.dice),
+                    play=str(play),
+                )
             )
             self.after_play()
 
@@ -191,63 +210,22 @@ class Turn:
         self.last_result = result
         self.finished.append(FinishedGame(game.game_number, result))
         self.boards.append(game)
-        self.lines.append(_result_line((self.name(0), self.name(1)), game, result))
+        self.lines.append(result_line((self.name(0), self.name(1)), game))
         if game.match_over:
             winner = game.match_winner
             assert winner is not None
             self.status = Status.FINISHED
             self.outcome = MatchOutcome(winner, game.final_score, result.reason.value)
             if game.options.length:
-                a, b = game.final_score
                 self.lines.append(
-                    f"{self.name(winner)} wins the {game.options.length}-point match "
-                    f"{max(a, b)}-{min(a, b)}."
+                    match_won_line(self.name(winner), game.options.length, game.final_score)
                 )
             return
         following = game.next_game()
         self.game = following
         self.log(Action.NEXT_GAME, None, None)
-        crawford = " This is the Crawford game: no doubling." if following.crawford else ""
-        self.lines.append(f"Game {following.game_number} begins.{crawford}")
+        self.lines.append(next_game_line(following.game_number, following.crawford))
         self.opening()
-
-
-def commitment_line(seal: DiceSeal, public: str | None = None) -> str:
-    if public is None:
-        return f"Dice commitment (SHA-256 of this match's secret): `{seal.commitment}`."
-    return (
-        f"Dice: committed to `{seal.commitment}` (SHA-256); public value `{public}`. "
-        "The secret is revealed when the match ends."
-    )
-
-
-def reveal_line(seal: DiceSeal, public: str | None) -> str:
-    return (
-        f"Dice secret: `{seal.secret}` (public value `{public}`). Check every roll with "
-        "/backgammon verify or python -m bot verify SECRET PUBLIC."
-    )
-
-
-def _result_line(names: tuple[str, str], game: Game, result: GameResult) -> str:
-    winner = names[result.winner]
-    points = points_words(result.points)
-    if result.reason is EndReason.DROPPED:
-        line = f"{winner} wins {points}: the double was dropped."
-    elif result.reason is EndReason.RESIGNED:
-        line = (
-            f"{winner} wins {RESULT_WORDS[result.kind]}: {points} "
-            f"({names[1 - result.winner]} resigned)."
-        )
-    elif result.reason is EndReason.FORFEIT:
-        line = f"{winner} wins by forfeit."
-    elif result.kind is ResultKind.SINGLE:
-        line = f"{winner} wins: {points}."
-    else:
-        line = f"{winner} wins {RESULT_WORDS[result.kind]}: {points}."
-    if game.options.length:
-        a, b = game.final_score
-        line += f" Score: {names[0]} {a}, {names[1]} {b} (match to {game.options.length})."
-    return line
 
 
 __all__ = [

@@ -96,7 +96,7 @@ def test_importing_without_bgsage_is_safe() -> None:
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    assert done.stdout.strip() == UNAVAILABLE_MESSAGE
+    assert done.stdout.strip() == str(UNAVAILABLE_MESSAGE)
 
 
 def test_unknown_level_names_the_levels() -> None:

@@ -26,6 +26,12 @@ from bot.replay import replay
 from bot.session import Player, Report, SessionService
 from bot.storage import Store
 
+
+def english(lines: Sequence[object]) -> list[str]:
+    """A report's lines as the English a reader sees."""
+    return [str(line) for line in lines]
+
+
 GUILD = 10
 ALICE = Player(1, "alice")
 BOB = Player(2, "bob")
@@ -158,12 +164,12 @@ async def test_match_to_five_with_crawford(
 
     # Game 1: Bob doubles, Alice drops.
     report = await service.move(channel, ALICE, "8/5 6/5")
-    assert report.lines == ["alice rolls 3-1 and plays 8/5 6/5."]
+    assert english(report.lines) == ["alice rolls 3-1 and plays 8/5 6/5."]
     report = await service.double(channel, BOB)
     assert report.text == "bob doubles to 2. alice: take or drop."
     roller.extend([6, 1])
     report = await service.drop(channel, ALICE)
-    assert report.lines == [
+    assert english(report.lines) == [
         "alice drops.",
         "bob wins 1 point: the double was dropped. Score: alice 0, bob 1 (match to 5).",
         "Game 2 begins.",
@@ -184,7 +190,7 @@ async def test_match_to_five_with_crawford(
     assert report.text == "bob offers to resign a gammon (4 points). alice: accept or reject."
     roller.extend([1, 3])
     report = await service.answer_resignation(channel, ALICE, accept=True)
-    assert report.lines == [
+    assert english(report.lines) == [
         "alice accepts the resignation.",
         "alice wins a gammon: 4 points (bob resigned). Score: alice 4, bob 1 (match to 5).",
         "Game 3 begins. This is the Crawford game: no doubling.",
@@ -202,7 +208,7 @@ async def test_match_to_five_with_crawford(
     await service.resign(channel, ALICE)
     roller.extend([6, 1])
     report = await service.answer_resignation(channel, BOB, accept=True)
-    assert report.lines[1:3] == [
+    assert english(report.lines)[1:3] == [
         "bob wins a single game: 1 point (alice resigned). Score: alice 4, bob 2 (match to 5).",
         "Game 4 begins.",
     ]
@@ -222,8 +228,11 @@ async def test_match_to_five_with_crawford(
                 await service.double(channel, ALICE)
         report = await turn(service, roller, channel, BY_INDEX[who], dice, play)
         if play is None:
-            assert report.lines == ["alice rolls 5-5.", "alice cannot move with 5-5: bob to roll."]
-    assert report.lines == [
+            assert english(report.lines) == [
+                "alice rolls 5-5.",
+                "alice cannot move with 5-5: bob to roll.",
+            ]
+    assert english(report.lines) == [
         "alice rolls 6-6 and plays 2/off(3).",
         "alice wins a backgammon: 6 points. Score: alice 10, bob 2 (match to 5).",
         "alice wins the 5-point match 10-2.",
@@ -279,7 +288,7 @@ async def test_money_game_played_out(
     report = await start(service, roller, channel, (6, 1))
     await service.move(channel, ALICE, "13/7 8/7")
     report = await play_script(service, roller, channel, SINGLE_SCRIPT)
-    assert report.lines == [
+    assert english(report.lines) == [
         "alice rolls 6-6 and plays 2/off(3).",
         "alice wins: 1 point.",
     ]
@@ -307,7 +316,7 @@ async def test_turn_passes_when_the_roll_dances_on_a_closed_point(
     # Bob is on the bar; 6-6 enters only on Alice's 6-point, which she holds.
     roller.extend([6, 6])
     report = await service.roll(channel, BOB)
-    assert report.lines == ["bob rolls 6-6.", "bob cannot move with 6-6: alice to roll."]
+    assert english(report.lines) == ["bob rolls 6-6.", "bob cannot move with 6-6: alice to roll."]
     assert report.game is not None and report.game.phase is Phase.ROLL
     assert report.next_actor == 0
     assert await service.legal_play_texts(channel, BOB.id) == []
@@ -588,7 +597,7 @@ async def test_one_live_game_or_challenge_per_channel(
     service: SessionService, roller: ScriptedRoller
 ) -> None:
     report = await service.challenge(GUILD, 500, ALICE, BOB, MatchOptions(length=3))
-    assert report.lines == [
+    assert english(report.lines) == [
         "alice challenges bob to a 3-point match (rated).",
         "bob: accept or decline within 15 minutes.",
     ]
@@ -600,7 +609,7 @@ async def test_one_live_game_or_challenge_per_channel(
         await service.challenge(GUILD, 500, CAROL, ALICE)
     # The same players in other channels at the same time.
     report = await service.challenge(GUILD, 501, BOB, ALICE, rated=False)
-    assert report.lines[0] == "bob challenges alice to a money game (casual)."
+    assert english(report.lines)[0] == "bob challenges alice to a money game (casual)."
     roller.extend([1, 3])
     await service.accept(501, ALICE)
     await service.challenge(GUILD, 502, ALICE, CAROL, MatchOptions(length=1, cube=False))
@@ -669,7 +678,7 @@ async def test_only_the_challenged_player_can_accept(
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id, CAROL.id)) == before
     roller.extend([2, 2, 5, 6])  # a tie first: the opening is rolled again
     report = await service.accept(530, BOB)
-    assert report.lines == [
+    assert english(report.lines) == [
         "bob accepts.",
         "alice rolls 2, bob rolls 2: a tie, rolling again.",
         "alice rolls 5, bob rolls 6: bob moves first with 6-5.",
@@ -706,7 +715,7 @@ async def test_claim_for_inactivity(
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id)) == before
 
     report = await service.claim(channel, ALICE)
-    assert report.lines == [
+    assert english(report.lines) == [
         "bob has not acted for 60 minutes: alice claims the win.",
         "alice wins by forfeit. Score: alice 5, bob 0 (match to 5).",
         "alice wins the 5-point match 5-0.",
@@ -875,7 +884,7 @@ async def test_dropping_a_beaver_concedes_the_taken_double(
     await service.double(801, BOB)
     await service.beaver(801, ALICE)
     report = await service.drop(801, BOB)
-    assert report.lines == ["bob drops.", "alice wins 2 points: the double was dropped."]
+    assert english(report.lines) == ["bob drops.", "alice wins 2 points: the double was dropped."]
     assert report.match.final_score == (2, 0)
 
 
@@ -888,6 +897,8 @@ async def test_a_resignation_offer_names_what_accepting_scores(
     await service.challenge(1, 930, ALICE, BOB, MatchOptions(jacoby=True))
     await service.accept(930, BOB)
     offer = await service.resign(930, ALICE, ResultKind.GAMMON)
-    assert offer.lines == ["alice offers to resign a gammon (1 point). bob: accept or reject."]
+    assert english(offer.lines) == [
+        "alice offers to resign a gammon (1 point). bob: accept or reject."
+    ]
     done = await service.answer_resignation(930, BOB, True)
-    assert done.lines[-1] == "bob wins a single game: 1 point (alice resigned)."
+    assert english(done.lines)[-1] == "bob wins a single game: 1 point (alice resigned)."

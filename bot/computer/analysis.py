@@ -88,6 +88,7 @@ class CubeHint:
     redouble: bool = False
     refusal: str | None = None  # for developers; players read refusal_code's sentence
     refusal_code: EngineErrorCode | None = None
+    refusal_params: tuple[tuple[str, object], ...] = ()
 
     @property
     def double(self) -> bool:
@@ -260,6 +261,7 @@ def cube_hint(evaluator: Evaluator, game: Game) -> CubeHint:
             redouble=redouble,
             refusal=str(refusal),
             refusal_code=refusal.code,
+            refusal_params=tuple(refusal.params.items()),
         )
     beavers = beavers_allowed(game)
     return CubeHint(

@@ -111,6 +111,16 @@ class EngineError(ValueError):
         for name, value in params.items():
             setattr(self, name, value)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Errors cross from the worker processes pickled: keep the code and the facts.
+        return (_rebuild, (type(self), str(self), self.code, self.params))
+
+
+def _rebuild(
+    cls: type[EngineError], message: str, code: EngineErrorCode, params: dict[str, object]
+) -> EngineError:
+    return cls(message, code, **params)
+
 
 class InvalidPositionError(EngineError):
     """A board, Position ID or Match ID that does not describe a real position."""
