@@ -16,6 +16,7 @@ b'\\x89PNG'
 """
 
 from renderers.board import GAME_LAST_PLAY, compose, encode, render_board, warm_up
+from renderers.panels import BoardWords
 from renderers.theme import CLASSIC, DARK, THEMES, Layout, Theme
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "DARK",
     "GAME_LAST_PLAY",
     "THEMES",
+    "BoardWords",
     "Layout",
     "Theme",
     "compose",

@@ -29,7 +29,7 @@ from PIL import Image
 import renderers.sprites as sprites
 from bot.engine import Game, MatchOptions, Move, Phase, Play
 from renderers.examples import EXAMPLES
-from renderers.panels import draw_banner, draw_footer, draw_panels
+from renderers.panels import ENGLISH, BoardWords, draw_banner, draw_footer, draw_panels
 from renderers.png import write_png
 from renderers.regions import Canvas, kept, paint
 from renderers.text import clean, runs
@@ -65,6 +65,7 @@ def render_board(
     theme: Theme | str = CLASSIC,
     width: int = DEFAULT_WIDTH,
     home: Home = "right",
+    words: BoardWords = ENGLISH,
 ) -> bytes:
     """Draw ``game`` as seen by player ``perspective`` (0 or 1) and return a PNG.
 
@@ -74,7 +75,8 @@ def render_board(
     (or of the player not on roll when the game has none). ``home`` is the side where
     ``perspective``'s home board is drawn: "right" (the usual picture) or "left" (the
     board's geometry mirrored: points, bar, trays, checkers, arrows, cube and dice; text
-    still reads left to right).
+    still reads left to right). ``words``: every word drawn (the panels' status, pip and
+    score labels, the footer, the banner), English unless the caller passes translated ones.
 
     >>> from bot.engine import Game
     >>> png = render_board(Game.new().opening_roll(3, 1), perspective=0)
@@ -83,7 +85,7 @@ def render_board(
     """
     th = _theme(theme)
     layout = Layout.for_width(width, home=home)
-    canvas = _draw(game, perspective, names, last_play, th, layout)
+    canvas = _draw(game, perspective, names, last_play, th, layout, words)
     out = paint(canvas, *_bases(th, layout), _palette(th), kept(th, layout))
     return write_png(out.tobytes(), layout.width, layout.height, _palette_bytes(th))
 
@@ -97,11 +99,12 @@ def compose(
     theme: Theme | str = CLASSIC,
     width: int = DEFAULT_WIDTH,
     home: Home = "right",
+    words: BoardWords = ENGLISH,
 ) -> Image.Image:
     """The picture :func:`render_board` encodes, as a full-colour RGB image."""
     th = _theme(theme)
     layout = Layout.for_width(width, home=home)
-    canvas = _draw(game, perspective, names, last_play, th, layout)
+    canvas = _draw(game, perspective, names, last_play, th, layout, words)
     image = sprites.empty_board(th, layout).copy()
     for _, op in canvas.ops:
         op(image, 0, 0)
@@ -124,12 +127,13 @@ def _draw(
     last_play: Play | bool | _Default | None,
     theme: Theme,
     layout: Layout,
+    words: BoardWords = ENGLISH,
 ) -> Canvas:
     if perspective not in (0, 1):
         raise ValueError(f"perspective is player 0 or 1, not {perspective!r}")
     canvas = Canvas(layout.width, layout.height)
     scene = _Scene(game, perspective, theme, layout, canvas)
-    scene.draw(_names(names), _play_to_show(game, last_play))
+    scene.draw(_names(names, words.player), _play_to_show(game, last_play), words)
     return canvas
 
 
@@ -159,17 +163,21 @@ def _theme(theme: Theme | str) -> Theme:
         raise ValueError(f"no theme {theme!r}; choose one of {', '.join(THEMES)}") from None
 
 
-def _names(names: Iterable[object]) -> tuple[str, str]:
+def _names(names: Iterable[object], player: str = ENGLISH.player) -> tuple[str, str]:
     given = [*list(names)[:2], "", ""][:2]
-    out = [_name(str(name) if name is not None else "", index) for index, name in enumerate(given)]
+    out = [
+        _name(str(name) if name is not None else "", index, player)
+        for index, name in enumerate(given)
+    ]
     return out[0], out[1]
 
 
 @lru_cache(maxsize=1024)
-def _name(name: str, index: int) -> str:
-    """A player's name as drawn (a game's pictures all show the same two)."""
+def _name(name: str, index: int, player: str = ENGLISH.player) -> str:
+    """A player's name as drawn (a game's pictures all show the same two); ``player`` names
+    one with no drawable character ("Player {n}")."""
     text = clean(name)
-    return text if runs(text) else f"Player {index + 1}"
+    return text if runs(text) else player.format(n=index + 1)
 
 
 def _play_to_show(game: Game, last_play: Play | bool | _Default | None) -> tuple[Play, int] | None:
@@ -298,7 +306,9 @@ class _Scene:
 
     # --- the whole picture -----------------------------------------------------------------
 
-    def draw(self, names: tuple[str, str], shown: tuple[Play, int] | None) -> None:
+    def draw(
+        self, names: tuple[str, str], shown: tuple[Play, int] | None, words: BoardWords = ENGLISH
+    ) -> None:
         self.draw_checkers()
         self.draw_trays()
         self.draw_cube()
@@ -306,10 +316,10 @@ class _Scene:
         if shown is not None:
             self.draw_last_play(*shown)
         game, theme, layout = self.game, self.theme, self.layout
-        draw_panels(self.canvas, game, self.me, theme, layout, names)
-        draw_footer(self.canvas, game, theme, layout)
+        draw_panels(self.canvas, game, self.me, theme, layout, names, words)
+        draw_footer(self.canvas, game, theme, layout, words)
         if game.phase is Phase.OVER and game.result is not None:
-            draw_banner(self.canvas, game, theme, layout, names)
+            draw_banner(self.canvas, game, theme, layout, names, words)
 
     # --- checkers ------------------------------------------------------------------------
 

@@ -4,9 +4,14 @@ Each player's panel holds their checker, name, what they must do now ("to roll",
 drop"), pip count and match score; the footer the match terms and the Position and Match
 IDs; the banner who won what. Drawn on a :class:`~renderers.regions.Canvas` where the
 :class:`~renderers.theme.Layout` says; never mirrored, so text always reads.
+
+Every word comes from a :class:`BoardWords` (English by default): the presentation layer
+passes translated ones; the renderer never translates.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -18,15 +23,71 @@ from renderers.text import text_image
 from renderers.theme import Layout, Theme
 
 
+@dataclass(frozen=True, slots=True)
+class BoardWords:
+    """Every word drawn on the board, as templates with ``{name}`` fields.
+
+    ``point``/``points``: a result's points are never under 1, so the singular is for 1
+    and the plural for more in every language (English and French agree there).
+    ``kinds``/``kind_names``: per :class:`~bot.engine.ResultKind`, single, gammon, backgammon.
+    """
+
+    pips: str = "PIPS"
+    score: str = "SCORE"
+    to_roll: str = "to roll"
+    to_roll_or_double: str = "to roll or double"
+    to_move: str = "to move"
+    to_take_or_drop: str = "to take or drop"
+    to_accept_or_reject: str = "to accept or reject"
+    opening_roll: str = "opening roll"
+    doubles_to: str = "doubles to {cube}"
+    wins_points: str = "wins {points}"
+    resigns: str = "resigns {kind}"
+    point: str = "{n} point"
+    points: str = "{n} points"
+    kind_names: tuple[str, str, str] = ("a single game", "a gammon", "a backgammon")
+    kinds: tuple[str, str, str] = ("single game", "gammon", "backgammon")
+    winner_wins: str = "{winner} wins {points}"
+    dropped: str = "{loser} dropped the double"
+    resigned: str = "{loser} resigned {kind}"
+    forfeited: str = "{loser} forfeited"
+    wins_match: str = "wins the match {a}–{b}"
+    tied: str = "tied {a}–{b}"
+    leads: str = "{leader} leads {a}–{b}"
+    match_terms: str = "{length}-point match"
+    crawford: str = "Crawford game"
+    money_terms: str = "Money game · stake {cube}"
+    ids: str = "Position ID {position}   Match ID {match}"
+    player: str = "Player {n}"
+
+    def points_words(self, points: int) -> str:
+        return (self.point if points == 1 else self.points).format(n=points)
+
+    def kind_name(self, kind: ResultKind) -> str:
+        return self.kind_names[int(kind) - 1]
+
+    def kind(self, kind: ResultKind) -> str:
+        return self.kinds[int(kind) - 1]
+
+
+ENGLISH = BoardWords()
+
+
 def draw_panels(
-    canvas: Canvas, game: Game, me: int, theme: Theme, layout: Layout, names: tuple[str, str]
+    canvas: Canvas,
+    game: Game,
+    me: int,
+    theme: Theme,
+    layout: Layout,
+    names: tuple[str, str],
+    words: BoardWords = ENGLISH,
 ) -> None:
     """Each player's panel: their checker, name, what they must do, pips and score."""
     pips = game.pips()
     for side in ("far", "near"):
         player = me if side == "near" else 1 - me
         x0, y0, x1, y1 = layout.panel_rect(side)
-        words, active = status(game, player)
+        said, active = status(game, player, words)
         pad = layout.px(8)
         box = (x0 + pad, y0 + pad, x1 - pad, y1 - pad)
         canvas.rounded_rectangle(
@@ -42,19 +103,19 @@ def draw_panels(
         disc = checker(theme, disc_r, player)
         canvas.centre(disc, (box[0] + layout.px(12) + disc_r, cy), ("disc", player))
         x = box[0] + layout.px(24) + 2 * disc_r
-        right = _draw_figures(canvas, game, theme, layout, pips[player], player, box)
+        right = _draw_figures(canvas, game, theme, layout, pips[player], player, box, words)
         name_size = layout.px(30)
         status_size = layout.px(24)
         room = right - x - layout.px(16)
         status_img, status_key = (
             keyed_text(
-                words,
+                said,
                 status_size,
                 theme.text if active else theme.muted,
                 bold=active,
                 max_width=max(room // 2, 1),
             )
-            if words
+            if said
             else (None, None)
         )
         name_room = room - (status_img.width + layout.px(14) if status_img else 0)
@@ -83,11 +144,12 @@ def _draw_figures(
     pips: int,
     player: int,
     box: tuple[int, int, int, int],
+    words: BoardWords = ENGLISH,
 ) -> int:
     """Pip count and match score at the panel's right end; returns where they begin."""
-    columns: list[tuple[str, str]] = [("PIPS", str(pips))]
+    columns: list[tuple[str, str]] = [(words.pips, str(pips))]
     if game.options.length:
-        columns.append(("SCORE", str(game.final_score[player])))
+        columns.append((words.score, str(game.final_score[player])))
     x = box[2] - layout.px(16)
     label_size, value_size = layout.px(15), layout.px(28)
     cy = (box[1] + box[3]) // 2
@@ -102,73 +164,63 @@ def _draw_figures(
     return x
 
 
-def status(game: Game, player: int) -> tuple[str, bool]:
+def status(game: Game, player: int, words: BoardWords = ENGLISH) -> tuple[str, bool]:
     """What ``player``'s panel says, and whether it is their turn to act."""
     actor = game.actor
     if game.phase is Phase.OVER:
         result = game.result
         if result is not None and result.winner == player:
-            return f"wins {_points(result.points)}", False
+            return words.wins_points.format(points=words.points_words(result.points)), False
         return "", False
     if game.resignation is not None:
         if game.resignation.player == player:
-            return f"resigns {_kind_name(game.resignation.kind)}", False
-        return "to accept or reject", True
+            kind = words.kind_name(game.resignation.kind)
+            return words.resigns.format(kind=kind), False
+        return words.to_accept_or_reject, True
     if game.phase is Phase.OPENING:
-        return "opening roll", False
+        return words.opening_roll, False
     if game.phase is Phase.DOUBLED:
         if player == game.on_roll:
-            return f"doubles to {game.cube * 2}", False
-        return "to take or drop", True
+            return words.doubles_to.format(cube=game.cube * 2), False
+        return words.to_take_or_drop, True
     if player != actor:
         return "", False
     if game.phase is Phase.ROLL:
-        return ("to roll or double" if game.can_double() else "to roll"), True
-    return "to move", True
+        return (words.to_roll_or_double if game.can_double() else words.to_roll), True
+    return words.to_move, True
 
 
-def draw_footer(canvas: Canvas, game: Game, theme: Theme, layout: Layout) -> None:
+def draw_footer(
+    canvas: Canvas, game: Game, theme: Theme, layout: Layout, words: BoardWords = ENGLISH
+) -> None:
     """The match terms on the left, the Position and Match IDs on the right."""
     x0, y0, x1, y1 = layout.footer_rect()
     cy = (y0 + y1) // 2
     if game.options.length:
-        terms = f"{game.options.length}-point match"
+        terms = words.match_terms.format(length=game.options.length)
         if game.crawford:
-            terms += " · Crawford game"
+            terms += " · " + words.crawford
     else:
-        terms = f"Money game · stake {game.cube}"
+        terms = words.money_terms.format(cube=game.cube)
     pad = layout.px(14)
     size = layout.px(18)
     left, left_key = keyed_text(terms, size, theme.muted, bold=True)
     canvas.paste(left, (x0 + pad, cy - left.height // 2), left_key)
-    ids = f"Position ID {game.position_id()}   Match ID {game.match_id()}"
+    ids = words.ids.format(position=game.position_id(), match=game.match_id())
     right, right_key = keyed_text(ids, layout.px(13), theme.muted)
     canvas.paste(right, (x1 - pad - right.width, cy - right.height // 2), right_key)
 
 
 def draw_banner(
-    canvas: Canvas, game: Game, theme: Theme, layout: Layout, names: tuple[str, str]
+    canvas: Canvas,
+    game: Game,
+    theme: Theme,
+    layout: Layout,
+    names: tuple[str, str],
+    words: BoardWords = ENGLISH,
 ) -> None:
     """Across the field when the game is over: who won what, and the match score."""
-    result = game.result
-    assert result is not None
-    winner, loser = names[result.winner], names[1 - result.winner]
-    headline = f"{winner} wins {_points(result.points)}"
-    details = {
-        EndReason.DROPPED: f"{loser} dropped the double",
-        EndReason.RESIGNED: f"{loser} resigned {_kind_name(result.kind)}",
-        EndReason.FORFEIT: f"{loser} forfeited",
-    }.get(result.reason, _kind_phrase(result.kind))
-    if game.match_over and game.options.length:
-        a, b = game.final_score[result.winner], game.final_score[1 - result.winner]
-        details += f" · wins the match {a}–{b}"
-    elif game.options.length:
-        a, b = game.final_score
-        if a == b:
-            details += f" · tied {a}–{b}"
-        else:
-            leader = names[0] if a > b else names[1]
-            details += f" · {leader} leads {max(a, b)}–{min(a, b)}"
+    headline, details = banner_lines(game, names, words)
     left, right = layout.field_left + layout.px(24), layout.field_right - layout.px(24)
     height = layout.px(112)
     top = layout.mid_y - height // 2
@@ -190,21 +242,27 @@ def draw_banner(
     canvas.centre(sub, (cx, top + height * 0.76))
 
 
-def _points(points: int) -> str:
-    return f"{points} point" if points == 1 else f"{points} points"
-
-
-def _kind_name(kind: ResultKind) -> str:
-    return {
-        ResultKind.SINGLE: "a single game",
-        ResultKind.GAMMON: "a gammon",
-        ResultKind.BACKGAMMON: "a backgammon",
-    }[ResultKind(kind)]
-
-
-def _kind_phrase(kind: ResultKind) -> str:
-    return {
-        ResultKind.SINGLE: "single game",
-        ResultKind.GAMMON: "gammon",
-        ResultKind.BACKGAMMON: "backgammon",
-    }[ResultKind(kind)]
+def banner_lines(
+    game: Game, names: tuple[str, str], words: BoardWords = ENGLISH
+) -> tuple[str, str]:
+    """The banner's headline (who won what) and its second line (how, and the score)."""
+    result = game.result
+    assert result is not None
+    winner, loser = names[result.winner], names[1 - result.winner]
+    headline = words.winner_wins.format(winner=winner, points=words.points_words(result.points))
+    details = {
+        EndReason.DROPPED: words.dropped.format(loser=loser),
+        EndReason.RESIGNED: words.resigned.format(loser=loser, kind=words.kind_name(result.kind)),
+        EndReason.FORFEIT: words.forfeited.format(loser=loser),
+    }.get(result.reason, words.kind(result.kind))
+    if game.match_over and game.options.length:
+        a, b = game.final_score[result.winner], game.final_score[1 - result.winner]
+        details += " · " + words.wins_match.format(a=a, b=b)
+    elif game.options.length:
+        a, b = game.final_score
+        if a == b:
+            details += " · " + words.tied.format(a=a, b=b)
+        else:
+            leader = names[0] if a > b else names[1]
+            details += " · " + words.leads.format(leader=leader, a=max(a, b), b=min(a, b))
+    return headline, details
