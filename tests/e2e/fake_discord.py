@@ -299,6 +299,44 @@ OPT_NUMBER = 10
 OPT_ATTACHMENT = 11
 
 _COMMAND_NAME_RE = re.compile(r"[-_'\w]{1,32}")
+# The locales Discord knows (https://discord.com/developers/docs/reference#locales):
+# localization keys must be one of them.
+DISCORD_LOCALES = frozenset(
+    {
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    }
+)
 
 
 def _now_iso() -> str:
@@ -587,6 +625,8 @@ class FakeGuild:
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     joined_at: str = field(default_factory=_now_iso)
+    # The server's language (Discord's "preferred_locale"; interactions' "guild_locale").
+    preferred_locale: str = "en-US"
 
     @property
     def everyone(self) -> FakeRole:
@@ -1343,7 +1383,34 @@ def _validate_command(cmd: Mapping[str, Any]) -> None:
             raise _form_error("description", f"Command {name!r} description must be 1-100 long")
     elif not 1 <= len(name) <= 32:
         raise _form_error("name", f"Invalid context menu name {name!r}")
+    _validate_localizations(cmd, name, name_rule=ctype == 1)
     _validate_options(cmd.get("options") or [], name)
+
+
+def _validate_localizations(item: Mapping[str, Any], where: str, *, name_rule: bool) -> None:
+    """A command's or option's translated names and descriptions, as Discord checks them."""
+    for locale, words in (item.get("name_localizations") or {}).items():
+        if locale not in DISCORD_LOCALES:
+            raise _form_error("name_localizations", f"{where}: unknown locale {locale!r}")
+        if name_rule and (not _COMMAND_NAME_RE.fullmatch(words) or words != words.lower()):
+            raise _form_error("name_localizations", f"{where}: bad {locale} name {words!r}")
+    for locale, words in (item.get("description_localizations") or {}).items():
+        if locale not in DISCORD_LOCALES:
+            raise _form_error("description_localizations", f"{where}: unknown locale {locale!r}")
+        if not 1 <= len(words) <= 100:
+            raise _form_error("description_localizations", f"{where}: {locale} 1-100 long")
+
+
+def _unique_localized_names(items: Sequence[Mapping[str, Any]], where: str) -> None:
+    """No two siblings may share a name in any locale (their own or a translated one)."""
+    locales = {loc for item in items for loc in item.get("name_localizations") or {}}
+    for locale in locales:
+        seen: set[str] = set()
+        for item in items:
+            words = (item.get("name_localizations") or {}).get(locale) or item.get("name")
+            if words in seen:
+                raise _form_error("name_localizations", f"{where}: {locale} name {words!r} twice")
+            seen.add(words)
 
 
 def _validate_options(options: Sequence[Mapping[str, Any]], where: str) -> None:
@@ -1351,6 +1418,7 @@ def _validate_options(options: Sequence[Mapping[str, Any]], where: str) -> None:
         raise _form_error("options", f"{where}: at most 25 options")
     seen_optional = False
     names: set[str] = set()
+    _unique_localized_names(options, where)
     for opt in options:
         name = opt.get("name") or ""
         if not _COMMAND_NAME_RE.fullmatch(name) or name != name.lower() or name in names:
@@ -1358,6 +1426,7 @@ def _validate_options(options: Sequence[Mapping[str, Any]], where: str) -> None:
         names.add(name)
         if not 1 <= len(opt.get("description") or "") <= 100:
             raise _form_error("options", f"{where}.{name}: description must be 1-100 long")
+        _validate_localizations(opt, f"{where}.{name}", name_rule=True)
         if opt.get("type") in (OPT_SUB_COMMAND, OPT_SUB_COMMAND_GROUP):
             _validate_options(opt.get("options") or [], f"{where} {name}")
             continue
@@ -1368,6 +1437,10 @@ def _validate_options(options: Sequence[Mapping[str, Any]], where: str) -> None:
             seen_optional = True
         if len(opt.get("choices") or []) > 25:
             raise _form_error("options", f"{where}.{name}: at most 25 choices")
+        for choice in opt.get("choices") or []:
+            for locale, words in (choice.get("name_localizations") or {}).items():
+                if locale not in DISCORD_LOCALES or not 1 <= len(words) <= 100:
+                    raise _form_error("options", f"{where}.{name}: bad choice name {words!r}")
         if opt.get("choices") and opt.get("autocomplete"):
             raise _form_error("options", f"{where}.{name}: choices and autocomplete conflict")
 
@@ -1773,9 +1846,10 @@ class FakeDiscord:
         *,
         channels: Sequence[str] = ("general", "games"),
         owner: FakeUser | None = None,
+        locale: str = "en-US",
     ) -> FakeGuild:
         gid = self._ids.next()
-        guild = FakeGuild(gid, name, (owner or self.owner).id)
+        guild = FakeGuild(gid, name, (owner or self.owner).id, preferred_locale=locale)
         guild.roles[gid] = FakeRole(gid, gid, "@everyone", self.everyone_permissions, 0)
         bot_role = FakeRole(
             self._ids.next(),
@@ -2087,7 +2161,7 @@ class FakeDiscord:
             "vanity_url_code": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": g.preferred_locale,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
             "max_members": 500000,
@@ -2319,6 +2393,7 @@ class FakeDiscord:
         keys = [(c.get("name"), int(c.get("type", 1))) for c in payload]
         if len(set(keys)) != len(keys):
             raise _form_error("_root", "Application command names must be unique")
+        _unique_localized_names([c for c in payload if int(c.get("type", 1)) == 1], "commands")
         existing = {(c["name"], c["type"]): c for c in self._commands.get(scope, [])}
         self._commands[scope] = [self._store_command(scope, raw, existing) for raw in payload]
         self._changed()
@@ -2418,8 +2493,8 @@ class FakeDiscord:
                 raise LookupError(f"{user.username} is not a member of guild {g.name!r}")
             payload.update(
                 guild_id=str(g.id),
-                guild={"id": str(g.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(g.id), "locale": g.preferred_locale, "features": []},
+                guild_locale=g.preferred_locale,
                 member=member.payload(permissions=self.permissions_for(user, channel)),
                 context=0,
                 authorizing_integration_owners={"0": str(g.id)},
