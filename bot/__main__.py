@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError
 from bot.errors import StoreOpenError
+from bot.i18n import LANGUAGES
 from bot.session import SessionService, SessionSettings
 from bot.storage import Store
 from bot.workers import WorkerError, Workers
@@ -201,6 +202,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     play.add_argument(
         "--new", action="store_true", help="abandon a saved terminal game and start afresh"
+    )
+    play.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="the language the terminal speaks: en (default) or fr",
     )
     return parser.parse_args(argv)
 

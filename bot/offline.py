@@ -3,7 +3,8 @@
 Two people share one keyboard, or one person plays the computer (``--computer``). Commands
 come from standard input, one a line, so a game can be scripted; after every action the
 board is printed as text and written as a PNG to the output folder. A game left unfinished
-is saved and resumed on the next run.
+is saved and resumed on the next run. ``--lang fr`` speaks French throughout (the commands
+typed stay the English words).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
+from bot.i18n import Text, _, language_of, say
 from bot.records import MatchRow
 from bot.session import Player, Report, SessionService, SessionSettings
 from bot.storage import Store
@@ -28,9 +30,23 @@ from renderers import render_board
 OFFLINE_GUILD = 0
 OFFLINE_CHANNEL = 0
 COMPUTER_ID = 3
-COMMANDS = """\
-Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,
-resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"""
+COMMANDS = _(
+    "Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,\n"
+    "resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"
+)
+
+
+GAME_SAVED = _("Game saved: run the same command again to continue.")
+
+
+def _board_words(language: str) -> dict[str, object]:
+    """The board picture's words in ``language``: English is the renderer's own default."""
+    if language == "en":
+        return {}
+    # The translated board words are built beside the Discord replies that use them.
+    from cogs.helpers import board_words
+
+    return {"words": board_words(language)}
 
 
 class Terminal:
@@ -40,18 +56,20 @@ class Terminal:
         players: tuple[Player, Player],
         out: Path,
         stdout: TextIO,
+        language: str = "en",
     ) -> None:
         self.service = service
         self.players = players
         self.out = out
         self.stdout = stdout
+        self.language = language_of(language)
         self.images = 0
 
-    def say(self, text: str) -> None:
-        print(text, file=self.stdout, flush=True)
+    def say(self, text: Text | str) -> None:
+        print(say(text, self.language), file=self.stdout, flush=True)
 
     def show(self, report: Report) -> None:
-        self.say(report.text)
+        self.say(report.words(self.language))
         for game in report.boards:
             self.write_png(report.match, game)
         row = report.match
@@ -59,8 +77,10 @@ class Terminal:
             game = row.game
             viewer = present.perspective(game)
             self.say(game.position_for(viewer).ascii())
-            self.say(f"(X = {row.player_names[viewer]}, O = {row.player_names[1 - viewer]})")
-        step = present.next_step(row, commands=False)
+            self.say(
+                _("(X = {x}, O = {o})", x=row.player_names[viewer], o=row.player_names[1 - viewer])
+            )
+        step = present.next_step(row, commands=False, language=self.language)
         if step:
             self.say(step)
 
@@ -68,9 +88,14 @@ class Terminal:
         self.images += 1
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"board-{self.images:04d}.png"
-        png = render_board(game, perspective=present.perspective(game), names=row.player_names)
+        png = render_board(
+            game,
+            perspective=present.perspective(game),
+            names=row.player_names,
+            **_board_words(self.language),
+        )
         path.write_bytes(png)
-        self.say(f"[board image: {path}]")
+        self.say(_("[board image: {path}]", path=path))
 
     def actor(self, row: MatchRow) -> Player:
         """Who types next: the player the game is waiting for."""
@@ -92,11 +117,11 @@ class Terminal:
             return True
         row = await self.service.current(OFFLINE_CHANNEL)
         if row is None:
-            self.say("No game is running.")
+            self.say(_("No game is running."))
             return False
         if command == "history":
             row, events = await self.service.history(OFFLINE_CHANNEL)
-            self.say("\n".join(present.history_lines(row, events)))
+            self.say("\n".join(present.history_lines(row, events, language=self.language)))
             return True
         if command == "board":
             if row.game is not None:
@@ -118,8 +143,8 @@ class Terminal:
         elif command == "beaver":
             report = await svc.beaver(channel, user)
         elif command == "hint":
-            _, advice = await svc.hint(channel, user)
-            self.say(present.hint_text(advice))
+            advice = (await svc.hint(channel, user))[1]
+            self.say(present.hint_text(advice, language=self.language))
             return True
         elif command == "resign":
             kind = ResultKind[(rest or "single").strip().upper()]
@@ -131,7 +156,9 @@ class Terminal:
         elif command in ("accept", "reject"):
             report = await svc.answer_resignation(channel, user, command == "accept")
         else:
-            self.say(f"Unknown command {command!r}. {COMMANDS}")
+            self.say(
+                _("Unknown command '{command}'. {commands}", command=command, commands=COMMANDS)
+            )
             return True
         self.show(report)
         return report.match.status == "playing"
@@ -164,7 +191,8 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
             settings=SessionSettings(challenge_timeout=365 * 24 * 3600.0),
         )
         players = (Player(1, names[0]), Player(2, names[1]))
-        terminal = Terminal(service, players, Path(args.out), sys.stdout)
+        language = getattr(args, "lang", None) or "en"
+        terminal = Terminal(service, players, Path(args.out), sys.stdout, language)
         row = await service.current(OFFLINE_CHANNEL)
         if row is not None and args.new:
             await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
@@ -174,7 +202,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
                 Player(row.player_ids[0], row.player_names[0]),
                 Player(row.player_ids[1], row.player_names[1], row.computer_level is not None),
             )
-            terminal.say("Resuming your saved game (start afresh with --new).")
+            terminal.say(_("Resuming your saved game (start afresh with --new)."))
             if row.game is not None:
                 terminal.show(Report("board", row, [], [row.game]))
         else:
@@ -214,31 +242,31 @@ async def _loop(terminal: Terminal) -> int:
     while True:
         row = await terminal.service.current(OFFLINE_CHANNEL)
         if row is None or row.status != "playing":
-            terminal.say("Game over. Thanks for playing!")
+            terminal.say(_("Game over. Thanks for playing!"))
             return 0
         prompt = f"{terminal.actor(row).name}> "
         print(prompt, end="", file=terminal.stdout, flush=True)
         line = await loop.run_in_executor(None, sys.stdin.readline)
         if not line:
-            terminal.say("\nGame saved: run the same command again to continue.")
+            terminal.say("\n" + say(GAME_SAVED, terminal.language))
             return 0
         if not sys.stdin.isatty():
             terminal.say(line.rstrip())
         try:
             keep_going = await terminal.handle(line)
         except UserError as exc:
-            terminal.say(str(exc))
+            terminal.say(exc.text)
             continue
         except KeyError:
-            terminal.say("Resign with single, gammon or backgammon.")
+            terminal.say(_("Resign with single, gammon or backgammon."))
             continue
         except DiceExhausted:
-            terminal.say("The scripted dice (--dice) ran out. Game saved.")
+            terminal.say(_("The scripted dice (--dice) ran out. Game saved."))
             return 0
         if not keep_going:
             row = await terminal.service.current(OFFLINE_CHANNEL)
             if row is not None and row.status == "playing":
-                terminal.say("Game saved: run the same command again to continue.")
+                terminal.say(GAME_SAVED)
                 return 0
-            terminal.say("Game over. Thanks for playing!")
+            terminal.say(_("Game over. Thanks for playing!"))
             return 0
