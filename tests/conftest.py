@@ -6,7 +6,9 @@ about any particular game, so every test reads as its own script.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import contextlib
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from bot.dice import ScriptedRoller
 from bot.records import EventRecord, FinishedGame, MatchRow, PlayerStats
 from bot.session import SessionService, SessionSettings
 from bot.storage import Store
+from tests.pg_server import Schemas, Unavailable, postgres
 
 
 class FakeClock:
@@ -51,6 +54,38 @@ async def store(db_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(db_path)
     yield opened
     await opened.close()  # harmless when a restart test has closed it already
+
+
+@pytest.fixture(scope="session")
+def pg_schemas() -> Iterator[Schemas]:
+    """One PostgreSQL server for the whole run (see tests/pg_server.py).
+
+    Without one the PostgreSQL tests skip, saying why; under CI (``CI=true``) they fail.
+    """
+    stack = contextlib.ExitStack()
+    try:
+        schemas = stack.enter_context(postgres())
+    except Unavailable as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required under CI: {exc}")
+        pytest.skip(f"no PostgreSQL: {exc}")
+    with stack:
+        yield schemas
+
+
+@pytest.fixture
+def pg_url(pg_schemas: Schemas) -> Iterator[str]:
+    """A database URL whose sessions see a fresh, empty schema of their own."""
+    with pg_schemas.fresh() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, db_path: Path) -> Path | str:
+    """Where a backend-neutral test keeps its data: an SQLite file, then a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return db_path
+    return request.getfixturevalue("pg_url")
 
 
 @pytest.fixture

@@ -1,13 +1,57 @@
 """Storage: where matches, their events, results, statistics and settings are kept.
 
-The embedded default is SQLite through aiosqlite (:class:`Store`, in :mod:`.sqlite`): one
-file, nothing to install. May import the engine, the records and the codec; never Discord,
-the session or the renderers.
+One interface (:class:`Storage`, in :mod:`.protocol`) and two backends: the embedded default,
+SQLite through aiosqlite (:class:`Store`, in :mod:`.sqlite`: one file, nothing to install),
+and PostgreSQL through asyncpg (:class:`~bot.storage.postgres.PostgresStore`), which several
+bot processes can share. :func:`open_store` picks one from the settings. May import the
+engine, the records and the codec; never Discord, the session or the renderers.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.storage.protocol import Storage
 from bot.storage.schema import MIGRATIONS
 from bot.storage.sqlite import Store
 
-__all__ = ["MIGRATIONS", "Store"]
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+SQLiteStore = Store
+
+
+def is_postgres_url(text: str | Path | None) -> bool:
+    return isinstance(text, str) and text.startswith(("postgresql://", "postgres://"))
+
+
+def database_of(settings: Settings) -> str | Path:
+    """Where the settings keep the data: ``DATABASE_URL`` when set, else ``DATABASE_PATH``."""
+    return getattr(settings, "database_url", None) or settings.database_path
+
+
+async def open_store(database: str | Path | Settings) -> Storage:
+    """Open (and migrate) a database: a ``postgresql://`` URL, else an SQLite file.
+
+    Given the settings, ``DATABASE_URL`` wins over ``DATABASE_PATH``. Raises
+    :class:`~bot.errors.StoreOpenError` with one line when it cannot be opened.
+    """
+    if not isinstance(database, str | Path):
+        database = database_of(database)
+    if is_postgres_url(database):
+        from bot.storage.postgres import PostgresStore  # asyncpg only when it is used
+
+        return await PostgresStore.open(str(database))
+    return await Store.open(database)
+
+
+__all__ = [
+    "MIGRATIONS",
+    "SQLiteStore",
+    "Storage",
+    "Store",
+    "database_of",
+    "is_postgres_url",
+    "open_store",
+]
