@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.errors import UserError
+from bot.i18n import Text, _, say
 from bot.session import SessionService
 from cogs.backgammon import Backgammon
 from cogs.replies import Reply
@@ -44,11 +45,14 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-SORRY = "Something went wrong; the game is unchanged."
-SAVED = (
+SORRY_TEXT = _("Something went wrong; the game is unchanged.")
+SAVED_TEXT = _(
     "Your action was saved, but posting the result failed. "
     "/backgammon board shows the game as it is now."
 )
+SORRY, SAVED = str(SORRY_TEXT), str(SAVED_TEXT)  # the English words, for logs and tests
+NO_DMS = _("Backgammon is played in a server's channels, not in direct messages.")
+NOT_HERE = _("You can't use this command here.")
 
 # Errors whose message is meant for the player: a refused action, a bad option, a check.
 PLAYER_ERRORS = (UserError, app_commands.TransformerError, app_commands.CheckFailure)
@@ -66,14 +70,29 @@ async def explain(interaction: Interaction, error: BaseException) -> None:
     """
     original = getattr(error, "original", error)  # CommandInvokeError wraps the real one
     reply = Reply.of(interaction)
+    language = interaction.locale  # errors are private: the reader's own language
     if isinstance(original, PLAYER_ERRORS):
-        await reply.error(str(original))
+        await reply.error(say(_player_words(original), language))
     elif reply.committed:
         log.error("could not post the result of %s", _describe(interaction), exc_info=original)
-        await reply.error(SAVED)
+        await reply.error(say(SAVED_TEXT, language))
     else:
         log.error("unexpected error in %s", _describe(interaction), exc_info=original)
-        await reply.error(SORRY)
+        await reply.error(say(SORRY_TEXT, language))
+
+
+def _player_words(error: BaseException) -> Text | str:
+    """What a player's mistake says: the session's words, or ours for discord.py's checks."""
+    if isinstance(error, UserError):
+        return error.text
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return NO_DMS
+    if isinstance(error, app_commands.TransformerError):
+        value = discord.utils.escape_markdown(str(error.value))[:100]
+        return _("{value} is not a valid value for this option.", value=value)
+    if isinstance(error, app_commands.CheckFailure):
+        return NOT_HERE
+    return str(error)
 
 
 def _describe(interaction: Interaction) -> str:

@@ -6,8 +6,14 @@ and the guard every action runs in: the in-flight count the bot drains on shutdo
 acknowledgement watchdog (see :mod:`cogs.replies`) and, on failure, handing the error to the
 command tree's one ``on_error`` (in :mod:`bot.client`), which decides what the player sees.
 
+Languages: what only the person acting sees (private replies, errors) is in their Discord
+locale (``interaction.locale``); everything public is in the server's language
+(:meth:`cogs.publishing.Publisher.language`). Command names and descriptions are translated
+by :class:`cogs.translator.CommandTranslator`, installed before the commands are synced.
+
 May import: discord, :mod:`bot.session` and the records it uses (:mod:`bot.engine`,
-:mod:`bot.records`, :mod:`bot.errors`), :mod:`bot.present`, and the other ``cogs`` modules.
+:mod:`bot.records`, :mod:`bot.errors`), :mod:`bot.i18n`, :mod:`bot.present`, and the other
+``cogs`` modules.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from discord.ext import commands
 from bot import present
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
+from bot.i18n import _, language_of, say
 from bot.records import Action
 from bot.session import ActionContext, Player, Report, SessionService
 from cogs.helpers import (
@@ -33,14 +40,21 @@ from cogs.helpers import (
     player_of,
     rank_plays,
     settings_text,
+    verify_words,
     versus,
 )
 from cogs.publishing import Publisher
 from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
+from cogs.translator import CommandTranslator, locale
 
 log = logging.getLogger(__name__)
 
-RESTARTING = "The bot is restarting; try again in a moment."
+RESTARTING = _("The bot is restarting; try again in a moment.")
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="the server's Discord language", value="auto"),
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="Français", value="fr"),
+]
 
 Interaction = discord.Interaction[Any]
 Request = Callable[[ActionContext], Awaitable[Report]]  # a session call for one interaction
@@ -48,7 +62,11 @@ Work = Callable[[Reply], Awaitable[None]]  # a handler's body, given the interac
 
 
 @app_commands.guild_only()
-class Backgammon(commands.GroupCog, group_name="backgammon", group_description="Play backgammon"):
+class Backgammon(
+    commands.GroupCog,
+    group_name="backgammon",
+    group_description=locale(_("Play backgammon")),
+):
     """Backgammon for the members of a server."""
 
     def __init__(
@@ -74,6 +92,8 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         super().__init__()
 
     async def cog_load(self) -> None:
+        # Loaded before the bot syncs its commands: the names go out translated.
+        await self.bot.tree.set_translator(CommandTranslator())
         self.publisher.start_reminders()
 
     async def cog_unload(self) -> None:
@@ -82,6 +102,10 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     async def send_reminders(self) -> int:
         """Remind players who have waited long enough on their turn; the count sent."""
         return await self.publisher.send_reminders()
+
+    async def _language(self, interaction: Interaction) -> str:
+        """The language of a public answer: the server's (see the module's docstring)."""
+        return await self.publisher.language(interaction.guild_id or 0, interaction.guild_locale)
 
     async def resume_computer_turns(self) -> None:
         """Finish computer turns left open before this start, and post them."""
@@ -208,13 +232,15 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
     # --- commands ------------------------------------------------------------------------
 
-    @app_commands.command(name="challenge", description="Challenge someone to a game or match")
+    @app_commands.command(
+        name="challenge", description=locale(_("Challenge someone to a game or match"))
+    )
     @app_commands.describe(
-        opponent="Who you want to play",
-        length="0 for a single money game (default), or a match to 1-25 points",
-        cube="Play with the doubling cube (default: yes)",
-        rated="Count the result on the leaderboard (default: yes)",
-        autoplay="Let the bot make a roll's only legal play (default: no)",
+        opponent=locale(_("Who you want to play")),
+        length=locale(_("0 for a single money game (default), or a match to 1-25 points")),
+        cube=locale(_("Play with the doubling cube (default: yes)")),
+        rated=locale(_("Count the result on the leaderboard (default: yes)")),
+        autoplay=locale(_("Let the bot make a roll's only legal play (default: no)")),
     )
     async def challenge(
         self,
@@ -240,11 +266,11 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
 
         await self._act(interaction, action)
 
-    @app_commands.command(name="play", description="Play against the computer")
+    @app_commands.command(name="play", description=locale(_("Play against the computer")))
     @app_commands.describe(
-        level="How strong the computer plays (default: expert)",
-        length="0 for a single money game (default), or a match to 1-25 points",
-        cube="Play with the doubling cube (default: yes)",
+        level=locale(_("How strong the computer plays (default: expert)")),
+        length=locale(_("0 for a single money game (default), or a match to 1-25 points")),
+        cube=locale(_("Play with the doubling cube (default: yes)")),
     )
     async def play(
         self,
@@ -258,36 +284,40 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
             interaction, lambda ctx: self._start_computer(interaction, level, length, cube, ctx)
         )
 
-    @app_commands.command(name="hint", description="The computer's advice for your turn")
+    @app_commands.command(name="hint", description=locale(_("The computer's advice for your turn")))
     async def hint(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            _, advice = await self.service.hint(
+            _game, advice = await self.service.hint(
                 interaction.channel_id or 0, player_of(interaction.user)
             )
-            await interaction.followup.send(present.hint_text(advice), ephemeral=True)
+            text = present.hint_text(advice, language=interaction.locale)
+            await interaction.followup.send(text, ephemeral=True)
 
         await self._guarded(interaction, work)
 
     @app_commands.command(
-        name="analyze", description="Error rates and biggest mistakes of the last game"
+        name="analyze", description=locale(_("Error rates and biggest mistakes of the last game"))
     )
     async def analyze(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             await reply.acknowledge()
             review = await self.service.analysis(interaction.channel_id or 0)
-            await reply.send(**await self.publisher.analysis(review))
+            language = await self._language(interaction)
+            await reply.send(**await self.publisher.analysis(review, language))
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="roll", description="Roll the dice")
+    @app_commands.command(name="roll", description=locale(_("Roll the dice")))
     async def roll(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
         await self._act(interaction, lambda ctx: self.service.roll(channel_id, user, ctx))
 
-    @app_commands.command(name="move", description="Play your roll, e.g. 13/7 8/7")
-    @app_commands.describe(play="Your play in standard notation; pick one of the legal plays")
+    @app_commands.command(name="move", description=locale(_("Play your roll, e.g. 13/7 8/7")))
+    @app_commands.describe(
+        play=locale(_("Your play in standard notation; pick one of the legal plays"))
+    )
     async def move(self, interaction: Interaction, play: str) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
@@ -304,37 +334,42 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         except Exception:
             log.exception("autocomplete failed")
             return []
+        # Plays are written in the standard notation in every language: nothing to translate.
         return [
             app_commands.Choice(name=play[:CHOICE_NAME_LIMIT], value=play[:CHOICE_NAME_LIMIT])
             for play in rank_plays(plays, current[:200])
         ]
 
-    @app_commands.command(name="double", description="Offer a double before you roll")
+    @app_commands.command(name="double", description=locale(_("Offer a double before you roll")))
     async def double(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
         await self._act(interaction, lambda ctx: self.service.double(channel_id, user, ctx))
 
-    @app_commands.command(name="take", description="Accept your opponent's double")
+    @app_commands.command(name="take", description=locale(_("Accept your opponent's double")))
     async def take(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
         await self._act(interaction, lambda ctx: self.service.take(channel_id, user, ctx))
 
-    @app_commands.command(name="drop", description="Refuse your opponent's double (lose the game)")
+    @app_commands.command(
+        name="drop", description=locale(_("Refuse your opponent's double (lose the game)"))
+    )
     async def drop(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
         await self._act(interaction, lambda ctx: self.service.drop(channel_id, user, ctx))
 
-    @app_commands.command(name="pass", description="Same as drop: refuse the double")
+    @app_commands.command(name="pass", description=locale(_("Same as drop: refuse the double")))
     async def pass_(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
         await self._act(interaction, lambda ctx: self.service.drop(channel_id, user, ctx))
 
-    @app_commands.command(name="resign", description="Offer to resign; your opponent accepts")
-    @app_commands.describe(kind="How much you concede (default: a single game)")
+    @app_commands.command(
+        name="resign", description=locale(_("Offer to resign; your opponent accepts"))
+    )
+    @app_commands.describe(kind=locale(_("How much you concede (default: a single game)")))
     async def resign(
         self,
         interaction: Interaction,
@@ -345,73 +380,87 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         result = ResultKind[kind.upper()]
         await self._act(interaction, lambda ctx: self.service.resign(channel_id, user, result, ctx))
 
-    @app_commands.command(name="claim", description="Win when your opponent has been idle too long")
+    @app_commands.command(
+        name="claim", description=locale(_("Win when your opponent has been idle too long"))
+    )
     async def claim(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
         await self._act(interaction, lambda ctx: self.service.claim(channel_id, user, ctx))
 
-    @app_commands.command(name="cancel", description="Moderators: end this channel's game")
+    @app_commands.command(
+        name="cancel", description=locale(_("Moderators: end this channel's game"))
+    )
     async def cancel(self, interaction: Interaction) -> None:
         async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
-                raise UserError("Only members with Manage Messages can cancel a game.")
+                raise UserError(_("Only members with Manage Messages can cancel a game."))
             return await self.service.cancel(
                 interaction.channel_id or 0, player_of(interaction.user), ctx
             )
 
         await self._act(interaction, action)
 
-    @app_commands.command(name="board", description="Show the current board again")
+    @app_commands.command(name="board", description=locale(_("Show the current board again")))
     async def board(self, interaction: Interaction) -> None:
         async def action(_ctx: ActionContext) -> Report:
             row = await self.service.current(interaction.channel_id or 0)
             if row is None or row.game is None:
                 raise UserError(
-                    "There is no game in this channel. Start one with /backgammon challenge."
+                    _("There is no game in this channel. Start one with /backgammon challenge.")
                 )
             return board_report(row)
 
         await self._act(interaction, action)
 
-    @app_commands.command(name="history", description="The moves of the current or last game")
+    @app_commands.command(
+        name="history", description=locale(_("The moves of the current or last game"))
+    )
     async def history(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             row, events = await self.service.history(interaction.channel_id or 0)
-            text = present.history_text(row, events, display=safe_name, code=code_safe)
+            language = await self._language(interaction)
+            text = present.history_text(
+                row, events, display=safe_name, code=code_safe, language=language
+            )
             await reply.send(content=text, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="stats", description="A player's results on this server")
-    @app_commands.describe(user="Whose statistics (default: yours)")
+    @app_commands.command(name="stats", description=locale(_("A player's results on this server")))
+    @app_commands.describe(user=locale(_("Whose statistics (default: yours)")))
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async def work(reply: Reply) -> None:
             guild_id = interaction.guild_id or 0
-            await reply.send(**await self.publisher.stats(guild_id, user or interaction.user))
+            language = await self._language(interaction)
+            who = user or interaction.user
+            await reply.send(**await self.publisher.stats(guild_id, who, language))
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="leaderboard", description="This server's rated players")
+    @app_commands.command(name="leaderboard", description=locale(_("This server's rated players")))
     async def leaderboard(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             rows = await self.service.leaderboard(
                 interaction.guild_id or 0, min_rated_matches=self.leaderboard_min_matches
             )
-            lines = present.leaderboard_lines(rows, display=safe_name)
+            language = await self._language(interaction)
+            lines = present.leaderboard_lines(rows, display=safe_name, language=language)
+            empty = _("No rated matches have been finished yet.")
             embed = discord.Embed(
-                title="Backgammon leaderboard",
-                description="\n".join(lines) or "No rated matches have been finished yet.",
+                title=say(_("Backgammon leaderboard"), language),
+                description="\n".join(lines) or say(empty, language),
             )
-            embed.set_footer(text="FIBS ratings from rated matches · start at 1500")
+            footer = _("FIBS ratings from rated matches · start at 1500")
+            embed.set_footer(text=say(footer, language))
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="verify", description="Check a finished match's dice")
+    @app_commands.command(name="verify", description=locale(_("Check a finished match's dice")))
     @app_commands.describe(
-        secret="The dice secret revealed when the match ended (64 characters)",
-        public="The match's public value, from the same message",
+        secret=locale(_("The dice secret revealed when the match ended (64 characters)")),
+        public=locale(_("The match's public value, from the same message")),
     )
     async def verify(
         self,
@@ -421,50 +470,76 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     ) -> None:
         async def work(reply: Reply) -> None:
             row, result = await self.service.verify_dice(secret, public)
-            content = f"Match #{row.id} ({versus(row)}): {result.text}"
-            await reply.send(content=content, allowed_mentions=NO_MENTIONS)
+            language = await self._language(interaction)
+            content = _(
+                "Match #{number} ({players}): {result}",
+                number=row.id,
+                players=versus(row),
+                result=verify_words(result),
+            )
+            await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="dice", description="The dice rolled on this server, checked")
-    @app_commands.describe(user="Whose rolls (default: everyone's on this server)")
+    @app_commands.command(
+        name="dice", description=locale(_("The dice rolled on this server, checked"))
+    )
+    @app_commands.describe(user=locale(_("Whose rolls (default: everyone's on this server)")))
     async def dice(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async def work(reply: Reply) -> None:
             report = await self.service.dice_report(interaction.guild_id or 0)
+            language = await self._language(interaction)
             if user is None:
-                text = present.dice_text(report.server, "this server")
+                text = present.dice_text(report.server, present.THIS_SERVER, language=language)
             else:
                 stats = report.players.get(user.id)
                 who = safe_name(user.display_name)
                 if stats is None:
-                    raise UserError(f"{who} has not rolled in a game on this server yet.")
-                text = present.dice_text(stats, who)
-            embed = discord.Embed(title="Dice check", description=present.fit(text, 4000))
-            embed.set_footer(text="Only rolls actually played here count · fair dice: 1/6 a face")
+                    raise UserError(
+                        _("{who} has not rolled in a game on this server yet.", who=who)
+                    )
+                text = present.dice_text(stats, who, language=language)
+            embed = discord.Embed(
+                title=say(_("Dice check"), language), description=present.fit(text, 4000)
+            )
+            footer = _("Only rolls actually played here count · fair dice: 1/6 a face")
+            embed.set_footer(text=say(footer, language))
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="games", description="Your live games on this server")
+    @app_commands.command(name="games", description=locale(_("Your live games on this server")))
     async def games(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             me = interaction.user.id
             rows = await self.service.games_of(interaction.guild_id or 0, me)
-            text = games_text(rows, me, self.service.clock())
-            await reply.private(
-                embed=discord.Embed(title="Your games", description=present.fit(text, 4000))
+            language = interaction.locale  # a private answer: the reader's language
+            text = games_text(rows, me, self.service.clock(), language_of(language))
+            embed = discord.Embed(
+                title=say(_("Your games"), language), description=present.fit(text, 4000)
             )
+            await reply.private(embed=embed)
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="settings", description="Your board and turn notices; threads")
-    @app_commands.describe(
-        notify="Be pinged when it becomes your turn: on, off, or only after some idle minutes",
-        idle_minutes="With notify idle: minutes on your turn before the reminder (1-1440)",
-        board="Where your home board is drawn (the public board follows the player to act)",
-        theme="Board colours",
-        threads="Moderators: a thread for each accepted game",
+    @app_commands.command(
+        name="settings", description=locale(_("Your board and turn notices; the server's games"))
     )
+    @app_commands.describe(
+        notify=locale(
+            _("Be pinged when it becomes your turn: on, off, or only after some idle minutes")
+        ),
+        idle_minutes=locale(
+            _("With notify idle: minutes on your turn before the reminder (1-1440)")
+        ),
+        board=locale(
+            _("Where your home board is drawn (the public board follows the player to act)")
+        ),
+        theme=locale(_("Board colours")),
+        threads=locale(_("Moderators: a thread for each accepted game")),
+        language=locale(_("Moderators: the language of this server's game messages")),
+    )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -473,11 +548,17 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
         board: Literal["right", "left"] | None = None,
         theme: Literal["classic", "dark"] | None = None,
         threads: Literal["on", "off"] | None = None,
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             guild_id = interaction.guild_id or 0
-            if threads is not None and not interaction.permissions.manage_messages:
-                raise UserError("Only members with Manage Messages can change threads.")
+            moderator = interaction.permissions.manage_messages
+            if threads is not None and not moderator:
+                raise UserError(_("Only members with Manage Messages can change threads."))
+            if language is not None and not moderator:
+                raise UserError(
+                    _("Only members with Manage Messages can change the server's language.")
+                )
             mine = await self.service.update_user_settings(
                 interaction.user.id,
                 notify=notify,
@@ -490,17 +571,28 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
                 if threads is not None
                 else await self.service.guild_settings(guild_id)
             )
+            if language is not None:
+                chosen = None if language.value == "auto" else language.value
+                server = await self.service.set_language(guild_id, chosen)
             text = settings_text(
-                mine.notify, mine.notify_minutes, mine.board_side, mine.theme, server.threads
+                mine.notify,
+                mine.notify_minutes,
+                mine.board_side,
+                mine.theme,
+                server.threads,
+                server.language,
+                language_of(interaction.locale),
             )
             await reply.private(content=text)
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="export", description="A match as a file for GNU Backgammon")
+    @app_commands.command(
+        name="export", description=locale(_("A match as a file for GNU Backgammon"))
+    )
     @app_commands.describe(
-        match="The match number (default: this channel's current or last match)",
-        format="mat (Jellyfish, read by every program; default) or sgf (GNU Backgammon)",
+        match=locale(_("The match number (default: this channel's current or last match)")),
+        format=locale(_("mat (Jellyfish, read by every program; default) or sgf (GNU Backgammon)")),
     )
     async def export(
         self,
@@ -510,11 +602,15 @@ class Backgammon(commands.GroupCog, group_name="backgammon", group_description="
     ) -> None:
         async def work(reply: Reply) -> None:
             where = (interaction.guild_id or 0, interaction.channel_id or 0)
-            await reply.send(**await self.publisher.match_export(*where, match, format))
+            language = await self._language(interaction)
+            await reply.send(**await self.publisher.match_export(*where, match, format, language))
 
         await self._guarded(interaction, work)
 
-    @app_commands.command(name="help", description="How to play and how to write moves")
+    @app_commands.command(name="help", description=locale(_("How to play and how to write moves")))
     async def help(self, interaction: Interaction) -> None:
-        embed = discord.Embed(title="Backgammon", description=present.HELP_TEXT)
+        language = interaction.locale  # a private answer: the reader's language
+        embed = discord.Embed(
+            title=say(_("Backgammon"), language), description=present.help_text(language)
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -3,20 +3,29 @@
 Owns the autocomplete order of legal plays, board captions and links, the text of a result
 message with the users it pings, reminder and "your games" lines, and waited-time words.
 Nothing here does I/O or touches Discord objects beyond reading a user's id and name: every
-function takes plain records and returns text, so each is testable alone.
+function takes plain records and returns words waiting for a language (:class:`bot.i18n.Text`)
+or, given the language, the finished text, so each is testable alone.
 
-May import: :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.session` (its records) and
-:mod:`cogs.replies` (name escaping). Never :mod:`cogs.backgammon` or :mod:`cogs.publishing`.
+May import: :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.session`
+(its records), :mod:`cogs.replies` (name escaping) and the renderers' word records
+(:class:`~renderers.panels.BoardWords`, :class:`~renderers.charts.ChartLabels`). Never
+:mod:`cogs.backgammon` or :mod:`cogs.publishing`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from bot import present
+from bot.fairdice import Verdict, VerifyResult
+from bot.i18n import N_, Text, _, say
 from bot.records import Action, MatchRow, Status
 from bot.session import Player, Report
 from cogs.replies import safe_name
+from renderers.charts import ChartLabels
+from renderers.panels import BoardWords
 
 if TYPE_CHECKING:
     import discord
@@ -62,43 +71,54 @@ def board_link(row: MatchRow) -> str:
     return f"https://discord.com/channels/{row.guild_id}/{channel_id}/{message_id}"
 
 
-def waited(seconds: float) -> str:
+def waited(seconds: float) -> Text:
     """How long someone has waited, in the largest unit that reads naturally.
 
-    >>> waited(30), waited(60), waited(119 * 60), waited(3 * 3600), waited(50 * 3600)
-    ('under a minute', '1 minute', '119 minutes', '3 hours', '2 days')
+    >>> [str(waited(s)) for s in (30, 60, 119 * 60, 3 * 3600, 50 * 3600)]
+    ['under a minute', '1 minute', '119 minutes', '3 hours', '2 days']
     """
     minutes = int(seconds // 60)
     if minutes < 1:
-        return "under a minute"
+        return _("under a minute")
     if minutes < 120:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return N_("{n} minute", "{n} minutes", minutes, n=minutes)
     hours = minutes // 60
-    return f"{hours} hours" if hours < 48 else f"{hours // 24} days"
+    if hours < 48:
+        return N_("{n} hour", "{n} hours", hours, n=hours)
+    return N_("{n} day", "{n} days", hours // 24, n=hours // 24)
 
 
-def versus(row: MatchRow) -> str:
+def versus(row: MatchRow) -> Text:
     """Both players' escaped names: "alice vs bob"."""
-    return f"{safe_name(row.player_names[0])} vs {safe_name(row.player_names[1])}"
+    return _(
+        "{first} vs {second}",
+        first=safe_name(row.player_names[0]),
+        second=safe_name(row.player_names[1]),
+    )
 
 
-def board_caption(row: MatchRow) -> str:
+def board_caption(row: MatchRow) -> Text:
     """One line saying which game the board shows: the match and score, or the cube."""
     game = row.game
     assert game is not None
     if game.options.length:
         a, b = game.score
-        return (
-            f"{versus(row)}, game {game.game_number} of a "
-            f"{game.options.length}-point match ({a}-{b})."
+        return _(
+            "{players}, game {number} of a {length}-point match ({a}-{b}).",
+            players=versus(row),
+            number=game.game_number,
+            length=game.options.length,
+            a=a,
+            b=b,
         )
-    return f"{versus(row)}: money game, cube at {game.cube}."
+    return _("{players}: money game, cube at {cube}.", players=versus(row), cube=game.cube)
 
 
 def board_report(row: MatchRow) -> Report:
     """A report that only shows the current board (stores nothing)."""
     assert row.game is not None
-    return Report(Action.BOARD, row, [board_caption(row)], [row.game])
+    lines: list[Any] = [board_caption(row)]  # words, like the session's report lines
+    return Report(Action.BOARD, row, lines, [row.game])
 
 
 def next_actor(report: Report) -> int | None:
@@ -111,13 +131,19 @@ def next_actor(report: Report) -> int | None:
     return row.player_ids[game.actor]
 
 
-def message_content(report: Report, notify: int | None = None) -> tuple[str, list[int]]:
-    """A result message's text and the users it pings.
+def report_text(report: Report, language: str) -> str:
+    """A report's story in ``language``: its lines (words or plain text) joined."""
+    return " ".join(say(line, language) for line in report.lines)
+
+
+def message_content(
+    report: Report, notify: int | None = None, language: str = "en"
+) -> tuple[str, list[int]]:
+    """A result message's text in ``language`` and the users it pings.
 
     ``notify``: the player to act, when they are to be pinged; the challenged player of a
     new challenge is always pinged.
     """
-    parts = [report.text]
     pinged: list[int] = []
 
     def mention(user_id: int, name: str) -> str:
@@ -126,71 +152,223 @@ def message_content(report: Report, notify: int | None = None) -> tuple[str, lis
         pinged.append(user_id)
         return f"<@{user_id}>"
 
-    step = present.next_step(report.match, mention)
-    if step:
-        parts.append(step)
-    if report.match.status == Status.CHALLENGE:
-        # Ping the challenged player: only the "challenges <name> " phrase, so a
-        # challenger whose name contains the opponent's is left alone.
+    lines = list(report.lines)
+    if report.match.status == Status.CHALLENGE and lines:
+        # Ping the challenged player where the challenge names them, whatever the language.
         user_id = report.match.player_ids[1]
         name = safe_name(report.match.player_names[1])
         notify = user_id
-        parts[0] = parts[0].replace(
-            f" challenges {name} to ", f" challenges {mention(user_id, name)} to ", 1
-        )
+        lines[0] = _named(lines[0], name, mention(user_id, name))
+    text = " ".join(say(line, language) for line in lines)
+    step = present.next_step(report.match, mention, language=language)
+    parts = [text, step or ""]
     return present.fit("\n".join(p for p in parts if p)), pinged
 
 
-def reminder_text(row: MatchRow, user_id: int, idle_seconds: float) -> str:
-    """The ping for a player who has sat on their turn for ``idle_seconds``."""
+def _named(line: Text | str, name: str, mentioned: str) -> Text | str:
+    """``line`` with the challenged player's name replaced by their mention.
+
+    In words (a :class:`Text`) the parameter holding the name changes (the one called
+    ``opponent`` when the challenger has the same name); in plain English, the
+    "challenges <name> to" phrase, so a challenger whose name contains the opponent's is left
+    alone.
+    """
+    if isinstance(line, Text):
+        keys = [key for key, value in line.params.items() if value == name]
+        if not keys:
+            return line
+        key = next((k for k in keys if "opponent" in k or "challenged" in k), keys[-1])
+        return replace(line, params={**line.params, key: mentioned})
+    return line.replace(f" challenges {name} to ", f" challenges {mentioned} to ", 1)
+
+
+def reminder_text(row: MatchRow, user_id: int, idle_seconds: float, language: str = "en") -> str:
+    """The ping, in ``language``, for a player who has sat on their turn for ``idle_seconds``."""
     me = row.player_index(user_id)
     assert me is not None
     minutes = max(1, round(idle_seconds / 60))
-    board = f" {board_link(row)}" if row.board else ""
-    return (
-        f"<@{user_id}>, it's your turn against {safe_name(row.player_names[1 - me])} "
-        f"(waiting {minutes} minute{'s' if minutes != 1 else ''}).{board}"
+    text = N_(
+        "<@{user}>, it's your turn against {opponent} (waiting {n} minute).",
+        "<@{user}>, it's your turn against {opponent} (waiting {n} minutes).",
+        minutes,
+        user=user_id,
+        opponent=safe_name(row.player_names[1 - me]),
+        n=minutes,
     )
+    board = f" {board_link(row)}" if row.board else ""
+    return say(text, language) + board
 
 
-def games_text(rows: list[MatchRow], me: int, now: float) -> str:
-    """A player's live games, one line each: where, against whom, whose turn, how long."""
-    lines = []
+def games_text(rows: list[MatchRow], me: int, now: float, language: str = "en") -> str:
+    """A player's live games in ``language``, one line each: where, against whom, whose
+    turn, how long."""
+    lines: list[Text] = []
     for row in rows:
         mine = row.player_index(me)
         assert mine is not None
         other = safe_name(row.player_names[1 - mine])
         if row.status == Status.CHALLENGE:
-            who = "waiting for you to accept" if mine == 1 else f"waiting for {other}"
-            lines.append(f"<#{row.channel_id}> challenge with {other}: {who}.")
+            where = f"<#{row.channel_id}>"
+            if mine == 1:
+                line = _(
+                    "{where} challenge with {other}: waiting for you to accept.",
+                    where=where,
+                    other=other,
+                )
+            else:
+                line = _(
+                    "{where} challenge with {other}: waiting for {other}.", where=where, other=other
+                )
+            lines.append(line)
             continue
         game = row.game
         assert game is not None
         turn = (
-            "your turn"
+            _("your turn")
             if game.actor == mine
-            else f"{other}'s turn"
+            else _("{other}'s turn", other=other)
             if game.actor is not None
-            else "between games"
+            else _("between games")
         )
         lines.append(
-            f"{board_link(row)} vs {other}: {turn}, waiting {waited(now - row.last_action_at)}."
+            _(
+                "{link} vs {other}: {turn}, waiting {waited}.",
+                link=board_link(row),
+                other=other,
+                turn=turn,
+                waited=waited(now - row.last_action_at),
+            )
         )
-    return "\n".join(lines) or "You have no live games on this server."
+    if not lines:
+        return say(_("You have no live games on this server."), language)
+    return "\n".join(say(line, language) for line in lines)
+
+
+# Each language's name in its own words: the same whichever language reads it.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 
 
 def settings_text(
-    notify: str, notify_minutes: int, board_side: str, theme: str, threads: bool
+    notify: str,
+    notify_minutes: int,
+    board_side: str,
+    theme: str,
+    threads: bool,
+    server_language: str | None = None,
+    language: str = "en",
 ) -> str:
-    """A player's own settings and the server's thread choice, as the settings reply."""
+    """A player's own settings and the server's choices, as the settings reply in
+    ``language``. ``server_language``: the language moderators chose for the server's games
+    (None: the server's Discord language)."""
     notice = {
-        "on": "pinged when it becomes your turn",
-        "off": "never pinged for your turn",
-        "idle": f"pinged after {notify_minutes} idle minutes on your turn",
+        "on": _("pinged when it becomes your turn"),
+        "off": _("never pinged for your turn"),
+        "idle": N_(
+            "pinged after {n} idle minute on your turn",
+            "pinged after {n} idle minutes on your turn",
+            notify_minutes,
+            n=notify_minutes,
+        ),
     }[notify]
+    side = {"right": _("right"), "left": _("left")}.get(board_side, board_side)
+    colours = {"classic": _("classic"), "dark": _("dark")}.get(theme, theme)
     lines = [
-        f"Turn notices: {notice}.",
-        f"Board: home board on the {board_side}, {theme} colours.",
-        "This server: " + ("a thread for each game." if threads else "games in the channel."),
+        _("Turn notices: {notice}.", notice=notice),
+        _("Board: home board on the {side}, {theme} colours.", side=side, theme=colours),
+        _("This server: a thread for each game.")
+        if threads
+        else _("This server: games in the channel."),
+        _("Game messages: {language}.", language=LANGUAGE_NAMES[server_language])
+        if server_language in LANGUAGE_NAMES
+        else _("Game messages: the server's Discord language."),
     ]
-    return "\n".join(lines)
+    return "\n".join(say(line, language) for line in lines)
+
+
+@functools.cache
+def board_words(language: str) -> BoardWords:
+    """Every word the board picture shows, in ``language`` (the renderer never translates)."""
+
+    def w(text: Text) -> str:
+        return say(text, language)
+
+    return BoardWords(
+        pips=w(_("PIPS")),
+        score=w(_("SCORE")),
+        to_roll=w(_("to roll")),
+        to_roll_or_double=w(_("to roll or double")),
+        to_move=w(_("to move")),
+        to_take_or_drop=w(_("to take or drop")),
+        to_accept_or_reject=w(_("to accept or reject")),
+        opening_roll=w(_("opening roll")),
+        doubles_to=w(_("doubles to {cube}")),
+        wins_points=w(_("wins {points}")),
+        resigns=w(_("resigns {kind}")),
+        point=w(_("{n} point")),
+        points=w(_("{n} points")),
+        kind_names=(w(_("a single game")), w(_("a gammon")), w(_("a backgammon"))),
+        kinds=(w(_("single game")), w(_("gammon")), w(_("backgammon"))),
+        winner_wins=w(_("{winner} wins {points}")),
+        dropped=w(_("{loser} dropped the double")),
+        resigned=w(_("{loser} resigned {kind}")),
+        forfeited=w(_("{loser} forfeited")),
+        wins_match=w(_("wins the match {a}–{b}")),
+        tied=w(_("tied {a}–{b}")),
+        leads=w(_("{leader} leads {a}–{b}")),
+        match_terms=w(_("{length}-point match")),
+        crawford=w(_("Crawford game")),
+        money_terms=w(_("Money game · stake {cube}")),
+        ids=w(_("Position ID {position}   Match ID {match}")),
+        player=w(_("Player {n}")),
+    )
+
+
+@functools.cache
+def chart_labels(language: str) -> ChartLabels:
+    """Every word the charts show, in ``language``."""
+
+    def w(text: Text) -> str:
+        return say(text, language)
+
+    return ChartLabels(
+        win_title=w(_("Chance of winning")),
+        game=w(_("game {number}")),
+        wins=w(_("{name} wins")),
+        play=w(_("play")),
+        error=w(_("error")),
+        blunder=w(_("blunder")),
+        luckiest=w(_("luckiest roll")),
+        unluckiest=w(_("unluckiest roll")),
+        rating_title=w(_("{name}'s rating")),
+        no_data=w(_("nothing to show yet")),
+    )
+
+
+def verify_words(result: VerifyResult) -> Text:
+    """A dice check's verdict in one sentence (:attr:`VerifyResult.text`, for readers)."""
+    if result.verdict is Verdict.MATCH:
+        return N_(
+            "The dice match: the secret regenerates the {n} roll of the match.",
+            "The dice match: the secret regenerates all {n} rolls of the match.",
+            result.rolls_checked,
+            n=result.rolls_checked,
+        )
+    if result.verdict is Verdict.MISMATCH:
+        return _(
+            "The dice do NOT match: roll {roll} should be {expected} but the record shows "
+            "{recorded}.",
+            roll=result.roll,
+            expected=_pair(result.expected),
+            recorded=_pair(result.recorded),
+        )
+    if result.verdict is Verdict.COMMITMENT_MISMATCH:
+        return _(
+            "The secret does NOT match the commitment posted at the start: its SHA-256 is "
+            "{commitment}.",
+            commitment=result.commitment,
+        )
+    return _("That is not a dice secret: {problem}.", problem=result.problem)
+
+
+def _pair(dice: tuple[int, ...] | None) -> Text | str:
+    return "-".join(str(d) for d in dice) if dice else _("nothing")

@@ -8,9 +8,13 @@ the thread, attaching the finished match's file, posting the computer's turns an
 reviews in the background, and the turn-reminder loop. It holds no slash commands and
 decides nothing about errors: failures propagate to the caller (the cog's guard).
 
-May import: discord, :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.session` (the
-service and its records), :mod:`bot.matfile`, :mod:`renderers.charts`, :mod:`cogs.helpers`,
-:mod:`cogs.replies`, :mod:`cogs.views`. Never :mod:`cogs.backgammon`.
+Everything it posts is public, so it speaks the server's language (:meth:`Publisher.language`:
+the moderators' choice, else the server's Discord locale), board and chart words included.
+
+May import: discord, :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`,
+:mod:`bot.session` (the service and its records), :mod:`bot.matfile`,
+:mod:`renderers.charts`, :mod:`cogs.helpers`, :mod:`cogs.replies`, :mod:`cogs.views`. Never
+:mod:`cogs.backgammon`.
 """
 
 from __future__ import annotations
@@ -29,17 +33,25 @@ from discord.ext import commands
 from bot import present
 from bot.computer import computer_available
 from bot.engine import Phase
+from bot.i18n import LANGUAGES, _, language_of, say
 from bot.matfile import mat_filename
 from bot.records import Action, MatchRow
 from bot.session import Report, Review, SessionService
-from cogs.helpers import message_content, next_actor, reminder_text, versus
+from cogs.helpers import (
+    board_words,
+    chart_labels,
+    message_content,
+    next_actor,
+    reminder_text,
+    versus,
+)
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
 from cogs.views import view_for
 from renderers.charts import rating_chart, win_chance_chart
 
 log = logging.getLogger(__name__)
 
-THREADS_MISSING = (
+THREADS_MISSING = _(
     "This server wants a thread per game, but I can't open one here: give me the Create "
     "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
 )
@@ -78,6 +90,17 @@ class Publisher:
         self._background: set[asyncio.Task[None]] = set()
         self._reminders: asyncio.Task[None] | None = None
 
+    async def language(self, guild_id: int, guild_locale: object = None) -> str:
+        """The language of a server's public messages: its moderators' choice, else its
+        Discord locale (``guild_locale`` when the interaction gave it, else the guild's)."""
+        chosen = (await self.service.guild_settings(guild_id)).language
+        if chosen in LANGUAGES:
+            return chosen
+        if guild_locale is None:
+            guild = self.bot.get_guild(guild_id)
+            guild_locale = guild.preferred_locale if guild is not None else None
+        return language_of(guild_locale)
+
     # --- the result of a request ---------------------------------------------------------
 
     async def publish(self, reply: Reply, report: Report) -> None:
@@ -90,22 +113,22 @@ class Publisher:
         if report.boards:
             await reply.acknowledge()  # drawing takes a moment
         requester = reply.interaction.user.id
+        language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
         if report.action == Action.ACCEPT:
             thread = await self._open_thread(reply, report)
             if thread is not None:
                 report.match = await self.service.move_to_thread(
                     report.match.id, thread.id, report.match.channel_id
                 )
-                await self._post(thread, report, requester)
-                await reply.send(
-                    content=f"The game is on in {thread.mention}.", allowed_mentions=NO_MENTIONS
-                )
+                await self._post(thread, report, requester, language)
+                on = _("The game is on in {thread}.", thread=thread.mention)
+                await reply.send(content=say(on, language), allowed_mentions=NO_MENTIONS)
                 return
-        message = await reply.send(**await self._message(report, requester))
+        message = await reply.send(**await self._message(report, requester, language))
         if message is not None:
             await self._note_board(report, message)
         if report.match_over:
-            await self._close_thread(report)
+            await self._close_thread(report, language)
         self._review_finished_game(report)
 
     async def post_background(self, report: Report) -> None:
@@ -120,7 +143,8 @@ class Publisher:
         if not isinstance(channel, discord.abc.Messageable):
             return
         try:
-            await self._post(channel, report, None)
+            language = await self.language(report.match.guild_id)
+            await self._post(channel, report, None, language)
         except discord.HTTPException:
             log.exception("cannot post to channel %s", report.match.channel_id)
 
@@ -130,11 +154,17 @@ class Publisher:
             await self.post_background(report)
 
     async def render(
-        self, report: Report, *, last_play: bool = True, style: dict[str, Any] | None = None
+        self,
+        report: Report,
+        *,
+        last_play: bool = True,
+        style: dict[str, Any] | None = None,
+        language: str = "en",
     ) -> list[discord.File]:
         """Draw every board of a report, off the event loop (in the worker processes).
 
-        ``style``: the player to act's board choices (theme, home board side).
+        ``style``: the player to act's board choices (theme, home board side); ``language``:
+        the words drawn on the board.
         """
         names = report.match.player_names
         jobs = []
@@ -142,6 +172,7 @@ class Publisher:
             options: dict[str, Any] = {
                 "perspective": present.perspective(game),
                 "names": names,
+                "words": board_words(language),
                 **(style or {}),
             }
             if not last_play:
@@ -160,8 +191,11 @@ class Publisher:
             pngs = await self.service.workers.render_many(jobs)
         return [png_file(png, f"board-{index}.png") for index, png in enumerate(pngs, start=1)]
 
-    async def _message(self, report: Report, requester: int | None) -> dict[str, Any]:
-        """Everything a result message holds: text, pings, boards, match file, buttons."""
+    async def _message(
+        self, report: Report, requester: int | None, language: str
+    ) -> dict[str, Any]:
+        """Everything a result message holds, in ``language``: text, pings, boards, match
+        file, buttons."""
         actor = next_actor(report)
         settings = await self.service.user_settings(actor) if actor is not None else None
         notify = actor if settings is not None and settings.notify == "on" else None
@@ -170,22 +204,26 @@ class Publisher:
         style = (
             {"theme": settings.theme, "home": settings.board_side} if settings is not None else {}
         )
-        files = await self.render(report, style=style)
+        files = await self.render(report, style=style, language=language)
         if report.match_over and report.match.home_channel_id is None:
             files += await self._match_files(report)
-        content, pinged = message_content(report, notify)
+        content, pinged = message_content(report, notify, language)
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(pinged)}
         if files:
             kwargs["files"] = files
-        view = view_for(report.match)
+        view = view_for(report.match, language)
         if view is not None and not (report.match_over and report.match.home_channel_id):
             kwargs["view"] = view
         return kwargs
 
     async def _post(
-        self, channel: discord.abc.Messageable, report: Report, requester: int | None
+        self,
+        channel: discord.abc.Messageable,
+        report: Report,
+        requester: int | None,
+        language: str,
     ) -> None:
-        message = await channel.send(**await self._message(report, requester))
+        message = await channel.send(**await self._message(report, requester, language))
         await self._note_board(report, message)
 
     async def _note_board(self, report: Report, message: discord.Message) -> None:
@@ -225,21 +263,30 @@ class Publisher:
             report.lines.append(THREADS_MISSING)
             return None
 
-    async def _close_thread(self, report: Report) -> None:
+    async def _close_thread(self, report: Report, language: str) -> None:
         """Announce a thread game's result in its home channel, then archive the thread."""
         row = report.match
         if row.home_channel_id is None:
             return
         home = self.bot.get_channel(row.home_channel_id)
         thread = self.bot.get_channel(row.channel_id)
-        lines = [line for line in report.lines if not line.startswith("Dice secret")]
-        text = " ".join(lines[-2:]) if lines else "The match is over."
+        # str() of a line is its English: the dice secret stays in the thread.
+        lines = [line for line in report.lines if not str(line).startswith("Dice secret")]
+        text = (
+            " ".join(say(line, language) for line in lines[-2:])
+            if lines
+            else say(_("The match is over."), language)
+        )
         if isinstance(home, discord.abc.Messageable):
             files = await self._match_files(report)
-            view = view_for(row)
-            where = thread.mention if isinstance(thread, discord.Thread) else "its thread"
+            view = view_for(row, language)
+            where = (
+                _("Played in {thread}.", thread=thread.mention)
+                if isinstance(thread, discord.Thread)
+                else _("Played in its thread.")
+            )
             kwargs: dict[str, Any] = {
-                "content": present.fit(f"{text}\n(Played in {where}.)"),
+                "content": present.fit(f"{text}\n({say(where, language)})"),
                 "allowed_mentions": NO_MENTIONS,
                 "files": files,
             }
@@ -267,49 +314,63 @@ class Publisher:
         return [text_file(text, mat_filename(row))]
 
     async def match_export(
-        self, guild_id: int, channel_id: int, match_id: int | None, format: str
+        self, guild_id: int, channel_id: int, match_id: int | None, format: str, language: str
     ) -> dict[str, Any]:
-        """The /export answer: a match as a file for GNU Backgammon."""
+        """The /export answer, in ``language``: a match as a file for GNU Backgammon."""
         row, text = await self.service.match_file(guild_id, channel_id, match_id, format)
+        caption = _(
+            "Match #{number}, {players}: open it in GNU Backgammon or eXtreme Gammon.",
+            number=row.id,
+            players=versus(row),
+        )
         return {
-            "content": f"Match #{row.id}, {versus(row)}: "
-            "open it in GNU Backgammon or eXtreme Gammon.",
+            "content": say(caption, language),
             "file": text_file(text, mat_filename(row, format)),
             "allowed_mentions": NO_MENTIONS,
         }
 
     # --- charts and reviews --------------------------------------------------------------
 
-    async def stats(self, guild_id: int, user: discord.abc.User) -> dict[str, Any]:
-        """A player's record on this server, with their rating chart when they have one."""
+    async def stats(self, guild_id: int, user: discord.abc.User, language: str) -> dict[str, Any]:
+        """A player's record on this server in ``language``, with their rating chart when
+        they have one."""
         stats = await self.service.stats(guild_id, user.id)
         record = await self.service.store.computer_results(guild_id, user.id)
         name = safe_name(user.display_name)
-        text = present.stats_text(stats, name)
+        text = present.stats_text(stats, name, language=language)
         if record:
-            text += "\n" + present.computer_record_text(record)
-        embed = discord.Embed(title=f"{name}'s backgammon", description=text)
+            text += "\n" + present.computer_record_text(record, language=language)
+        title = say(_("{name}'s backgammon", name=name), language)
+        embed = discord.Embed(title=title, description=text)
         history = await self.service.rating_history(guild_id, user.id)
         if not history:
             return {"embed": embed, "allowed_mentions": NO_MENTIONS}
         png = await self.service.workers.call(
-            functools.partial(rating_chart, history, name=user.display_name)
+            functools.partial(
+                rating_chart, history, name=user.display_name, labels=chart_labels(language)
+            )
         )
         chart = png_file(png, "rating.png")
         embed.set_image(url=f"attachment://{chart.filename}")
         return {"embed": embed, "file": chart, "allowed_mentions": NO_MENTIONS}
 
-    async def analysis(self, review: Review) -> dict[str, Any]:
-        """The last game's error rates and luck, its win-chance chart and worst mistakes."""
+    async def analysis(self, review: Review, language: str) -> dict[str, Any]:
+        """The last game's error rates and luck, its win-chance chart and worst mistakes,
+        in ``language``."""
         row, analyses = review.match, review.analyses
         names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
-        text = present.analysis_text(names, analyses, review.luck)
+        text = present.analysis_text(names, analyses, review.luck, language=language)
         boards = [m.game for result in analyses.values() for m in result.mistakes]
         report = Report(Action.ANALYZE, row, [], boards[:MISTAKE_BOARDS])
-        files = await self.render(report, last_play=False)
+        files = await self.render(report, last_play=False, language=language)
         inputs = review.luck.games[-1].chart_inputs()
         chart = await self.service.workers.call(
-            functools.partial(win_chance_chart, **inputs, names=row.player_names)
+            functools.partial(
+                win_chance_chart,
+                **inputs,
+                names=row.player_names,
+                labels=chart_labels(language),
+            )
         )
         files.insert(0, png_file(chart, "game-chart.png"))
         return {"content": text, "files": files, "allowed_mentions": NO_MENTIONS}
@@ -331,9 +392,10 @@ class Publisher:
             if not review.luck.players:
                 return
             names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
-            text = f"**Game {game_number}: skill and luck**\n" + present.luck_lines(
-                names, review.luck, review.analyses
-            )
+            language = await self.language(row.guild_id)
+            title = say(_("**Game {number}: skill and luck**", number=game_number), language)
+            luck = present.luck_lines(names, review.luck, review.analyses, language=language)
+            text = f"{title}\n{luck}"
             channel = self.bot.get_channel(row.channel_id)
             if isinstance(channel, discord.abc.Messageable):
                 await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
@@ -367,7 +429,9 @@ class Publisher:
                 continue
             if not await self.service.note_reminded(row):
                 continue  # reminded already (another process)
-            text = reminder_text(row, user_id, self.service.clock() - row.last_action_at)
+            language = await self.language(row.guild_id)
+            idle = self.service.clock() - row.last_action_at
+            text = reminder_text(row, user_id, idle, language)
             try:
                 await channel.send(content=text, allowed_mentions=mentions_for([user_id]))
                 sent += 1

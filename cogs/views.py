@@ -8,7 +8,11 @@ A button press is not an app command, so discord.py never hands its errors to th
 tree: the cog's guard, and this callback for anything outside it, pass them to the tree's
 one ``on_error`` (:mod:`bot.client`) themselves.
 
-May import: discord, :mod:`bot.engine`, :mod:`bot.records`; the cog only for type hints.
+A button's label is drawn in the language of the message it sits on (the server's); after
+a restart the label is not needed, only the ``custom_id``.
+
+May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.records`; the cog only for
+type hints.
 """
 
 from __future__ import annotations
@@ -18,24 +22,26 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Phase
+from bot.i18n import Text, _, say
 from bot.records import Action, MatchRow, Status
 
 if TYPE_CHECKING:
     from cogs.backgammon import Backgammon
 
 # action -> (label, style)
-BUTTONS: dict[Action, tuple[str, discord.ButtonStyle]] = {
-    Action.ACCEPT: ("Accept", discord.ButtonStyle.success),
-    Action.DECLINE: ("Decline", discord.ButtonStyle.danger),
-    Action.ROLL: ("Roll", discord.ButtonStyle.primary),
-    Action.DOUBLE: ("Double", discord.ButtonStyle.secondary),
-    Action.TAKE: ("Take", discord.ButtonStyle.success),
-    Action.DROP: ("Drop", discord.ButtonStyle.danger),
-    Action.BEAVER: ("Beaver", discord.ButtonStyle.secondary),
-    Action.RESIGN_ACCEPT: ("Accept resignation", discord.ButtonStyle.success),
-    Action.RESIGN_REJECT: ("Reject", discord.ButtonStyle.danger),
-    Action.REMATCH: ("Rematch", discord.ButtonStyle.primary),
+BUTTONS: dict[Action, tuple[Text, discord.ButtonStyle]] = {
+    Action.ACCEPT: (_("Accept"), discord.ButtonStyle.success),
+    Action.DECLINE: (_("Decline"), discord.ButtonStyle.danger),
+    Action.ROLL: (_("Roll"), discord.ButtonStyle.primary),
+    Action.DOUBLE: (_("Double"), discord.ButtonStyle.secondary),
+    Action.TAKE: (_("Take"), discord.ButtonStyle.success),
+    Action.DROP: (_("Drop"), discord.ButtonStyle.danger),
+    Action.BEAVER: (_("Beaver"), discord.ButtonStyle.secondary),
+    Action.RESIGN_ACCEPT: (_("Accept resignation"), discord.ButtonStyle.success),
+    Action.RESIGN_REJECT: (_("Reject"), discord.ButtonStyle.danger),
+    Action.REMATCH: (_("Rematch"), discord.ButtonStyle.primary),
 }
+NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
 _ACTIONS = "|".join(BUTTONS)
 
 
@@ -45,10 +51,12 @@ class ActionButton(
 ):
     """A game button; the cog performs the action for whoever presses it."""
 
-    def __init__(self, action: Action, match_id: int) -> None:
+    def __init__(self, action: Action, match_id: int, language: str = "en") -> None:
         label, style = BUTTONS[action]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"bg:{action}:{match_id}")
+            discord.ui.Button(
+                label=say(label, language), style=style, custom_id=f"bg:{action}:{match_id}"
+            )
         )
         self.action = action
         self.match_id = match_id
@@ -67,7 +75,7 @@ class ActionButton(
         cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
         if cog is None:  # pragma: no cover - the cog is always loaded with the buttons
             await interaction.response.send_message(
-                "The game commands are not loaded right now; try again shortly.", ephemeral=True
+                say(NOT_LOADED, interaction.locale), ephemeral=True
             )
             return
         try:
@@ -95,11 +103,12 @@ def actions_for(row: MatchRow) -> list[Action]:
     return []
 
 
-def view_for(row: MatchRow) -> discord.ui.View | None:
+def view_for(row: MatchRow, language: str = "en") -> discord.ui.View | None:
+    """The next-action buttons, labelled in ``language``."""
     actions = actions_for(row)
     if not actions:
         return None
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(ActionButton(action, row.id))
+        view.add_item(ActionButton(action, row.id, language))
     return view

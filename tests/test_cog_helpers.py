@@ -7,16 +7,24 @@ import dataclasses
 import pytest
 
 from bot.engine import Game, MatchOptions
-from bot.records import MatchRow, Status
+from bot.i18n import _
+from bot.records import Action, MatchRow, Status
+from bot.session import Report
 from cogs.helpers import (
     board_caption,
     board_link,
+    board_words,
+    chart_labels,
     games_text,
+    message_content,
     rank_plays,
     reminder_text,
     settings_text,
     waited,
 )
+from cogs.translator import NAME_RULE, NAMES, translate_description, translate_name
+from renderers.charts import ChartLabels
+from renderers.panels import BoardWords
 
 ALICE, BOB = 11, 22
 
@@ -80,7 +88,7 @@ def test_rank_plays_reads_bar_and_off_and_keeps_25() -> None:
     ],
 )
 def test_waited_words(seconds: float, words: str) -> None:
-    assert waited(seconds) == words
+    assert str(waited(seconds)) == words
 
 
 def test_board_link_jumps_to_the_latest_board_or_the_channel() -> None:
@@ -89,9 +97,9 @@ def test_board_link_jumps_to_the_latest_board_or_the_channel() -> None:
 
 
 def test_board_caption_names_the_match_with_escaped_names() -> None:
-    assert board_caption(_row()) == r"alice vs b\*b, game 1 of a 5-point match (0-0)."
+    assert str(board_caption(_row())) == r"alice vs b\*b, game 1 of a 5-point match (0-0)."
     money = _row(game=Game.new(MatchOptions(length=0)))
-    assert board_caption(money) == r"alice vs b\*b: money game, cube at 1."
+    assert str(board_caption(money)) == r"alice vs b\*b: money game, cube at 1."
 
 
 def test_reminder_pings_only_the_waiting_player_with_a_link() -> None:
@@ -116,7 +124,10 @@ def test_settings_text_says_each_choice() -> None:
         "Turn notices: pinged after 5 idle minutes on your turn.",
         "Board: home board on the left, dark colours.",
         "This server: a thread for each game.",
+        "Game messages: the server's Discord language.",
     ]
+    chosen = settings_text("on", 5, "right", "classic", False, "fr")
+    assert chosen.splitlines()[-1] == "Game messages: Français."
 
 
 def test_the_docstring_examples_hold() -> None:
@@ -125,3 +136,43 @@ def test_the_docstring_examples_hold() -> None:
     import cogs.helpers
 
     assert doctest.testmod(cogs.helpers).failed == 0
+
+
+def test_board_and_chart_words_in_english_are_the_renderers_own() -> None:
+    # The renderers' defaults and the marked messages must not drift apart.
+    assert board_words("en") == BoardWords()
+    assert chart_labels("en") == ChartLabels()
+
+
+def test_a_challenge_pings_the_challenged_player_in_any_language() -> None:
+    row = _row(status=Status.CHALLENGE, game=None, player_names=("bob", "bo"))
+    line = _("{challenger} challenges {opponent} to a game.", challenger="bob", opponent="bo")
+    content, pinged = message_content(Report(Action.CHALLENGE, row, [line]))
+    assert content == f"bob challenges <@{BOB}> to a game."
+    assert pinged == [BOB]
+    # Both players with the same name: the one called opponent is pinged.
+    same = _row(status=Status.CHALLENGE, game=None, player_names=("bo", "bo"))
+    line = _("{challenger} challenges {opponent} to a game.", challenger="bo", opponent="bo")
+    content, _pinged = message_content(Report(Action.CHALLENGE, same, [line]))
+    assert content == f"bo challenges <@{BOB}> to a game."
+
+
+def test_command_names_are_translated_only_when_discord_accepts_them() -> None:
+    assert translate_name("roll", "command", "en") is None
+    assert translate_description("Roll the dice", "en") is None
+    assert NAME_RULE.fullmatch("lancer") and not NAME_RULE.fullmatch("Lancer les dés")
+
+
+def test_every_name_in_the_command_tree_is_marked() -> None:
+    from discord import app_commands
+
+    from cogs.backgammon import Backgammon
+
+    names: set[str] = {Backgammon.__cog_group_name__}
+    for command in Backgammon.__cog_app_commands__:
+        assert isinstance(command, app_commands.Command)
+        names.add(command.name)
+        for parameter in command.parameters:
+            names.add(parameter.name)
+            names.update(choice.name for choice in parameter.choices)
+    assert names <= set(NAMES)
