@@ -31,6 +31,9 @@ class Settings:
     token: str | None = field(default=None, repr=False)
     dev_guild_id: int | None = None
     database_path: Path = Path("data/gammon.db")
+    # PostgreSQL instead of the SQLite file (None: SQLite). May hold a password: kept out of
+    # repr, and messages name it without one.
+    database_url: str | None = field(default=None, repr=False)
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
@@ -67,6 +70,7 @@ class Settings:
             token=get("DISCORD_TOKEN"),
             dev_guild_id=_int(get("DEV_GUILD_ID"), "DEV_GUILD_ID", minimum=1),
             database_path=Path(get("DATABASE_PATH") or "data/gammon.db"),
+            database_url=_database_url(get("DATABASE_URL")),
             log_level=_log_level(get("LOG_LEVEL") or "INFO"),
             api_base=_url(get("DISCORD_API_BASE"), "DISCORD_API_BASE", ("http", "https")),
             gateway_url=_url(get("DISCORD_GATEWAY_URL"), "DISCORD_GATEWAY_URL", ("ws", "wss")),
@@ -186,6 +190,17 @@ def _shards(count_text: str | None, ids_text: str | None) -> dict[str, object]:
             )
         ids.update(range(low, high + 1))
     return {"shard_count": count, "shard_ids": tuple(sorted(ids))}
+
+
+def _database_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not value.startswith(("postgresql://", "postgres://")):
+        scheme = value.partition("://")[0] if "://" in value else value[:20]
+        raise SettingsError(
+            f"DATABASE_URL must be a postgresql:// URL (or empty for SQLite), not {scheme!r}..."
+        )
+    return value
 
 
 def _url(value: str | None, key: str, schemes: tuple[str, ...]) -> str | None:

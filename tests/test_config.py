@@ -121,3 +121,14 @@ def test_bad_shard_settings_name_the_key(
 ) -> None:
     with pytest.raises(SettingsError, match=re.escape(fragment)):
         Settings.from_env(env, env_file=tmp_path / "none")
+
+
+def test_a_database_url_chooses_postgresql_and_keeps_its_password_private(tmp_path: Path) -> None:
+    url = "postgresql://gammon:s3cret@db:5432/gammon"
+    settings = Settings.from_env({"DATABASE_URL": url}, env_file=tmp_path / "missing.env")
+    assert settings.database_url == url
+    assert "s3cret" not in repr(settings)
+    assert Settings.from_env({}, env_file=tmp_path / "missing.env").database_url is None
+    with pytest.raises(SettingsError, match="DATABASE_URL") as caught:
+        Settings.from_env({"DATABASE_URL": "mysql://u:s3cret@h/db"}, env_file=None)
+    assert "s3cret" not in str(caught.value)
