@@ -19,7 +19,7 @@ from bot.config import Settings, SettingsError
 from bot.errors import StoreOpenError
 from bot.i18n import LANGUAGES
 from bot.session import SessionService, SessionSettings
-from bot.storage import Store
+from bot.storage import Storage, database_of, is_postgres_url, open_store
 from bot.workers import WorkerError, Workers
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ async def run_bot(settings: Settings, token: str) -> int:
     stderr and a non-zero status; the database is closed on every path.
     """
     try:
-        store = await Store.open(settings.database_path)
+        store = await open_store(settings)
     except StoreOpenError as exc:
         print(f"gammon-bot: {exc}", file=sys.stderr)
         return 1
@@ -117,7 +117,7 @@ def make_workers(settings: Settings) -> Workers:
     return Workers(settings.workers)
 
 
-async def _serve(settings: Settings, token: str, store: Store, workers: Workers) -> int:
+async def _serve(settings: Settings, token: str, store: Storage, workers: Workers) -> int:
     import discord
 
     from bot.client import make_bot, point_discord_at
@@ -176,6 +176,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "verify", help="check a finished match's dice: python -m bot verify SECRET PUBLIC"
     )
     sub.add_parser("export", help="write a match for GNU Backgammon: python -m bot export MATCH")
+    sub.add_parser("migrate", help="create or migrate the database and print its schema version")
+    sub.add_parser("copy-db", help="copy a database to another: python -m bot copy-db SRC DEST")
     play = sub.add_parser("play", help="play a game in the terminal, no Discord needed")
     play.add_argument(
         "--names", default="Player 1,Player 2", help="the two players' names, comma-separated"
@@ -229,8 +231,8 @@ def export_command(argv: Sequence[str]) -> int:
     except SettingsError as exc:
         print(f"gammon-bot: {exc}", file=sys.stderr)
         return 2
-    path = Path(args.db) if args.db else settings.database_path
-    if not path.exists():
+    path = args.db or database_of(settings)
+    if not is_postgres_url(path) and not Path(path).exists():
         print(f"gammon-bot: there is no database at {path}", file=sys.stderr)
         return 2
     try:
@@ -250,12 +252,12 @@ def verify_command(argv: Sequence[str], settings: Settings) -> int:
     from bot import fairdice
 
     def lookup(public: str) -> fairdice.RecordedMatch | None:
-        path = settings.database_path
-        if not path.exists():
+        database = database_of(settings)
+        if not is_postgres_url(database) and not Path(database).exists():
             return None  # never create a database just to look something up
 
         async def find() -> fairdice.RecordedMatch | None:
-            store = await Store.open(path)
+            store = await open_store(database)
             try:
                 row = await store.match_by_dice_public(public)
                 if row is None or row.dice is None:
@@ -273,10 +275,84 @@ def verify_command(argv: Sequence[str], settings: Settings) -> int:
     return fairdice.main(argv, lookup=lookup, prog="python -m bot verify")
 
 
+def migrate_command(argv: Sequence[str]) -> int:
+    """``python -m bot migrate``: bring the configured database's schema up to date."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot migrate",
+        description="Create or migrate the database (DATABASE_URL, else DATABASE_PATH) and "
+        "print its schema version. The bot does this itself at start; run it before starting "
+        "several processes, or to check a database.",
+    )
+    parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 2
+
+    async def migrate() -> str:
+        store = await open_store(settings)
+        try:
+            return f"{store.path}: schema version {await store.schema_version()}"
+        finally:
+            await store.close()
+
+    try:
+        print(asyncio.run(migrate()))
+    except StoreOpenError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def copy_db_command(argv: Sequence[str]) -> int:
+    """``python -m bot copy-db SRC DEST``: copy every table to an empty database, then check."""
+    from bot.storage.copy import CopyError, copy_database
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot copy-db",
+        description="Copy everything (matches, events, results, players, ratings, settings) "
+        "from one database to a new, empty one, keeping ids, then replay every copied match "
+        "to check it. Each is an SQLite file or a postgresql:// URL. Stop the bot first.",
+    )
+    parser.add_argument("source", help="the database to copy: a file or a postgresql:// URL")
+    parser.add_argument("destination", help="an empty (or missing) database to copy into")
+    args = parser.parse_args(argv)
+    if not is_postgres_url(args.source) and not Path(args.source).is_file():
+        print(f"gammon-bot: there is no database at {args.source}", file=sys.stderr)
+        return 2
+
+    async def copy() -> str:
+        source = await open_store(args.source)
+        try:
+            destination = await open_store(args.destination)
+            try:
+                report = await copy_database(source, destination)  # type: ignore[arg-type]
+                return report.summary(source.path, destination.path)
+            finally:
+                await destination.close()
+        finally:
+            await source.close()
+
+    try:
+        print(asyncio.run(copy()))
+    except StoreOpenError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 2
+    except CopyError as exc:
+        print(f"gammon-bot: copy-db: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["export"]:
         return export_command(arguments[1:])
+    if arguments[:1] == ["migrate"]:
+        return migrate_command(arguments[1:])
+    if arguments[:1] == ["copy-db"]:
+        return copy_db_command(arguments[1:])
     if arguments[:1] == ["verify"]:
         try:
             settings = Settings.from_env()

@@ -45,7 +45,7 @@ from bot.engine import EndReason, Game, Phase
 from bot.engine.game import MAX_CUBE
 from bot.records import Action, EventRecord, MatchRow
 from bot.replay import replay_event
-from bot.storage import Store
+from bot.storage import Storage, open_store
 
 # GNU Backgammon keeps at most 31 bytes of a player's name.
 MAX_NAME_BYTES = 31
@@ -451,7 +451,7 @@ def export_text(
 
 
 async def export_match(
-    store: Store, match_id: int, kind: str = "mat", *, site: str = "gammon-bot"
+    store: Storage, match_id: int, kind: str = "mat", *, site: str = "gammon-bot"
 ) -> str:
     """Load a match and its events and return its ``.mat`` (or SGF) text.
 
@@ -469,7 +469,7 @@ async def export_from_database(database: str | Path, match_id: int, kind: str = 
 
     Raises LookupError when there is no such match.
     """
-    store = await Store.open(database)
+    store = await open_store(database)
     try:
         return await export_match(store, match_id, kind)
     finally:

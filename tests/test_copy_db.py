@@ -1,0 +1,158 @@
+"""``python -m bot migrate`` and ``python -m bot copy-db``: SQLite to PostgreSQL and back.
+
+A database with finished, live and unreadable matches, ratings, results against the
+computer and settings goes to a throwaway PostgreSQL and back to a new SQLite file: every
+row arrives with its id, the copies replay, and a game carries on where it stopped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.dice import ScriptedRoller
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
+from bot.records import (
+    Change,
+    FinishedGame,
+    GuildSettings,
+    MatchOutcome,
+    NewEvent,
+    UserSettings,
+)
+from bot.session import Player, SessionService
+from bot.storage import Store, open_store
+from bot.storage.pg_schema import MIGRATIONS as PG_MIGRATIONS
+from bot.storage.pg_schema import TABLES
+from bot.storage.schema import MIGRATIONS
+from tests.test_cli import run_bot
+
+GUILD = 10
+ALICE = Player(1, "alice")
+BOB = Player(2, "bob")
+CAROL = Player(3, "carol")
+
+
+async def fill(path: Path) -> None:
+    """Something of everything the bot stores."""
+    store = await Store.open(path)
+    roller = ScriptedRoller()
+    service = SessionService(store, roller=roller)
+    try:
+        # A finished, rated money game (Bob doubles, Alice drops).
+        await service.challenge(GUILD, 1, ALICE, BOB, MatchOptions(length=0))
+        roller.extend([3, 1])
+        await service.accept(1, BOB)
+        await service.move(1, ALICE, "8/5 6/5")
+        await service.double(1, BOB)
+        await service.drop(1, ALICE)
+        # A live match, Bob to roll; and a challenge waiting for an answer.
+        await service.challenge(GUILD, 2, CAROL, BOB, MatchOptions(length=3))
+        roller.extend([3, 1])
+        await service.accept(2, BOB)
+        await service.move(2, CAROL, "8/5 6/5")
+        await service.challenge(GUILD, 3, ALICE, CAROL, MatchOptions(length=5))
+        # A game against the computer, finished (its record is kept apart).
+        row = await store.create_challenge(
+            guild_id=GUILD,
+            channel_id=4,
+            players=((ALICE.id, ALICE.name), (99, "computer")),
+            options=MatchOptions(length=1),
+            rated=False,
+            now=1.0,
+            expires_at=None,
+            computer_level="expert",
+        )
+        result = GameResult(0, ResultKind.GAMMON, 1, 2, EndReason.RESIGNED)
+        game = Game.new(row.options)
+        start = NewEvent(game.game_number, None, None, "start", game.position_id(), game.match_id())
+        await store.apply(
+            Change(
+                row.id,
+                0,
+                "finished",
+                game,
+                2.0,
+                events=[start],
+                finished_games=[FinishedGame(1, result)],
+                outcome=MatchOutcome(0, (2, 0), "resigned"),
+            )
+        )
+        # An unreadable row, set aside.
+        broken = await service.challenge(GUILD, 5, BOB, CAROL, MatchOptions(length=1))
+        with sqlite3.connect(path) as raw:
+            raw.execute(
+                "UPDATE matches SET state = '{broken', version = version + 1 WHERE id = ?",
+                (broken.match.id,),
+            )
+        await store.quarantine(broken.match.id, 3.0)
+        await store.save_guild_settings(GUILD, GuildSettings(threads=True, language="fr"))
+        await store.save_user_settings(BOB.id, UserSettings(notify="idle", theme="dark"))
+    finally:
+        await store.close()
+
+
+async def dump(database: Path | str) -> dict[str, list[tuple]]:
+    store = await open_store(database)
+    try:
+        return {
+            table: sorted(await store.export_rows(table, columns))  # type: ignore[attr-defined]
+            for table, columns in TABLES
+        }
+    finally:
+        await store.close()
+
+
+async def test_a_database_goes_to_postgresql_and_back_unchanged(
+    tmp_path: Path, pg_url: str
+) -> None:
+    source = tmp_path / "source.db"
+    await fill(source)
+    there = run_bot(["copy-db", str(source), pg_url], tmp_path)
+    assert there.returncode == 0, there.stderr
+    line = there.stdout.strip()
+    assert "\n" not in line and "5 matches" in line and "2 live" in line
+    assert "4 matches replayed" in line and "1 unreadable" in line
+
+    refused = run_bot(["copy-db", str(source), pg_url], tmp_path)
+    assert refused.returncode == 1 and "not empty" in refused.stderr
+
+    back = tmp_path / "back.db"
+    returned = run_bot(["copy-db", pg_url, str(back)], tmp_path)
+    assert returned.returncode == 0, returned.stderr
+    original = await dump(source)
+    assert sum(map(len, original.values())) > 20
+    assert await dump(back) == original
+    assert await dump(pg_url) == {
+        table: [tuple(int(v) if isinstance(v, bool) else v for v in row) for row in rows]
+        for table, rows in original.items()
+    }
+
+    # Play carries on in PostgreSQL; new rows get new ids (the sequences followed the copy).
+    store = await open_store(pg_url)
+    try:
+        service = SessionService(store, roller=ScriptedRoller([5, 2]))
+        rolled = await service.roll(2, BOB)
+        assert rolled.match.version > 0
+        fresh = await service.challenge(GUILD, 6, ALICE, BOB, MatchOptions(length=1))
+        assert fresh.match.id == 6
+        assert (await store.player_stats(GUILD, ALICE.id)).rated_matches == 1
+    finally:
+        await store.close()
+
+
+def test_migrate_prints_the_schema_version(tmp_path: Path, pg_url: str) -> None:
+    db = tmp_path / "fresh.db"
+    local = run_bot(["migrate"], tmp_path, env={"DATABASE_PATH": str(db)})
+    assert local.returncode == 0, local.stderr
+    assert local.stdout.strip() == f"{db}: schema version {len(MIGRATIONS)}"
+    remote = run_bot(["migrate"], tmp_path, env={"DATABASE_URL": pg_url})
+    assert remote.returncode == 0, remote.stderr
+    assert remote.stdout.strip().endswith(f"schema version {len(PG_MIGRATIONS)}")
+
+
+def test_copy_db_names_a_missing_source(tmp_path: Path) -> None:
+    result = run_bot(["copy-db", str(tmp_path / "none.db"), str(tmp_path / "out.db")], tmp_path)
+    assert result.returncode == 2
+    assert "there is no database" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "out.db").exists()
