@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import Text
+from bot.i18n import Text, _
 
 
 class UserError(Exception):
@@ -35,6 +35,21 @@ def _rebuild(cls: type[UserError], text: Text | str) -> UserError:
     return error
 
 
+CHANNEL_BUSY = _(
+    "This channel already has a game or a challenge. Finish it first, or play in another "
+    "channel or thread."
+)
+CONFLICT = _("The game changed while you were acting; look again and retry.")
+
+
+def _known(text: Text | str | None, default: Text) -> Text | str:
+    """The marked message for ``text`` when it is the default's English words (as the
+    storage layer writes them), so readers get it in their language."""
+    if text is None or text == str(default):
+        return default
+    return text
+
+
 class NoGameError(UserError):
     """There is no live game or challenge in this channel."""
 
@@ -46,9 +61,15 @@ class NotYourTurnError(UserError):
 class ChannelBusyError(UserError):
     """The channel already holds a live game or a pending challenge."""
 
+    def __init__(self, text: Text | str | None = None) -> None:
+        super().__init__(_known(text, CHANNEL_BUSY))
+
 
 class ConflictError(UserError):
     """Another action changed the game first; the player should look again and retry."""
+
+    def __init__(self, text: Text | str | None = None) -> None:
+        super().__init__(_known(text, CONFLICT))
 
 
 class StaleButtonError(UserError):

@@ -372,7 +372,7 @@ def match_luck(
                     index,
                     mover,
                     before.dice,
-                    str(play) if action == Action.MOVE else "cannot move",
+                    str(play) if action == Action.MOVE else "(no move)",  # the notation of a pass
                     _win_after(after, mover, item, cache),
                     lost,
                     choices,

@@ -94,6 +94,7 @@ class Report:
     boards: list[Game] = field(default_factory=list)
     finished: GameResult | None = None
     match_over: bool = False
+    reveal: Text | None = None  # the dice secret's line, also in ``lines``, when revealed
 
     @property
     def game(self) -> Game | None:

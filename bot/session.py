@@ -657,9 +657,11 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         ):
             turn.boards.append(turn.game)
         seal = row.dice
+        reveal = None
         if seal is not None and row.status == Status.PLAYING and turn.status != Status.PLAYING:
             # The match is over (finished, claimed or cancelled): reveal its dice secret.
-            turn.lines.append(reveal_line(seal, turn.public or seal.public))
+            reveal = reveal_line(seal, turn.public or seal.public)
+            turn.lines.append(reveal)
         stored = await self.store.apply(
             Change(
                 match_id=row.id,
@@ -681,6 +683,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             turn.boards,
             finished=turn.last_result,
             match_over=turn.outcome is not None,
+            reveal=reveal,
         )
 
     # --- the computer opponent ----------------------------------------------------------

@@ -201,7 +201,7 @@ async def test_luck_and_chart_points_of_a_scripted_game(store: Store) -> None:
     assert [(p.index, p.player, p.dice, p.notation) for p in points] == [
         (1, 1, (2, 1), "24/21"),
         (2, 0, (4, 2), "8/4* 6/4"),
-        (3, 1, (6, 6), "cannot move"),
+        (3, 1, (6, 6), "(no move)"),
         (4, 0, (3, 1), "8/5 6/5"),
         (5, 1, (5, 3), "bar/22 13/8"),
     ]

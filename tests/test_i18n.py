@@ -1,0 +1,353 @@
+"""Every word a player reads is marked for translation, and French has all of them.
+
+The catalogue is checked against a fresh Babel extraction of the sources (so a new message
+without a French translation fails here), the compiled ``.mo`` against its ``.po``, plural
+forms in both languages, the engine's error codes, and a whole game played in French.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.engine import EngineErrorCode
+from bot.i18n import LANGUAGES, LOCALE_DIR, N_, Text, _, join, say
+
+babel = pytest.importorskip("babel")
+from babel.messages.catalog import Catalog  # noqa: E402
+from babel.messages.extract import extract_from_dir  # noqa: E402
+from babel.messages.mofile import read_mo, write_mo  # noqa: E402
+from babel.messages.pofile import read_po  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+PO = LOCALE_DIR / "fr" / "LC_MESSAGES" / "gammon.po"
+MO = PO.with_suffix(".mo")
+KEYWORDS = {"_": None, "N_": (1, 2)}
+
+# --- (a) no player-facing prose outside _() / N_() -----------------------------------------
+
+# The packages whose strings players read. bot/engine is not among them: its messages are
+# for developers (python-chess style), and players read bot/present.py's sentence for each
+# error code instead (checked by test_every_engine_code_has_a_sentence).
+SOURCES = ("bot", "cogs", "renderers")
+DEVELOPER_ONLY = ("bot/engine/",)
+# Words for whoever runs the bot, not for players: the command line (``python -m bot``,
+# its settings and its export and verify commands, whose verdicts players read through
+# cogs.helpers.verify_words) and the .mat file format, English by definition.
+OPERATOR_ONLY = ("bot/__main__.py", "bot/config.py", "bot/fairdice.py", "bot/matfile.py")
+
+# Modules whose words are not (yet) all marked. Each entry is a debt, not a policy: remove
+# a module from here once it is marked. Empty means every module is checked.
+STILL_TO_MARK: frozenset[str] = frozenset(
+    {
+        # The storage layer raises ChannelBusyError and ConflictError with their English
+        # words; bot.errors recognises those words and gives readers the marked message.
+        "bot/storage/sqlite.py",
+        "bot/storage/postgres.py",
+        "bot/storage/copy.py",  # an operator's command: to be classed as OPERATOR_ONLY
+    }
+)
+
+# Words that look like prose but are not for players; keep this list short and say why.
+ALLOWLIST = {
+    # GNU Backgammon's rating names, identifiers here: bot.present.RATING_WORDS says them
+    "World class",
+    "Casual player",
+    "(no move)",  # the standard notation of a forced pass
+}
+
+# Exceptions whose messages are for players (always built with _()); every other
+# exception's message is for developers and the log.
+USER_ERRORS = {
+    "UserError",
+    "NoGameError",
+    "NotYourTurnError",
+    "ChannelBusyError",
+    "ConflictError",
+    "StaleButtonError",
+    "QuarantinedError",
+    "ComputerUnavailableError",
+}
+LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+# Keyword arguments that carry identifiers, operator help or markup, never player prose.
+NON_PROSE_KEYWORDS = {"help", "metavar", "custom_id", "emoji", "encoding", "description"}
+PROSE = re.compile(r"[A-Za-z]{2,}[,;:]? [a-z]{2,}")
+SQL = re.compile(
+    r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|PRAGMA|WHERE|SAVEPOINT|ROLLBACK|RELEASE)\b"
+    r"|^[a-z0-9_]+(, [a-z0-9_]+)+$"  # a column list
+)
+
+
+def _is_docstring(node: ast.AST, parent: ast.AST | None) -> bool:
+    return isinstance(parent, ast.Expr) and isinstance(node, ast.Constant)
+
+
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _literal_text(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            part.value
+            for part in node.values
+            if isinstance(part, ast.Constant) and isinstance(part.value, str)
+        )
+    return None
+
+
+def _english_defaults(node: ast.ClassDef) -> bool:
+    """An enum (its values are identifiers) or a renderer's word list (``BoardWords``,
+    ``ChartLabels``: English defaults the front end replaces with translated words)."""
+    bases = {getattr(base, "id", getattr(base, "attr", "")) for base in node.bases}
+    return any(base.endswith("Enum") for base in bases) or node.name.endswith(("Words", "Labels"))
+
+
+def unmarked_prose(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, text) of each prose-like string literal in ``path`` that is not marked."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+
+    def visit(node: ast.AST, parent: ast.AST | None, skip: bool) -> Iterator[tuple[int, str]]:
+        if isinstance(node, ast.Call):
+            name = _call_name(node)
+            if name in ("_", "N_", "Text"):
+                return  # marked (or a template with no words of its own)
+            if name in LOG_METHODS and isinstance(node.func, ast.Attribute):
+                return
+            if name.endswith(("Error", "Exception")) and name not in USER_ERRORS:
+                return  # a developer's message
+            if name == "__init__":
+                return  # a user error's own constructor gets a Text; others are developers'
+            if name in ("print", "exit") and any(
+                keyword.arg == "file" for keyword in node.keywords
+            ):
+                return  # the command line's errors, for the operator
+            for keyword in node.keywords:
+                quiet = skip or keyword.arg in NON_PROSE_KEYWORDS
+                yield from visit(keyword.value, node, quiet)
+            yield from visit(node.func, node, skip)
+            for arg in node.args:
+                yield from visit(arg, node, skip)
+            return
+        if (
+            isinstance(node, ast.Raise)
+            and isinstance(node.exc, ast.Call)
+            and _call_name(node.exc) not in USER_ERRORS
+        ):
+            return
+        if isinstance(node, ast.Assert):
+            return  # a developer's check
+        if isinstance(node, ast.Dict):
+            for value in node.values:
+                yield from visit(value, node, skip)
+            return  # keys are identifiers
+        if isinstance(node, ast.Subscript):
+            yield from visit(node.value, node, skip)
+            return
+        if isinstance(node, ast.Compare):
+            return  # compared with input, not shown
+        if isinstance(node, ast.ClassDef) and _english_defaults(node):
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+            body = node.body
+            start = (
+                1
+                if body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(getattr(body[0], "value", None), ast.Constant)
+                else 0
+            )
+            for child in ast.iter_child_nodes(node):
+                if child in body[:start]:
+                    continue  # the docstring
+                yield from visit(child, node, skip)
+            return
+        text = _literal_text(node)
+        if text is not None:
+            if isinstance(node, ast.JoinedStr):
+                pass
+            elif isinstance(parent, ast.JoinedStr):
+                return  # counted with its f-string
+            if (
+                not skip
+                and not _is_docstring(node, parent)
+                and PROSE.search(text)
+                and not SQL.search(text)
+                and text not in ALLOWLIST
+            ):
+                yield getattr(node, "lineno", 0), text
+            if isinstance(node, ast.JoinedStr):
+                for value in node.values:
+                    if isinstance(value, ast.FormattedValue):
+                        yield from visit(value.value, node, skip)
+            return
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, node, skip)
+
+    yield from visit(tree, None, False)
+
+
+def _sources() -> list[Path]:
+    paths = []
+    for package in SOURCES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative.startswith(DEVELOPER_ONLY + OPERATOR_ONLY) or relative in STILL_TO_MARK:
+                continue
+            paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("path", _sources(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_player_facing_strings_are_marked(path: Path) -> None:
+    found = [f"{line}: {text!r}" for line, text in unmarked_prose(path)]
+    assert not found, "unmarked prose (wrap it in _() or N_()):\n" + "\n".join(found)
+
+
+def test_the_detector_sees_unmarked_prose(tmp_path: Path) -> None:
+    source = tmp_path / "sample.py"
+    source.write_text(
+        '"""A docstring is fine."""\n'
+        "import logging\n"
+        "log = logging.getLogger()\n"
+        "def f(name):\n"
+        '    """So is this one."""\n'
+        '    log.info("logged words are fine %s", name)\n'
+        '    good = _("Roll the dice, {name}.", name=name)\n'
+        '    raise ValueError(f"a developer reads this {name}")\n'
+        "def g(name):\n"
+        '    return f"{name} wins the match."\n'
+        "def h():\n"
+        '    raise UserError("Pick another player.")\n'
+    )
+    assert [text for _, text in unmarked_prose(source)] == [
+        " wins the match.",
+        "Pick another player.",
+    ]
+
+
+# --- (b) the French catalogue is complete ---------------------------------------------------
+
+
+def fresh_extraction() -> dict[str, str | tuple[str, str]]:
+    """Every message the sources mark now: msgid -> msgid, or (singular, plural)."""
+    messages: dict[str, str | tuple[str, str]] = {}
+    for package in SOURCES:
+        for filename, _lineno, message, _comments, _context in extract_from_dir(
+            ROOT / package,
+            method_map=[("**.py", "python")],
+            keywords=KEYWORDS,
+        ):
+            del filename
+            if isinstance(message, tuple):
+                messages[message[0]] = (message[0], message[1])
+            else:
+                messages.setdefault(message, message)
+    return messages
+
+
+def french() -> Catalog:
+    with PO.open("rb") as handle:
+        return read_po(handle)
+
+
+FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def _fields(text: str) -> list[str]:
+    return sorted(FIELD.findall(text))
+
+
+def test_french_has_every_message_of_a_fresh_extraction() -> None:
+    catalog = french()
+    missing = [msgid for msgid in fresh_extraction() if msgid not in catalog]
+    assert not missing, f"{len(missing)} messages missing from {PO.name}: {missing[:10]}"
+
+
+def test_french_translations_are_whole_and_keep_their_fields() -> None:
+    catalog = french()
+    assert catalog.plural_forms == "nplurals=2; plural=(n > 1);"
+    problems = []
+    for message in catalog:
+        if not message.id:
+            continue
+        if message.fuzzy:
+            problems.append(f"fuzzy: {message.id!r}")
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
+            problems.append(f"untranslated: {message.id!r}")
+            continue
+        for text in strings:
+            if _fields(text) != _fields(ids[0]) and _fields(text) != _fields(ids[-1]):
+                problems.append(f"fields differ: {ids[0]!r} -> {text!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_no_obsolete_messages_linger() -> None:
+    assert not french().obsolete
+
+
+# --- (c) the compiled catalogue matches its source -----------------------------------------
+
+
+def test_the_compiled_catalogue_is_up_to_date() -> None:
+    compiled = io.BytesIO()
+    write_mo(compiled, french())
+    compiled.seek(0)
+    fresh = {message.id: message.string for message in read_mo(compiled) if message.id}
+    with MO.open("rb") as handle:
+        shipped = {message.id: message.string for message in read_mo(handle) if message.id}
+    assert shipped == fresh, "run: pybabel compile -d bot/locales -D gammon"
+
+
+# --- (d) plurals --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "language, count, words",
+    [
+        ("en", 0, "0 points"),
+        ("en", 1, "1 point"),
+        ("en", 2, "2 points"),
+        ("fr", 0, "0 point"),
+        ("fr", 1, "1 point"),
+        ("fr", 2, "2 points"),
+    ],
+)
+def test_points_have_proper_plurals(language: str, count: int, words: str) -> None:
+    assert say(N_("{n} point", "{n} points", count, n=count), language) == words
+
+
+def test_text_renders_nested_messages_and_joins_in_the_reader_language() -> None:
+    line = join([_("{n} point", n=1), _("Roll first.")])
+    assert str(line) == "1 point Roll first."
+    assert say(line, "fr-FR") != str(line)
+    assert say(_("Roll first."), "de") == "Roll first."  # no catalogue: English
+    assert LANGUAGES[0] == "en"
+    assert isinstance(_("x"), Text)
+
+
+# --- (e) every engine error code has a sentence ---------------------------------------------
+
+
+@pytest.mark.parametrize("code", list(EngineErrorCode))
+def test_every_engine_code_has_a_sentence(code: EngineErrorCode) -> None:
+    from bot.present import ENGINE_SENTENCES
+
+    sentence = ENGINE_SENTENCES[code]
+    catalog = french()
+    assert sentence.msgid in catalog
+    assert catalog[sentence.msgid].string
