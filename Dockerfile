@@ -1,0 +1,20 @@
+# gammon-bot in a container: `docker compose up -d` runs it beside PostgreSQL (compose.yaml).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+
+# The package first (its dependencies change less often than the code).
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY cogs ./cogs
+COPY renderers ./renderers
+RUN pip install . && useradd --system --home-dir /app --shell /usr/sbin/nologin gammon \
+    && mkdir -p /app/data && chown gammon /app/data
+
+USER gammon
+# Used only without DATABASE_URL: then mount a volume on /app/data to keep the games.
+VOLUME ["/app/data"]
+# SIGTERM lets the bot finish the action in flight and close the database.
+STOPSIGNAL SIGTERM
+CMD ["python", "-m", "bot"]
