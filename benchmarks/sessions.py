@@ -17,6 +17,11 @@ Two runs:
 * **flat out**: no thinking at all, every loop acts again as soon as it is answered; this
   is the layer's capacity, and its latency is mostly waiting behind the other games.
 
+Each run goes against SQLite (``synchronous=FULL``, the bot's setting, and ``NORMAL`` for
+comparison) and PostgreSQL side by side: ``--database-url`` names a server (each run works in
+a fresh schema there, dropped afterwards); without it a throwaway server is started from the
+local PostgreSQL binaries (``tests/pg_server.py``), fsyncing every commit as a real one does.
+
 Targets on the development machine: over 500 actions/s and p99 under 20 ms (paced run).
 The default think time (0-0.5 s, mean 0.25 s: far quicker than people) offers about 800
 actions/s. Measured on the 2-CPU development VM: paced 790 actions/s, p50 0.8 ms, p99 7 ms;
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import statistics
 import sys
@@ -42,7 +48,8 @@ sys.path.insert(0, str(ROOT))
 from bot.engine import MatchOptions, Phase  # noqa: E402
 from bot.replay import replay  # noqa: E402
 from bot.session import Player, Report, SessionService  # noqa: E402
-from bot.storage import Store  # noqa: E402
+from bot.storage import Store, open_store  # noqa: E402
+from tests.pg_server import Schemas, Unavailable, postgres  # noqa: E402
 
 GUILD = 1
 
@@ -131,11 +138,18 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def run(
-    label: str, args: argparse.Namespace, think: float, synchronous: str = "FULL"
+    label: str,
+    args: argparse.Namespace,
+    think: float,
+    synchronous: str = "FULL",
+    database_url: str | None = None,
 ) -> tuple[float, float, float]:
-    """One run; returns (actions/s, p50, p99)."""
+    """One run (on PostgreSQL when ``database_url`` is given); returns (actions/s, p50, p99)."""
     folder = Path(tempfile.mkdtemp(prefix="gammon-bench-"))
-    store = await Store.open(folder / "sessions.db")
+    if database_url:
+        store = await open_store(database_url)
+    else:
+        store = await Store.open(folder / "sessions.db")
     if synchronous != "FULL":
         # Only to measure what durability costs: the bot always runs with FULL.
         await store._db.execute(f"PRAGMA synchronous = {synchronous}")
@@ -167,12 +181,15 @@ async def run(
         row, events = await service.history(channel)
         assert replay(row.options, events) == row.game, f"replay differs in channel {channel}"
         checked += 1
-    size = (folder / "sessions.db").stat().st_size + (folder / "sessions.db-wal").stat().st_size
+    if database_url:
+        size = 0.0
+    else:
+        size = sum((folder / name).stat().st_size for name in ("sessions.db", "sessions.db-wal"))
     await store.close()
 
+    backend = "PostgreSQL" if database_url else f"SQLite, synchronous={synchronous}"
     print(
-        f"{label} (synchronous={synchronous}): {args.games} concurrent game loops for "
-        f"{args.seconds:.0f} s",
+        f"{label} ({backend}): {args.games} concurrent game loops for {args.seconds:.0f} s",
         end="",
     )
     print(f" (think 0-{2 * think:.2f} s)" if think else " (no think time)")
@@ -188,7 +205,10 @@ async def run(
             f"    {action:9} {len(values):6d}  p50 {ms(statistics.median(values))}  "
             f"p99 {ms(percentile(values, 0.99))}"
         )
-    print(f"  replayed {checked} matches from their event logs; database {size / 1e6:.1f} MB")
+    print(
+        f"  replayed {checked} matches from their event logs"
+        + (f"; database {size / 1e6:.1f} MB" if size else "")
+    )
     return (
         len(everything) / elapsed,
         statistics.median(everything),
@@ -209,16 +229,48 @@ def main() -> None:
         action="store_true",
         help="skip the comparison runs with synchronous=NORMAL (what fsyncing every action costs)",
     )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="a PostgreSQL server to run against too (default: start a throwaway one)",
+    )
+    parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     args = parser.parse_args()
     figures: dict[tuple[str, str], tuple[float, float, float]] = {}
     runs = [("paced", args.think), ("flat out", 0.0)]
     if args.only:
         runs = [r for r in runs if r[0].startswith(args.only)]
     levels = ["FULL"] if args.no_normal else ["FULL", "NORMAL"]
-    for label, think in runs:
-        for level in levels:
-            figures[label, level] = asyncio.run(run(label, args, think, level))
-            print()
+    with contextlib.ExitStack() as stack:
+        schemas: Schemas | None = None
+        if args.database_url:
+            schemas = Schemas(args.database_url)
+        elif not args.no_postgres:
+            try:
+                schemas = stack.enter_context(postgres(durable=True))
+            except Unavailable as exc:
+                print(f"PostgreSQL left out: {exc}\n")
+        for label, think in runs:
+            for level in levels:
+                figures[label, level] = asyncio.run(run(label, args, think, level))
+                print()
+            if schemas is not None:
+                with schemas.fresh() as url:
+                    figures[label, "postgres"] = asyncio.run(run(label, args, think, "FULL", url))
+                print()
+    backends = [("SQLite", "FULL")] + (
+        [("PostgreSQL", "postgres")] if (runs[0][0], "postgres") in figures else []
+    )
+    print(f"side by side, {args.games} concurrent games (all actions):")
+    for label, _ in runs:
+        print(
+            f"  {label:8}  "
+            + "   |   ".join(
+                f"{name} {figures[label, key][0]:6,.0f}/s p50 {ms(figures[label, key][1])} "
+                f"p99 {ms(figures[label, key][2])}"
+                for name, key in backends
+            )
+        )
     if len(levels) == 2:
         print("durability cost (FULL fsyncs every action; NORMAL, the old setting, does not):")
         for label, _ in runs:

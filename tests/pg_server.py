@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 PORT = 5432  # only names the socket file: the server listens on no TCP port
+# Nothing a test writes must survive a power cut: skip the syncs.
+_NOT_DURABLE = ("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 
 
 class Unavailable(Exception):
@@ -66,8 +68,9 @@ def with_schema(url: str, schema: str) -> str:
 class PgServer:
     """One running server; :meth:`url` names a database on it."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
         self.bindir = bindir
+        self.durable = durable  # fsync as a real server does (the benchmark), or not (tests)
         self.root = Path(tempfile.mkdtemp(prefix="gammon-pg-"))
         self.data = self.root / "data"
         self.process: subprocess.Popen[bytes] | None = None
@@ -118,12 +121,7 @@ class PgServer:
                 str(PORT),
                 "-c",
                 "listen_addresses=",
-                "-c",
-                "fsync=off",
-                "-c",
-                "synchronous_commit=off",
-                "-c",
-                "full_page_writes=off",
+                *(() if self.durable else _NOT_DURABLE),
                 "-c",
                 "max_connections=200",
                 "-c",
@@ -217,8 +215,9 @@ class Schemas:
 
 
 @contextlib.contextmanager
-def postgres() -> Iterator[Schemas]:
-    """A server to test against: ``TEST_DATABASE_URL``'s, or a throwaway one.
+def postgres(*, durable: bool = False) -> Iterator[Schemas]:
+    """A server to test against: ``TEST_DATABASE_URL``'s, or a throwaway one (``durable``:
+    fsyncing every commit, as a real server does).
 
     Raises :class:`Unavailable` when neither can be had.
     """
@@ -236,7 +235,7 @@ def postgres() -> Iterator[Schemas]:
             "no PostgreSQL binaries (set PG_BINDIR, put pg_config on PATH, install Debian's "
             "postgresql, or set TEST_DATABASE_URL)"
         )
-    server = PgServer(bindir)
+    server = PgServer(bindir, durable=durable)
     try:
         server.start()
         yield Schemas(server.base_url)
