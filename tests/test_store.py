@@ -26,6 +26,8 @@ from bot.errors import ChannelBusyError, ConflictError, UserError
 from bot.records import (
     Action,
     Change,
+    ComputerResults,
+    DiceSeal,
     FinishedGame,
     GuildSettings,
     MatchOutcome,
@@ -199,6 +201,11 @@ async def test_games_against_the_computer_stay_out_of_the_statistics(store: Stor
     )
     assert [f.result for f in await store.game_results(row.id)] == [result]
     assert await store.player_stats(GUILD, ALICE.id) is None
+    assert await store.computer_results(GUILD, ALICE.id) == [
+        ComputerResults(
+            "beginner", games=1, game_wins=1, matches=1, match_wins=1, points_won=2, points_lost=0
+        )
+    ]
     assert await store.leaderboard(GUILD) == []
 
 
@@ -510,3 +517,62 @@ async def test_settings_are_kept_per_server_and_per_player(store: Store) -> None
     await store.save_user_settings(ALICE.id, mine)
     assert await store.user_settings(ALICE.id) == mine
     assert await store.user_settings(BOB.id) == UserSettings()
+
+
+async def test_every_reader_and_small_writer_behaves_alike(
+    store: Store, service: SessionService, roller: ScriptedRoller
+) -> None:
+    """A tour of the methods the session and cogs use besides apply, on each backend."""
+    # A finished rated match (Alice drops a double) and a live one with sealed dice.
+    await _money_double_setup(service, roller, 1)
+    await service.drop(1, ALICE)
+    seal = DiceSeal("ab" * 32, "cd" * 32, None)
+    row = await store.create_challenge(
+        guild_id=GUILD,
+        channel_id=2,
+        players=((ALICE.id, ALICE.name), (BOB.id, BOB.name)),
+        options=MatchOptions(length=3),
+        rated=False,
+        now=5.0,
+        expires_at=None,
+        auto_play=True,
+        dice=seal,
+    )
+    game = Game.new(row.options).opening_roll(3, 1)
+    opening = NewEvent(1, None, 0, "opening", game.position_id(), game.match_id(), dice=(3, 1))
+    row = await store.apply(
+        Change(row.id, 0, "playing", game, 6.0, events=[opening], dice_public="ef" * 8)
+    )
+    assert row.auto_play and row.dice == DiceSeal("ab" * 32, "cd" * 32, "ef" * 8, 0)
+    assert await store.match_by_dice_public("ef" * 8) == row
+    assert await store.match_by_dice_public("00") is None
+
+    # Reminders: once per version, whoever asks.
+    assert await store.note_notified(row.id, row.version)
+    assert not await store.note_notified(row.id, row.version)
+    assert not await store.note_notified(row.id, row.version + 1)  # not the current version
+    await store.note_board(row.id, 77, 88)
+    assert (await store.get_match(row.id)).board == (77, 88)
+
+    # Moving to a thread; a busy channel refuses.
+    await challenge(store, 3)
+    with pytest.raises(ChannelBusyError):
+        await store.relocate(row.id, 3, 2)
+    moved = await store.relocate(row.id, 40, 2)
+    assert (moved.channel_id, moved.home_channel_id, moved.version) == (40, 2, row.version + 1)
+    assert await store.live_match(2) is None and await store.live_match(40) == moved
+    assert [m.channel_id for m in await store.live_matches_in(GUILD)] == [40, 3]
+    assert await store.live_matches_in(GUILD + 1) == []
+    assert (await store.latest_match(40)).id == row.id
+
+    # What the finished match left: rolls, ratings, the leaderboard.
+    rolls = await store.roll_events(GUILD)
+    assert [players for players, _ in rolls] == [(ALICE.id, BOB.id), (ALICE.id, BOB.id)]
+    assert rolls[1][1][0].dice == (3, 1)
+    board = await store.leaderboard(GUILD)
+    assert [p.user_id for p in board] == [BOB.id, ALICE.id]
+    assert board[0].rating > 1500 > board[1].rating and board[0].streak == 1
+    assert await store.leaderboard(GUILD, min_rated_matches=2) == []
+    history = await store.rating_history(GUILD, BOB.id)
+    assert len(history) == 1 and history[0][1] == board[0].rating
+    assert await store.computer_results(GUILD, ALICE.id) == []

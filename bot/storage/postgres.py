@@ -285,6 +285,11 @@ class PostgresStore:
         except ConflictError:
             self._forget(change.match_id)  # someone else wrote it: read it afresh
             raise
+        except (asyncpg.DeadlockDetectedError, asyncpg.SerializationError) as exc:
+            # Not expected (rows are locked in one order), but if the server ever aborts
+            # the transaction for it, nothing was written: the session retries a conflict.
+            self._forget(change.match_id)
+            raise ConflictError(CONFLICT) from exc
         self.commits += 1
         self._remember(row)
         return row
@@ -436,13 +441,17 @@ class PostgresStore:
 
     async def relocate(self, match_id: int, channel_id: int, home_channel_id: int) -> MatchRow:
         """Move a live match to another channel (its own thread), remembering its home."""
-        row = await self._pool.fetchrow(
-            "UPDATE matches SET channel_id = $1, home_channel_id = $2, version = version + 1 "
-            f"WHERE id = $3 AND status IN ('challenge', 'playing') RETURNING {MATCH_COLUMNS}",
-            channel_id,
-            home_channel_id,
-            match_id,
-        )
+        try:
+            row = await self._pool.fetchrow(
+                "UPDATE matches SET channel_id = $1, home_channel_id = $2, "
+                "version = version + 1 WHERE id = $3 AND status IN ('challenge', 'playing') "
+                f"RETURNING {MATCH_COLUMNS}",
+                channel_id,
+                home_channel_id,
+                match_id,
+            )
+        except asyncpg.UniqueViolationError as exc:  # the new channel has a game already
+            raise ChannelBusyError(CHANNEL_BUSY) from exc
         if row is None:
             raise ConflictError(CONFLICT)
         self._forget(match_id)

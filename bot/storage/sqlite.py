@@ -513,12 +513,18 @@ class Store:
     async def relocate(self, match_id: int, channel_id: int, home_channel_id: int) -> MatchRow:
         """Move a live match to another channel (its own thread), remembering its home."""
         async with self._lock:
-            rows = await self._db.execute_fetchall(
-                "UPDATE matches SET channel_id = ?, home_channel_id = ?, version = version + 1 "
-                "WHERE id = ? AND status IN ('challenge', 'playing') "
-                f"RETURNING {MATCH_COLUMNS}",
-                (channel_id, home_channel_id, match_id),
-            )
+            try:
+                rows = await self._db.execute_fetchall(
+                    "UPDATE matches SET channel_id = ?, home_channel_id = ?, "
+                    "version = version + 1 WHERE id = ? AND status IN ('challenge', 'playing') "
+                    f"RETURNING {MATCH_COLUMNS}",
+                    (channel_id, home_channel_id, match_id),
+                )
+            except sqlite3.IntegrityError as exc:  # the new channel has a game already
+                raise ChannelBusyError(
+                    "This channel already has a game or a challenge. Finish it first, or "
+                    "play in another channel or thread."
+                ) from exc
         if not rows:
             raise ConflictError("The game changed while you were acting; look again and retry.")
         self._forget(match_id)
