@@ -786,7 +786,12 @@ def dice_text(stats: Any, who: str | Text, *, language: str | None = None) -> st
         )
     )
     lines.append(
-        _("Faces (fair dice: 16.7% each, {dice} dice): {faces}", dice=stats.dice, faces=faces)
+        _(
+            "Faces (fair dice: {fair} each, {dice} dice): {faces}",
+            fair="16.7%",
+            dice=stats.dice,
+            faces=faces,
+        )
     )
     chi = stats.chi_square
     lines.append(

@@ -27,7 +27,9 @@ from babel.messages.pofile import read_po  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "fr" / "LC_MESSAGES" / "gammon.po"
 MO = PO.with_suffix(".mo")
-KEYWORDS = {"_": None, "N_": (1, 2)}
+# The markers: _() and N_() (bot.i18n), and the command layer's names under a context
+# (cogs.translator.pgettext), as `pybabel extract -F babel.cfg -k _ -k N_:1,2` reads them.
+KEYWORDS = {"_": None, "N_": (1, 2), "pgettext": ((1, "c"), 2)}
 
 # --- (a) no player-facing prose outside _() / N_() -----------------------------------------
 
@@ -73,6 +75,9 @@ USER_ERRORS = {
     "QuarantinedError",
     "ComputerUnavailableError",
 }
+# Command, option and choice names and descriptions: discord.py asks cogs.translator's
+# Translator for them (the e2e tests check the synced localizations).
+COMMAND_LAYER_CALLS = {"Choice", "describe", "command", "Group", "rename", "locale_str"}
 LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
 # Keyword arguments that carry identifiers, operator help or markup, never player prose.
 NON_PROSE_KEYWORDS = {"help", "metavar", "custom_id", "emoji", "encoding", "description"}
@@ -122,8 +127,10 @@ def unmarked_prose(path: Path) -> Iterator[tuple[int, str]]:
     def visit(node: ast.AST, parent: ast.AST | None, skip: bool) -> Iterator[tuple[int, str]]:
         if isinstance(node, ast.Call):
             name = _call_name(node)
-            if name in ("_", "N_", "Text"):
+            if name in ("_", "N_", "pgettext", "Text"):
                 return  # marked (or a template with no words of its own)
+            if name in COMMAND_LAYER_CALLS:
+                return  # localized by discord.py's Translator (cogs/translator.py)
             if name in LOG_METHODS and isinstance(node.func, ast.Attribute):
                 return
             if name.endswith(("Error", "Exception")) and name not in USER_ERRORS:
@@ -241,20 +248,17 @@ def test_the_detector_sees_unmarked_prose(tmp_path: Path) -> None:
 # --- (b) the French catalogue is complete ---------------------------------------------------
 
 
-def fresh_extraction() -> dict[str, str | tuple[str, str]]:
-    """Every message the sources mark now: msgid -> msgid, or (singular, plural)."""
-    messages: dict[str, str | tuple[str, str]] = {}
+def fresh_extraction() -> set[tuple[str | None, str]]:
+    """Every message the sources mark now, as (context, msgid)."""
+    messages: set[tuple[str | None, str]] = set()
     for package in SOURCES:
-        for filename, _lineno, message, _comments, _context in extract_from_dir(
+        for _filename, _lineno, message, _comments, context in extract_from_dir(
             ROOT / package,
             method_map=[("**.py", "python")],
             keywords=KEYWORDS,
         ):
-            del filename
-            if isinstance(message, tuple):
-                messages[message[0]] = (message[0], message[1])
-            else:
-                messages.setdefault(message, message)
+            msgid = message[0] if isinstance(message, tuple) else message
+            messages.add((context, msgid))
     return messages
 
 
@@ -272,7 +276,11 @@ def _fields(text: str) -> list[str]:
 
 def test_french_has_every_message_of_a_fresh_extraction() -> None:
     catalog = french()
-    missing = [msgid for msgid in fresh_extraction() if msgid not in catalog]
+    missing = sorted(
+        (context or "", msgid)
+        for context, msgid in fresh_extraction()
+        if catalog.get(msgid, context=context) is None
+    )
     assert not missing, f"{len(missing)} messages missing from {PO.name}: {missing[:10]}"
 
 
@@ -303,14 +311,24 @@ def test_no_obsolete_messages_linger() -> None:
 # --- (c) the compiled catalogue matches its source -----------------------------------------
 
 
+def _messages(mo: io.BufferedIOBase | io.BytesIO) -> dict[object, object]:
+    def frozen(value: object) -> object:
+        return tuple(value) if isinstance(value, (list, tuple)) else value
+
+    return {
+        (message.context, frozen(message.id)): frozen(message.string)
+        for message in read_mo(mo)
+        if message.id
+    }
+
+
 def test_the_compiled_catalogue_is_up_to_date() -> None:
     compiled = io.BytesIO()
     write_mo(compiled, french())
     compiled.seek(0)
-    fresh = {message.id: message.string for message in read_mo(compiled) if message.id}
     with MO.open("rb") as handle:
-        shipped = {message.id: message.string for message in read_mo(handle) if message.id}
-    assert shipped == fresh, "run: pybabel compile -d bot/locales -D gammon"
+        shipped = _messages(handle)
+    assert shipped == _messages(compiled), "run: pybabel compile -d bot/locales -D gammon"
 
 
 # --- (d) plurals --------------------------------------------------------------------------
