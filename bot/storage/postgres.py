@@ -80,6 +80,12 @@ def channel_key(channel_id: int) -> int:
     return folded - (1 << 32) if folded >= 1 << 31 else folded
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The statement pool's reset: nothing to undo (its sessions take no locks and change
+    no settings; an open transaction is still rolled back by asyncpg), and asyncpg's full
+    reset would cost a round trip after every statement."""
+
+
 def _status(reply: str) -> int:
     """The row count of a command tag such as ``UPDATE 1``."""
     return int(reply.rsplit(" ", 1)[-1])
@@ -109,7 +115,12 @@ class PostgresStore:
         pool = locks = None
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=10, command_timeout=60
+                url,
+                min_size=1,
+                max_size=pool_size,
+                timeout=10,
+                command_timeout=60,
+                reset=_keep_session,
             )
             locks = await asyncpg.create_pool(url, min_size=0, max_size=pool_size, timeout=10)
             store = cls(pool, locks, url)
