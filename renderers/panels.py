@@ -19,7 +19,7 @@ from bot.engine import Game, Phase, ResultKind
 from bot.engine.game import EndReason
 from renderers.regions import Canvas
 from renderers.sprites import ascent, checker, keyed_text
-from renderers.text import text_image
+from renderers.text import fit, text_image, text_width
 from renderers.theme import Layout, Theme
 
 
@@ -219,8 +219,10 @@ def draw_banner(
     names: tuple[str, str],
     words: BoardWords = ENGLISH,
 ) -> None:
-    """Across the field when the game is over: who won what, and the match score."""
-    headline, details = banner_lines(game, names, words)
+    """Across the field when the game is over: who won what, and the match score.
+
+    Long names are shortened (with an ellipsis) so that the words around them always show.
+    """
     left, right = layout.field_left + layout.px(24), layout.field_right - layout.px(24)
     height = layout.px(112)
     top = layout.mid_y - height // 2
@@ -235,11 +237,43 @@ def draw_banner(
     )
     canvas.paste(overlay, box[:2])
     width = right - left - layout.px(40)
-    head = text_image(headline, layout.px(38), theme.banner_text, bold=True, max_width=width)
-    sub = text_image(details, layout.px(22), theme.banner_text, max_width=width)
+    head_size, sub_size = layout.px(38), layout.px(22)
+    headline = banner_lines(game, _fitted(game, names, words, 0, head_size, True, width), words)[0]
+    details = banner_lines(game, _fitted(game, names, words, 1, sub_size, False, width), words)[1]
+    head = text_image(headline, head_size, theme.banner_text, bold=True, max_width=width)
+    sub = text_image(details, sub_size, theme.banner_text, max_width=width)
     cx = (left + right) // 2
     canvas.centre(head, (cx, top + height * 0.38))
     canvas.centre(sub, (cx, top + height * 0.76))
+
+
+def _fitted(
+    game: Game,
+    names: tuple[str, str],
+    words: BoardWords,
+    line: int,
+    size: int,
+    bold: bool,
+    width: int,
+) -> tuple[str, str]:
+    """``names`` shortened just enough for banner ``line`` (0 or 1) to fit in ``width``."""
+    if text_width(banner_lines(game, names, words)[line], size, bold=bold) <= width:
+        return names
+    marked = banner_lines(game, ("\x00", "\x00"), words)[line]
+    count = marked.count("\x00")
+    if count == 0:
+        return names
+    fixed = text_width(marked.replace("\x00", ""), size, bold=bold)
+    room = max(int((width - fixed) / count), 1)
+    while True:  # joined text measures a little differently from its parts: check it whole
+        cut = ["".join(run.text for run in fit(name, size, room, bold=bold)) for name in names]
+        short = (cut[0], cut[1])
+        if (
+            room <= size
+            or text_width(banner_lines(game, short, words)[line], size, bold=bold) < width
+        ):
+            return short
+        room -= max(size // 4, 1)
 
 
 def banner_lines(

@@ -205,6 +205,11 @@ def _width(parts: tuple[Run, ...], size: int, bold: bool) -> float:
     return sum(fonts[r.font_index].getlength(r.text) for r in parts)
 
 
+def text_width(text: str, size: int, *, bold: bool = False) -> float:
+    """How wide ``text`` is drawn whole (cleaned, with its fallback fonts), in pixels."""
+    return _width(runs(clean(text), bold=bold), size, bold)
+
+
 def fit(text: str, size: int, max_width: int, *, bold: bool = False) -> tuple[Run, ...]:
     """The runs of ``text`` cut at the end with an ellipsis so they fit in ``max_width``."""
     parts = runs(clean(text), bold=bold)

@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.engine import Game
-from renderers import CLASSIC, THEMES, Layout, compose, encode, png, regions, render_board
+from bot.engine import Game, Phase
+from renderers import CLASSIC, THEMES, Layout, board, compose, encode, png, regions, render_board
 from renderers.examples import EXAMPLES, NAMES
+from renderers.panels import banner_lines
+from renderers.text import text_width
 from tests.renderers.test_random import random_states
 
 BEFORE = Path(__file__).resolve().parents[2] / "benchmarks" / "_render_before.py"
@@ -63,10 +65,27 @@ def test_examples_are_the_same_picture(name, width, theme):
 
 def test_random_states_are_the_same_picture():
     rng = random.Random(17)
+    compared = 0
     for index, (game, names) in enumerate(random_states(rng, 50)):
         theme = sorted(THEMES)[index % 2]
         width = (1000, 640, 333)[index % 3]
+        if _banner_shortens_names(game, names, width):
+            continue  # on purpose since #15: the old renderer cut the banner's words instead
         assert_same(game, index // 2 % 2, names, theme, width)
+        compared += 1
+    assert compared >= 40
+
+
+def _banner_shortens_names(game: Game, names, width: int) -> bool:
+    """Whether the game-over banner must shorten the names to keep its words whole."""
+    if game.phase is not Phase.OVER or game.result is None:
+        return False
+    layout = Layout.for_width(width)
+    room = layout.field_right - layout.field_left - layout.px(88)
+    head, sub = banner_lines(game, board._names(names))
+    return (
+        text_width(head, layout.px(38), bold=True) > room or text_width(sub, layout.px(22)) > room
+    )
 
 
 def test_compose_and_encode_are_the_old_ones():
