@@ -304,8 +304,9 @@ def board_words(language: str) -> BoardWords:
         doubles_to=w(_("doubles to {cube}")),
         wins_points=w(_("wins {points}")),
         resigns=w(_("resigns {kind}")),
-        point=w(_("{n} point")),
-        points=w(_("{n} points")),
+        # The templates of the counted message, kept for the renderer to fill ({n} stays).
+        point=w(N_("{n} point", "{n} points", 1, n="{n}")),
+        points=w(N_("{n} point", "{n} points", 2, n="{n}")),
         kind_names=(w(_("a single game")), w(_("a gammon")), w(_("a backgammon"))),
         kinds=(w(_("single game")), w(_("gammon")), w(_("backgammon"))),
         winner_wins=w(_("{winner} wins {points}")),
