@@ -369,3 +369,54 @@ def test_every_engine_code_has_a_sentence(code: EngineErrorCode) -> None:
     catalog = french()
     assert sentence.msgid in catalog
     assert catalog[sentence.msgid].string
+
+
+# --- (f) a whole game in French reads French ------------------------------------------------
+
+# Words that would betray an English sentence in a French line (names are alice and bob).
+ENGLISH_WORDS = re.compile(
+    r"\b(rolls|plays|wins|accepts|takes|drops|doubles|challenges|your|the|with|and|to|"
+    r"match to|moves|first|begins|resigned|game|offers|legal|cannot|roll)\b"
+)
+
+
+async def test_a_whole_match_in_french_reads_only_french(service, roller) -> None:
+    from bot.engine import MatchOptions, ResultKind
+    from bot.errors import UserError
+    from bot.present import next_step
+    from bot.session import Player
+
+    alice, bob = Player(1, "alice"), Player(2, "bob")
+    channel = 4242
+    said: list[str] = []
+
+    def hear(report) -> None:
+        words = report.words("fr")
+        said.append(words)
+        step = next_step(report.match, language="fr")
+        if step:
+            said.append(step)
+
+    hear(await service.challenge(1, channel, alice, bob, MatchOptions(length=3), rated=False))
+    roller.extend([3, 1])
+    hear(await service.accept(channel, bob))
+    for attempt in ("24/18", "hello", "13/7 8/7"):
+        with pytest.raises(UserError) as refused:
+            await service.move(channel, alice, attempt)
+        said.append(say(refused.value.text, "fr"))
+    with pytest.raises(UserError) as refused:
+        await service.roll(channel, bob)
+    said.append(say(refused.value.text, "fr"))
+    hear(await service.move(channel, alice, "8/5 6/5"))
+    hear(await service.double(channel, bob))
+    hear(await service.take(channel, alice))
+    roller.extend([6, 5])
+    hear(await service.roll(channel, bob))
+    hear(await service.resign(channel, alice, ResultKind.GAMMON))
+    roller.extend([4, 2])
+    hear(await service.answer_resignation(channel, bob, True))
+    assert said, "the game said nothing"
+    text = "\n".join(said)
+    assert "gagne" in text and "videau" in text
+    english = [line for line in said if ENGLISH_WORDS.search(line)]
+    assert not english, "English in French lines:\n" + "\n".join(english)
