@@ -22,8 +22,8 @@ from bot.records import (
 )
 from bot.session import Player, SessionService
 from bot.storage import Store, open_store
+from bot.storage.copy import TABLES
 from bot.storage.pg_schema import MIGRATIONS as PG_MIGRATIONS
-from bot.storage.pg_schema import TABLES
 from bot.storage.schema import MIGRATIONS
 from tests.test_cli import run_bot
 

@@ -231,3 +231,22 @@ async def test_an_unreadable_row_is_reported_and_set_aside(stores, pg_url: str) 
         await first.get_match(row.id)
     with pytest.raises(ConflictError):
         await first.apply(Change(row.id, 0, Status.PLAYING, None, 10.0))
+
+
+def test_both_backends_offer_the_whole_storage_protocol() -> None:
+    """The session, cogs and CLI see only :class:`Storage`: each backend has all of it, with
+    the same parameters."""
+    import inspect
+
+    from bot.storage import Storage, Store
+
+    wanted = {
+        name: inspect.signature(member)
+        for name, member in vars(Storage).items()
+        if callable(member) and not name.startswith("_")
+    }
+    assert "apply" in wanted and "channel_lock" in wanted
+    for backend in (Store, PostgresStore):
+        for name, signature in wanted.items():
+            offered = inspect.signature(getattr(backend, name))
+            assert list(offered.parameters) == list(signature.parameters), (backend, name)

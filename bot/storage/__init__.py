@@ -28,7 +28,7 @@ def is_postgres_url(text: str | Path | None) -> bool:
 
 def database_of(settings: Settings) -> str | Path:
     """Where the settings keep the data: ``DATABASE_URL`` when set, else ``DATABASE_PATH``."""
-    return getattr(settings, "database_url", None) or settings.database_path
+    return settings.database_url or settings.database_path
 
 
 async def open_store(database: str | Path | Settings) -> Storage:

@@ -15,8 +15,31 @@ from typing import Any, Protocol
 from bot.errors import UnreadableMatchError
 from bot.records import UNREADABLE
 from bot.replay import replay
-from bot.storage.pg_schema import TABLES
 from bot.storage.protocol import Storage
+from bot.storage.rows import MATCH_COLUMNS, PLAYER_COLUMNS
+
+# The tables in an order that respects their foreign keys, with their columns (the same
+# names in both schemas).
+TABLES: tuple[tuple[str, str], ...] = (
+    ("matches", MATCH_COLUMNS),
+    (
+        "events",
+        "id, match_id, seq, game_number, actor_id, player, action, notation, dice, "
+        "position_id, gnu_match_id, created_at",
+    ),
+    (
+        "game_results",
+        "match_id, game_number, winner, kind, cube, points, reason, finished_at",
+    ),
+    ("players", PLAYER_COLUMNS),
+    (
+        "computer_results",
+        "guild_id, user_id, level, games, game_wins, matches, match_wins, points_won, points_lost",
+    ),
+    ("rating_history", "guild_id, user_id, match_id, rated_at, rating"),
+    ("guild_settings", "guild_id, threads, language"),
+    ("user_settings", "user_id, notify, notify_minutes, board_side, theme"),
+)
 
 
 class CopyError(Exception):
@@ -80,4 +103,4 @@ async def copy_database(source: Copyable, destination: Copyable) -> CopyReport:
     return CopyReport(rows, live, replayed, unreadable)
 
 
-__all__ = ["CopyError", "CopyReport", "copy_database"]
+__all__ = ["TABLES", "CopyError", "CopyReport", "copy_database"]

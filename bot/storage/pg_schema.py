@@ -135,40 +135,4 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 
-# The tables in an order that respects their foreign keys, with their columns: what
-# ``python -m bot copy-db`` copies (the same names in both schemas).
-TABLES: tuple[tuple[str, str], ...] = (
-    (
-        "matches",
-        "id, guild_id, channel_id, status, player0_id, player0_name, player1_id, player1_name, "
-        "options, rated, computer_level, state, version, created_at, updated_at, "
-        "last_action_at, expires_at, winner, score0, score1, end_reason, dice_secret, "
-        "dice_commitment, dice_public, dice_drawn, home_channel_id, board_channel_id, "
-        "board_message_id, notified_version",
-    ),
-    (
-        "events",
-        "id, match_id, seq, game_number, actor_id, player, action, notation, dice, "
-        "position_id, gnu_match_id, created_at",
-    ),
-    (
-        "game_results",
-        "match_id, game_number, winner, kind, cube, points, reason, finished_at",
-    ),
-    (
-        "players",
-        "guild_id, user_id, name, rating, experience, rated_matches, games, game_wins, "
-        "game_losses, matches, match_wins, match_losses, gammons, backgammons, points_won, "
-        "points_lost, streak, best_streak",
-    ),
-    (
-        "computer_results",
-        "guild_id, user_id, level, games, game_wins, matches, match_wins, points_won, points_lost",
-    ),
-    ("rating_history", "guild_id, user_id, match_id, rated_at, rating"),
-    ("guild_settings", "guild_id, threads, language"),
-    ("user_settings", "user_id, notify, notify_minutes, board_side, theme"),
-)
-
-
-__all__ = ["MIGRATIONS", "TABLES"]
+__all__ = ["MIGRATIONS"]
