@@ -324,6 +324,13 @@ def board_words(language: str) -> BoardWords:
     )
 
 
+# The rating chart's month abbreviations, January first.
+MONTHS = (
+    _("Jan"), _("Feb"), _("Mar"), _("Apr"), _("May"), _("Jun"),
+    _("Jul"), _("Aug"), _("Sep"), _("Oct"), _("Nov"), _("Dec"),
+)  # fmt: skip
+
+
 @functools.cache
 def chart_labels(language: str) -> ChartLabels:
     """Every word the charts show, in ``language``."""
@@ -342,6 +349,7 @@ def chart_labels(language: str) -> ChartLabels:
         unluckiest=w(_("unluckiest roll")),
         rating_title=w(_("{name}'s rating")),
         no_data=w(_("nothing to show yet")),
+        months=tuple(w(month) for month in MONTHS),
     )
 
 

@@ -115,7 +115,7 @@ class Publisher:
         requester = reply.interaction.user.id
         language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
         if report.action == Action.ACCEPT:
-            thread = await self._open_thread(reply, report)
+            thread = await self._open_thread(reply, report, language)
             if thread is not None:
                 report.match = await self.service.move_to_thread(
                     report.match.id, thread.id, report.match.channel_id
@@ -233,7 +233,9 @@ class Publisher:
 
     # --- threads and match files ---------------------------------------------------------
 
-    async def _open_thread(self, reply: Reply, report: Report) -> discord.Thread | None:
+    async def _open_thread(
+        self, reply: Reply, report: Report, language: str
+    ) -> discord.Thread | None:
         """A public thread for an accepted game, when the server asks for one; else None.
 
         Without the permission (or if Discord refuses) the game stays in the channel and the
@@ -245,7 +247,8 @@ class Publisher:
             return None
         if not (await self.service.guild_settings(interaction.guild_id)).threads:
             return None
-        names = " vs ".join(report.match.player_names)
+        first, second = report.match.player_names  # a thread's name shows no markdown
+        names = say(_("{first} vs {second}", first=first, second=second), language)
         permissions = interaction.app_permissions
         if not (permissions.create_public_threads and permissions.send_messages_in_threads):
             report.lines.append(THREADS_MISSING)

@@ -65,6 +65,10 @@ class ChartLabels:
     unluckiest: str = "unluckiest roll"
     rating_title: str = "{name}'s rating"
     no_data: str = "nothing to show yet"
+    # Month abbreviations for the rating chart's dates (never the C library's locale).
+    months: tuple[str, ...] = (
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,11 +302,18 @@ def _nice_step(span: float, count: int) -> float:
     return 10 * power
 
 
-def _date_ticks(start: float, end: float) -> tuple[tuple[float, str], ...]:
+def _date_ticks(
+    start: float, end: float, months: tuple[str, ...] = ChartLabels().months
+) -> tuple[tuple[float, str], ...]:
     """About five dated ticks between two Unix times (UTC), written to suit the span."""
+
+    def strftime(fmt: str, when: float) -> str:
+        moment = time.gmtime(when)
+        return time.strftime(fmt.replace("%b", months[moment.tm_mon - 1]), moment)
+
     span = end - start
     if span <= 0:
-        return ((start, time.strftime("%d %b %Y", time.gmtime(start))),)
+        return ((start, strftime("%d %b %Y", start)),)
     day = 86400.0
     if span < 2 * day:
         fmt = "%H:%M"
@@ -313,7 +324,7 @@ def _date_ticks(start: float, end: float) -> tuple[tuple[float, str], ...]:
     ticks = []
     for i in range(5):
         t = start + span * i / 4
-        ticks.append((t, time.strftime(fmt, time.gmtime(t)).lstrip("0")))
+        ticks.append((t, strftime(fmt, t).lstrip("0")))
     return tuple(ticks)
 
 
@@ -379,7 +390,7 @@ def rating_scene(
         markers=markers,
         title=labels.rating_title.format(name=name),
         y_ticks=tuple(y_ticks),
-        x_ticks=_date_ticks(x0, x1) if values else (),
+        x_ticks=_date_ticks(x0, x1, labels.months) if values else (),
         reference=reference,
         end_label=f"{values[-1][1]:.1f}" if values else None,
         theme=scene.theme,
