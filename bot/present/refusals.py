@@ -1,0 +1,128 @@
+"""The engine's refusals in the player's words: a sentence for every error code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.engine import EngineError, EngineErrorCode
+from bot.i18n import Text, _, join
+
+Code = EngineErrorCode
+
+
+# --- the engine's refusals, in the player's words -------------------------------------------
+
+ENGINE_SENTENCES: dict[EngineErrorCode, Text] = {
+    Code.BOARD_SIZE: _("That is not a backgammon board."),
+    Code.NEGATIVE_BAR: _("That is not a backgammon board."),
+    Code.TOO_MANY_CHECKERS: _("A side has at most 15 checkers."),
+    Code.POSITION_ID_LENGTH: _("'{text}' is not a Position ID: it has 14 characters."),
+    Code.POSITION_ID_INVALID: _("'{text}' is not a valid Position ID."),
+    Code.POSITION_ID_SHARED_POINT: _("'{text}' puts both sides on one point."),
+    Code.CUBE_NOT_POWER_OF_TWO: _("The cube is a power of two, not {cube}."),
+    Code.MATCH_ID_FIELD: _("That position does not fit a Match ID."),
+    Code.MATCH_ID_LENGTH: _("'{text}' is not a Match ID: it has 12 characters."),
+    Code.MATCH_ID_INVALID: _("'{text}' is not a valid Match ID."),
+    Code.NO_SUCH_POINT: _("There is no point {point}: use 1-24, bar or off."),
+    Code.TOO_LONG: _("That is too long to be a backgammon play."),
+    Code.EMPTY_PLAY: _("Write a play like 13/7 8/7 (from/to for each checker)."),
+    Code.NOT_A_MOVE: _(
+        "'{token}' is not a move: write from/to points, like 13/7, bar/22 or 6/off."
+    ),
+    Code.BAD_REPEAT: _("'{token}': a move can be repeated 1 to 4 times."),
+    Code.TO_THE_BAR: _("'{token}': a checker never moves to the bar."),
+    Code.FROM_OFF: _("'{token}': a borne-off checker cannot move."),
+    Code.WRONG_DIRECTION: _(
+        "'{token}': checkers move from higher points to lower ones, like 13/7."
+    ),
+    Code.TOO_MANY_MOVES: _("That is more moves than one roll allows."),
+    Code.NOT_LEGAL: _("{play} is not legal with {dice}."),
+    Code.NO_LEGAL_MOVE: _("You cannot move with {dice}: no checker can move. Pass."),
+    Code.MUST_MOVE: _("You can move with {dice}, so you must."),
+    Code.ENTER_FIRST: _("You must enter from the bar first."),
+    Code.AMBIGUOUS: _("{play} could mean more than one play: {options}. Write the one you mean."),
+    Code.USE_BOTH_DICE: _("Use both dice: {moves} alone leaves the {die} unplayed."),
+    Code.PLAY_MORE_DICE: _(
+        "{play} is not legal with {dice}: you can play {count} of your {die}s, not {played}."
+    ),
+    Code.PLAY_LARGER_DIE: _(
+        "{play} is not legal with {dice}: only one die can be played, so you must play the {die}."
+    ),
+    Code.IMPOSSIBLE_MOVE: _("{move} is not possible in this position."),
+    Code.NO_CHECKER: _(
+        "{play} is not legal with {dice}: you have no checker on the {point}-point."
+    ),
+    Code.NO_CHECKER_ON_BAR: _("{play} is not legal with {dice}: you have no checker on the bar."),
+    Code.MUST_ENTER_FIRST: _("{play} is not legal with {dice}: you must enter from the bar first."),
+    Code.POINT_BLOCKED: _("{play} is not legal with {dice}: the {point}-point is blocked."),
+    Code.BEAR_OFF_NOT_HOME: _(
+        "{play} is not legal with {dice}: you can bear off only when all your checkers are home."
+    ),
+    Code.BEAR_OFF_HIGHER_POINT: _(
+        "{play} is not legal with {dice}: a {die} bears off from the {point}-point only when no "
+        "checker is on a higher point."
+    ),
+    Code.NEEDS_MORE_DICE: _(
+        "{play} is not legal with {dice}: it needs more than the {dice} you rolled."
+    ),
+    Code.DOES_NOT_FIT: _("{play} is not legal with {dice}: {move} does not fit {dice}."),
+    Code.MATCH_LENGTH: _("A match is 1 to {most} points (or 0 for a money game), not {length}."),
+    Code.MONEY_OPTIONS: _("Jacoby, beavers and automatic doubles are money-game options."),
+    Code.AUTO_DOUBLES: _("Automatic doubles are limited to 0-6."),
+    Code.GAME_NOT_OVER: _("This game is not over yet."),
+    Code.MATCH_OVER: _("The match is over."),
+    Code.NO_DICE: _("There are no dice to play: roll first."),
+    Code.OPENING_DONE: _("The opening roll has already been made."),
+    Code.NOT_STARTED: _("The game has not started yet."),
+    Code.ROLL_FIRST: _("Roll first."),
+    Code.ALREADY_ROLLED: _("You have already rolled: make your move."),
+    Code.DOUBLE_PENDING: _("A double is waiting for an answer: take or drop."),
+    Code.GAME_OVER: _("The game is over."),
+    Code.MUST_PLAY: _("You have a legal play, so you must move."),
+    Code.NO_DOUBLE_TO_TAKE: _("There is no double to take."),
+    Code.NO_DOUBLE_TO_BEAVER: _("There is no double to beaver."),
+    Code.NO_DOUBLE_TO_DROP: _("There is no double to drop."),
+    Code.NO_DOUBLE_TO_ANSWER: _("There is no double to answer."),
+    Code.BEAVERS_OFF: _("Beavers are not allowed in this game."),
+    Code.BEAVER_PENDING: _("The beaver is waiting for an answer: take or drop."),
+    Code.BEAVER_TOO_HIGH: _("A beaver would take the cube past {most}: take or drop instead."),
+    Code.RESIGN_BEFORE_OPENING: _("Wait for the opening roll before resigning."),
+    Code.RESIGNATION_PENDING: _("A resignation offer is already waiting for an answer."),
+    Code.NO_RESIGNATION: _("There is no resignation offer to answer."),
+    Code.ANSWER_RESIGNATION: _("Answer the resignation offer first."),
+    Code.NO_CUBE_DECISION: _("There is no cube decision to advise on now."),
+    Code.DOUBLE_IN_OPENING: _("You can double only before your own roll, after the opening."),
+    Code.DOUBLE_ALREADY_OFFERED: _("A double is already offered."),
+    Code.DOUBLE_AFTER_ROLL: _("You can double only before you roll."),
+    Code.CUBE_OFF: _("The cube is off in this game."),
+    Code.CUBE_DEAD: _("The cube is dead in a 1-point match: the game is worth 1 point anyway."),
+    Code.CRAWFORD: _("No doubling in the Crawford game."),
+    Code.OPPONENT_OWNS_CUBE: _("Your opponent owns the cube: only the cube's owner can redouble."),
+    Code.CUBE_GAINS_NOTHING: _(
+        "You already win the match with the current cube: doubling gains nothing."
+    ),
+    Code.CUBE_AT_MAXIMUM: _("The cube is at {cube}, its highest value: play on without doubling."),
+}
+
+
+def engine_sentence(code: EngineErrorCode, params: Mapping[str, object]) -> Text:
+    """The player's sentence for an engine refusal, and the first legal plays when known."""
+    template = ENGINE_SENTENCES[code]
+    values = {key: _shown(value) for key, value in params.items()}
+    sentence = Text(template.msgid, values)
+    legal = params.get("legal")
+    if not legal:
+        return sentence
+    assert isinstance(legal, tuple)
+    more = " …" if params.get("more") else ""
+    return join([sentence, _("Legal: {plays}", plays=", ".join(legal) + more)])
+
+
+def engine_error(error: EngineError) -> Text:
+    """What a player reads for an engine error: :func:`engine_sentence` of its code."""
+    return engine_sentence(error.code, error.params)
+
+
+def _shown(value: object) -> object:
+    """Typed input is shown as written, in quotes only where the engine needs them."""
+    return value

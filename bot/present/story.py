@@ -1,0 +1,300 @@
+"""The story of a match: challenges, rolls, the cube, results, the next step, history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.engine import EndReason, Game, Phase, ResultKind
+from bot.i18n import Text, _, join, say
+from bot.present.words import (
+    MESSAGE_LIMIT,
+    RESULT_WORDS,
+    Mention,
+    dice_words,
+    fit,
+    level_words,
+    match_words,
+    minutes_words,
+    plain,
+    points_words,
+)
+from bot.records import Action, DiceSeal, EventRecord, MatchRow, Status
+
+# --- the next step ----------------------------------------------------------------------------
+
+
+def next_step_line(
+    row: MatchRow, mention: Mention = plain, *, commands: bool = True
+) -> Text | None:
+    """One sentence telling the right player what to do next."""
+    if row.status == Status.CHALLENGE:
+        return None
+    game = row.game
+    if row.status != Status.PLAYING or game is None or game.actor is None:
+        return None
+    actor = game.actor
+    who = mention(row.player_ids[actor], row.player_names[actor])
+    if game.resignation is not None:
+        return _("{who}: accept or reject the resignation.", who=who)
+    if game.phase is Phase.DOUBLED:
+        return _("{who}: take or drop?", who=who)
+    if game.phase is Phase.ROLL:
+        if game.can_double():
+            return _("{who}, your turn: roll or double.", who=who)
+        return _("{who}, your turn: roll.", who=who)
+    if game.phase is Phase.MOVE and game.dice:
+        dice = dice_words(game.dice)
+        if commands:
+            return _("{who}, move your {dice} with /backgammon move.", who=who, dice=dice)
+        return _("{who}, move your {dice}.", who=who, dice=dice)
+    return None
+
+
+def next_step(
+    row: MatchRow,
+    mention: Mention = plain,
+    *,
+    commands: bool = True,
+    language: str | None = None,
+) -> str | None:
+    """:func:`next_step_line` in the reader's language."""
+    line = next_step_line(row, mention, commands=commands)
+    return None if line is None else say(line, language)
+
+
+# --- challenges and the match's story -------------------------------------------------------
+
+
+def challenge_lines(
+    challenger: str, opponent: str, length: int, cube: bool, rated: bool, minutes: int
+) -> list[Text]:
+    """A challenge: who, what, and how long the opponent has to answer."""
+    if cube:
+        terms = _("rated") if rated else _("casual")
+    else:
+        terms = _("no cube, rated") if rated else _("no cube, casual")
+    return [
+        _(
+            "{challenger} challenges {opponent} to {what} ({terms}).",
+            challenger=challenger,
+            opponent=opponent,
+            what=match_words(length),
+            terms=terms,
+        ),
+        _(
+            "{opponent}: accept or decline within {minutes}.",
+            opponent=opponent,
+            minutes=minutes_words(minutes),
+        ),
+    ]
+
+
+def computer_match_line(human: str, computer: str, length: int, level: str) -> Text:
+    return _(
+        "{human} plays {what} against {computer} ({level}).",
+        human=human,
+        computer=computer,
+        what=match_words(length, money=_("a game")),
+        level=level_words(level),
+    )
+
+
+def commitment_line(seal: DiceSeal, public: str | None = None) -> Text:
+    if public is None:
+        return _(
+            "Dice commitment (SHA-256 of this match's secret): `{commitment}`.",
+            commitment=seal.commitment,
+        )
+    return _(
+        "Dice: committed to `{commitment}` (SHA-256); public value `{public}`. "
+        "The secret is revealed when the match ends.",
+        commitment=seal.commitment,
+        public=public,
+    )
+
+
+def reveal_line(seal: DiceSeal, public: str | None) -> Text:
+    return _(
+        "Dice secret: `{secret}` (public value `{public}`). Check every roll with "
+        "/backgammon verify or python -m bot verify SECRET PUBLIC.",
+        secret=seal.secret,
+        public=public,
+    )
+
+
+def opening_line(names: tuple[str, str], dice: tuple[int, int], game: Game, cube: int) -> Text:
+    """One opening roll: a tie (the cube may turn) or who moves first."""
+    head = {"first": names[0], "second": names[1], "a": dice[0], "b": dice[1]}
+    if game.phase is Phase.OPENING:
+        if game.cube > cube:
+            return _(
+                "{first} rolls {a}, {second} rolls {b}: a tie, rolling again. "
+                "The cube turns to {cube}.",
+                cube=game.cube,
+                **head,
+            )
+        return _("{first} rolls {a}, {second} rolls {b}: a tie, rolling again.", **head)
+    return _(
+        "{first} rolls {a}, {second} rolls {b}: {starter} moves first with {dice}.",
+        starter=names[game.on_roll],
+        dice=dice_words(game.dice),
+        **head,
+    )
+
+
+def result_line(names: tuple[str, str], game: Game) -> Text:
+    """How a game ended, and the score of a match."""
+    result = game.result
+    assert result is not None
+    winner = names[result.winner]
+    points = points_words(result.points)
+    what = RESULT_WORDS[result.kind]
+    if result.reason is EndReason.DROPPED:
+        line = _("{winner} wins {points}: the double was dropped.", winner=winner, points=points)
+    elif result.reason is EndReason.RESIGNED:
+        line = _(
+            "{winner} wins {what}: {points} ({loser} resigned).",
+            winner=winner,
+            what=what,
+            points=points,
+            loser=names[1 - result.winner],
+        )
+    elif result.reason is EndReason.FORFEIT:
+        line = _("{winner} wins by forfeit.", winner=winner)
+    elif result.kind is ResultKind.SINGLE:
+        line = _("{winner} wins: {points}.", winner=winner, points=points)
+    else:
+        line = _("{winner} wins {what}: {points}.", winner=winner, what=what, points=points)
+    if not game.options.length:
+        return line
+    return join([line, score_line(names, game.final_score, game.options.length)])
+
+
+def score_line(names: tuple[str, str], score: tuple[int, int], length: int) -> Text:
+    return _(
+        "Score: {first} {a}, {second} {b} (match to {length}).",
+        first=names[0],
+        a=score[0],
+        second=names[1],
+        b=score[1],
+        length=length,
+    )
+
+
+def match_won_line(winner: str, length: int, score: tuple[int, int]) -> Text:
+    a, b = score
+    return _(
+        "{winner} wins the {length}-point match {high}-{low}.",
+        winner=winner,
+        length=length,
+        high=max(a, b),
+        low=min(a, b),
+    )
+
+
+def next_game_line(number: int, crawford: bool) -> Text:
+    if crawford:
+        return _("Game {number} begins. This is the Crawford game: no doubling.", number=number)
+    return _("Game {number} begins.", number=number)
+
+
+# --- the story of the current game ------------------------------------------------------------
+
+
+def history_lines(
+    row: MatchRow,
+    events: Sequence[EventRecord],
+    *,
+    display: Callable[[str], str] = str,
+    language: str | None = None,
+) -> list[str]:
+    """The current (or last) game's moves in standard notation, one turn a line."""
+    game = row.game
+    current = game.game_number if game else 1
+    names = (display(row.player_names[0]), display(row.player_names[1]))
+    lines: list[Text] = []
+    for event in events:
+        if event.game_number != current:
+            continue
+        who = names[event.player] if event.player is not None else ""
+        dice = dice_words(event.dice)
+        match event.action:
+            case Action.OPENING:
+                assert event.dice is not None
+                lines.append(
+                    _(
+                        "Opening: {first} {a}, {second} {b}",
+                        first=names[0],
+                        a=event.dice[0],
+                        second=names[1],
+                        b=event.dice[1],
+                    )
+                )
+            case Action.MOVE:
+                lines.append(
+                    Text("{who} {dice}: {play}", {"who": who, "dice": dice, "play": event.notation})
+                )
+            case Action.PASS:
+                lines.append(_("{who} {dice}: cannot move", who=who, dice=dice))
+            case Action.DOUBLE:
+                lines.append(_("{who} doubles", who=who))
+            case Action.TAKE:
+                lines.append(_("{who} takes", who=who))
+            case Action.DROP:
+                lines.append(_("{who} drops", who=who))
+            case Action.BEAVER:
+                lines.append(_("{who} beavers", who=who))
+            case Action.RESIGN:
+                kind = ResultKind[(event.notation or "single").upper()]
+                lines.append(
+                    _("{who} offers to resign ({what})", who=who, what=RESIGN_KIND_WORDS[kind])
+                )
+            case Action.RESIGN_ACCEPT:
+                lines.append(_("{who} accepts the resignation", who=who))
+            case Action.RESIGN_REJECT:
+                lines.append(_("{who} rejects the resignation", who=who))
+            case Action.CLAIM:
+                lines.append(_("{who} claims the game (opponent idle)", who=who))
+            case Action.CANCEL:
+                lines.append(_("cancelled by a moderator"))
+    numbered = [f"{i}. {say(line, language)}" for i, line in enumerate(lines, start=1)]
+    if game is not None:
+        numbered.append(
+            say(
+                _(
+                    "Position ID {position} · Match ID {match}",
+                    position=game.position_id(),
+                    match=game.match_id(),
+                ),
+                language,
+            )
+        )
+    return numbered
+
+
+RESIGN_KIND_WORDS: dict[ResultKind, Text] = {
+    ResultKind.SINGLE: _("single"),
+    ResultKind.GAMMON: _("gammon"),
+    ResultKind.BACKGAMMON: _("backgammon"),
+}
+
+
+def history_text(
+    row: MatchRow,
+    events: Sequence[EventRecord],
+    *,
+    display: Callable[[str], str] = str,
+    code: Callable[[str], str] = str,
+    language: str | None = None,
+) -> str:
+    """The history as a message: ``display`` formats names in text, ``code`` in the block."""
+    title = _(
+        "Game {number}: {first} vs {second}",
+        number=row.game.game_number if row.game else 1,
+        first=display(row.player_names[0]),
+        second=display(row.player_names[1]),
+    )
+    body = "\n".join(history_lines(row, events, display=code, language=language)) or say(
+        _("No moves yet."), language
+    )
+    return fit(f"**{say(title, language)}**\n```\n{body}\n```", MESSAGE_LIMIT)
