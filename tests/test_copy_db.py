@@ -156,3 +156,11 @@ def test_copy_db_names_a_missing_source(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "there is no database" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "out.db").exists()
+
+
+def test_migrate_names_an_unreachable_server_in_one_line(tmp_path: Path) -> None:
+    url = "postgresql://gammon:s3cret@/gammon?host=/nonexistent"
+    result = run_bot(["migrate"], tmp_path, env={"DATABASE_URL": url})
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "cannot open the database" in result.stderr
+    assert "s3cret" not in result.stderr and "Traceback" not in result.stderr

@@ -250,3 +250,12 @@ def test_both_backends_offer_the_whole_storage_protocol() -> None:
         for name, signature in wanted.items():
             offered = inspect.signature(getattr(backend, name))
             assert list(offered.parameters) == list(signature.parameters), (backend, name)
+
+
+async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
+    from bot.errors import StoreOpenError
+
+    with pytest.raises(StoreOpenError) as caught:
+        await PostgresStore.open("postgresql://gammon:s3cret@/gammon?host=/nonexistent")
+    message = str(caught.value)
+    assert "s3cret" not in message and "gammon:***@" in message and "\n" not in message
