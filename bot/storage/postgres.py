@@ -125,7 +125,13 @@ class PostgresStore:
             locks = await asyncpg.create_pool(url, min_size=0, max_size=pool_size, timeout=10)
             store = cls(pool, locks, url)
             await store._migrate()
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+        except (
+            OSError,
+            ValueError,
+            asyncpg.PostgresError,
+            asyncpg.InterfaceError,
+            TimeoutError,
+        ) as exc:
             for opened in (pool, locks):
                 if opened is not None:
                     opened.terminate()
