@@ -273,8 +273,8 @@ class Publisher:
             return
         home = self.bot.get_channel(row.home_channel_id)
         thread = self.bot.get_channel(row.channel_id)
-        # str() of a line is its English: the dice secret stays in the thread.
-        lines = [line for line in report.lines if not str(line).startswith("Dice secret")]
+        # The dice secret (the line that reveals it: present.reveal_line) stays in the thread.
+        lines = [line for line in report.lines if "secret" not in line.params]
         text = (
             " ".join(say(line, language) for line in lines[-2:])
             if lines
