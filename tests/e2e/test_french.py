@@ -249,3 +249,27 @@ async def test_a_moderator_makes_an_english_server_french(
         assert labels(challenge) == ["Accepter", "Refuser"]
     finally:
         await harness.stop()
+
+
+async def test_a_turn_reminder_nobody_asked_for_is_in_the_servers_language(h: Harness) -> None:
+    h.roller.extend([3, 1])
+    idle = await (await slash(h, h.bob, "settings", notify="idle", idle_minutes=5)).response()
+    assert "5" in french(idle.content)  # a private answer, in bob's language
+    challenge = await (await slash(h, h.alice, "challenge", opponent=h.bob.id)).original_message()
+    await h.board_after(await press(h, h.bob, challenge, "accept"))
+    await h.board_after(await slash(h, h.alice, "move", play="8/5 6/5"))
+    h.clock.advance(6 * 60)
+    assert h.bot is not None
+    assert await h.bot.get_cog("Backgammon").send_reminders() == 1  # type: ignore[union-attr]
+    reminder = h.fake.last_message("games")
+    assert reminder is not None
+    expected = say(
+        Text(
+            "<@{user}>, it's your turn against {opponent} (waiting {n} minute).",
+            {"user": h.bob.id, "opponent": "alice", "n": 6},
+            "<@{user}>, it's your turn against {opponent} (waiting {n} minutes).",
+            6,
+        ),
+        "fr",
+    )
+    assert french(reminder.content).startswith(expected)
