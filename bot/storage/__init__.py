@@ -46,8 +46,18 @@ async def open_store(database: str | Path | Settings) -> Storage:
     return await Store.open(database)
 
 
+def __getattr__(name: str) -> object:
+    # PostgresStore on demand: a bot on SQLite never imports asyncpg.
+    if name == "PostgresStore":
+        from bot.storage.postgres import PostgresStore
+
+        return PostgresStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "MIGRATIONS",
+    "PostgresStore",
     "SQLiteStore",
     "Storage",
     "Store",
