@@ -14,6 +14,11 @@ Both sides in one run: the bot drawing boards and thinking in its own process (W
 the release before the worker pool) and with its worker pool (WORKERS unset: the cores less
 one). ``--sweep`` shortens the think time step by step and prints, for each side, the board
 posts per second at which the p99 of a move first passes 250 ms.
+
+``--shards`` compares instead one process with two shard processes (SHARD_COUNT=2, one
+SHARD_IDS each), both over one PostgreSQL: ``--database-url`` names the server (each run
+works in a fresh schema), else a throwaway one is started from the local PostgreSQL
+binaries (tests/pg_server.py). The games are spread over two servers, one on each shard.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.e2e.conftest import TOKEN  # noqa: E402
-from tests.e2e.fake_discord import FakeDiscord, RecordedMessage  # noqa: E402
+from tests.e2e.fake_discord import FakeDiscord, FakeGuild, RecordedMessage  # noqa: E402
 
 # "<@id>, your turn: roll." / "white3, move your 6-1 ..." (no ping for the one acting)
 NEXT = re.compile(r"(?:<@(\d+)>|(\w+)), (?:your turn|move your)")
@@ -48,11 +53,17 @@ class Timings:
 
 
 async def play_one(
-    fake: FakeDiscord, index: int, moves: int, think: float, rng: random.Random, timings: Timings
+    fake: FakeDiscord,
+    index: int,
+    moves: int,
+    think: float,
+    rng: random.Random,
+    timings: Timings,
+    guild: FakeGuild | None = None,
 ) -> int:
-    channel = fake.add_channel(None, f"table-{index}")
-    white = fake.create_member(f"white{index}")
-    black = fake.create_member(f"black{index}")
+    channel = fake.add_channel(guild, f"table-{index}")
+    white = fake.create_member(f"white{index}", guild=guild)
+    black = fake.create_member(f"black{index}", guild=guild)
     people = {str(white.id): white, str(black.id): black, white.username: white}
     people[black.username] = black
 
@@ -117,9 +128,30 @@ class Run:
     late: int
 
 
-async def run(games: int, moves: int, think: float, workers: str | None, label: str) -> Run:
+def guild_on_shard(fake: FakeDiscord, shard: int, count: int) -> FakeGuild:
+    """A new server that Discord would route to ``shard`` (snowflakes are time-based)."""
+    while True:
+        guild = fake.add_guild(f"shard {shard}")
+        if (guild.id >> 22) % count == shard:
+            return guild
+        time.sleep(0.001)
+
+
+async def run(
+    games: int,
+    moves: int,
+    think: float,
+    workers: str | None,
+    label: str,
+    *,
+    database_url: str | None = None,
+    shards: int | None = None,
+) -> Run:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord(token=TOKEN) as fake:
+            guilds: list[FakeGuild | None] = [None]
+            if database_url is not None:
+                guilds = [guild_on_shard(fake, shard, 2) for shard in range(2)]
             env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
             env.update(
                 PYTHONPATH=str(ROOT),
@@ -134,26 +166,43 @@ async def run(games: int, moves: int, think: float, workers: str | None, label: 
             env.pop("WORKERS", None)
             if workers is not None:
                 env["WORKERS"] = workers
-            bot = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                cwd=folder,
-                env=env,
-            )
+            commands_in: int | None = fake.guild.id
+            processes = [dict(env)]
+            if database_url is not None:
+                env.update(DATABASE_URL=database_url, DEV_GUILD_ID="")
+                commands_in = None  # global commands: every server has them
+                processes = [dict(env)]
+                if shards:
+                    processes = [
+                        {**env, "SHARD_COUNT": str(shards), "SHARD_IDS": str(shard)}
+                        for shard in range(shards)
+                    ]
+            bots = [
+                await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bot", cwd=folder, env=process_env
+                )
+                for process_env in processes
+            ]
             try:
                 await fake.wait_until_ready(timeout=60)
-                await fake.wait_for_commands(fake.guild.id, names=["backgammon"], timeout=60)
+                while fake.ready_count < len(bots):
+                    await asyncio.sleep(0.05)
+                await fake.wait_for_commands(commands_in, names=["backgammon"], timeout=60)
                 timings = Timings()
                 rng = random.Random(11)
                 started = time.perf_counter()
                 counts = await asyncio.gather(
-                    *(play_one(fake, i, moves, think, rng, timings) for i in range(games))
+                    *(
+                        play_one(fake, i, moves, think, rng, timings, guilds[i % len(guilds)])
+                        for i in range(games)
+                    )
                 )
                 elapsed = time.perf_counter() - started
             finally:
-                bot.terminate()
-                await bot.wait()
+                for bot in bots:
+                    bot.terminate()
+                for bot in bots:
+                    await bot.wait()
     ms = [t * 1000 for t in timings.moves]
     other = [t * 1000 for t in timings.other]
     rate = (len(ms) + len(other)) / elapsed
@@ -169,16 +218,35 @@ async def run(games: int, moves: int, think: float, workers: str | None, label: 
 
 
 SIDES = (("in-process (before)", "0"), ("worker pool", None))
+SHARD_SIDES = (("1 process, PostgreSQL", None), ("2 shard processes, PG", 2))
 
 
-async def main(games: int, moves: int, think: float, sweep: bool) -> None:
+async def main(
+    games: int, moves: int, think: float, sweep: bool, shards: bool, database_url: str | None
+) -> None:
+    if shards and database_url is None:
+        from tests.pg_server import postgres
+
+        with postgres(durable=True) as schemas:
+            await main(games, moves, think, sweep, shards, schemas.url)
+        return
     thinks = [think] if not sweep else [2.0, 1.0, 0.7, 0.5, 0.35, 0.25, 0.18]
-    results: dict[str, list[Run]] = {label: [] for label, _ in SIDES}
+    sides = SHARD_SIDES if shards else SIDES
+    results: dict[str, list[Run]] = {label: [] for label, _ in sides}
     for value in thinks:
-        for label, workers in SIDES:
+        for label, choice in sides:
             if sweep and results[label] and results[label][-1].p99 > 250:
                 continue  # past its limit already
-            results[label].append(await run(games, moves, value, workers, label))
+            if not shards:
+                results[label].append(await run(games, moves, value, choice, label))
+                continue
+            assert database_url is not None
+            from tests.pg_server import Schemas
+
+            with Schemas(database_url).fresh() as url:
+                results[label].append(
+                    await run(games, moves, value, None, label, database_url=url, shards=choice)
+                )
     print()
     for label, runs in results.items():
         for r in runs:
@@ -205,5 +273,15 @@ if __name__ == "__main__":
     parser.add_argument(
         "--sweep", action="store_true", help="shorten the think time until p99 passes 250 ms"
     )
+    parser.add_argument(
+        "--shards",
+        action="store_true",
+        help="compare one process with two shard processes over PostgreSQL",
+    )
+    parser.add_argument(
+        "--database-url", default=None, help="PostgreSQL for --shards (default: a throwaway one)"
+    )
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.moves, args.think, args.sweep))
+    asyncio.run(
+        main(args.games, args.moves, args.think, args.sweep, args.shards, args.database_url)
+    )
