@@ -15,7 +15,7 @@ from bot.i18n import _
 from bot.matfile import export_text
 from bot.records import GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
-from bot.storage import Store
+from bot.storage import Storage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -28,7 +28,7 @@ THEME_CHOICES = ("classic", "dark")
 class ClubLife:
     """Rematches, threads, per-server and per-player settings, reminders, match files."""
 
-    store: Store
+    store: Storage
     clock: Callable[[], float]
     display: Callable[[str], str]
 

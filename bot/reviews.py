@@ -15,14 +15,14 @@ from bot.fairdice import VerifyResult, verify_events
 from bot.i18n import _
 from bot.records import MatchRow, Status
 from bot.reports import Player, Review, SessionSettings
-from bot.storage import Store
+from bot.storage import Storage
 from bot.workers import Workers
 
 
 class Reviews:
     """Hints, analysis with luck, dice verification and dice statistics."""
 
-    store: Store
+    store: Storage
     workers: Workers
     settings: SessionSettings
 

@@ -65,7 +65,7 @@ from bot.reports import (
     SessionSettings,
 )
 from bot.reviews import Reviews
-from bot.storage import Store
+from bot.storage import Storage
 from bot.turn import (
     Turn,
     commitment_line,
@@ -93,7 +93,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
 
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         *,
         roller: Roller | None = None,
         settings: SessionSettings | None = None,
