@@ -18,7 +18,7 @@ from typing import TextIO
 from bot import present
 from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
-from bot.engine import MatchOptions, ResultKind
+from bot.engine import EngineError, MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import Text, _, language_of, say
 from bot.records import MatchRow
@@ -165,6 +165,7 @@ class Terminal:
 
 
 async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
+    language = getattr(args, "lang", None) or "en"
     names = [n.strip() for n in str(args.names).split(",")]
     if args.computer and len(names) == 1:
         names.append("GammonBot")
@@ -180,8 +181,8 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
             return 2
     try:
         options = MatchOptions(length=args.length, cube=not args.no_cube)
-    except ValueError as exc:
-        print(f"gammon-bot: {exc}", file=sys.stderr)
+    except EngineError as exc:
+        print(f"gammon-bot: {say(present.engine_error(exc), language)}", file=sys.stderr)
         return 2
     store = await Store.open(args.db or settings.database_path)
     try:
@@ -191,7 +192,6 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
             settings=SessionSettings(challenge_timeout=365 * 24 * 3600.0),
         )
         players = (Player(1, names[0]), Player(2, names[1]))
-        language = getattr(args, "lang", None) or "en"
         terminal = Terminal(service, players, Path(args.out), sys.stdout, language)
         row = await service.current(OFFLINE_CHANNEL)
         if row is not None and args.new:

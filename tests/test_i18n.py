@@ -420,3 +420,96 @@ async def test_a_whole_match_in_french_reads_only_french(service, roller) -> Non
     assert "gagne" in text and "videau" in text
     english = [line for line in said if ENGLISH_WORDS.search(line)]
     assert not english, "English in French lines:\n" + "\n".join(english)
+
+
+def test_offline_play_speaks_french(tmp_path: Path) -> None:
+    from tests.test_cli import SCRIPT, run_bot
+
+    out, db = tmp_path / "boards", tmp_path / "offline.db"
+    files = ["--out", str(out), "--db", str(db)]
+    result = run_bot(
+        ["play", "--names", "alice,bob", "--dice", "3,1,6,5", *files, "--lang", "fr"],
+        tmp_path,
+        stdin=SCRIPT,
+    )
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "alice fait 3, bob fait 1 : alice commence avec 3-1." in text
+    assert "Vous avez déjà lancé : jouez votre coup." in text
+    assert "alice fait 3-1 et joue 8/5 6/5." in text
+    assert "alice double à 2." in text
+    assert "Partie enregistrée" in text
+    spoken = [
+        line
+        for line in text.splitlines()
+        if not line.startswith(("alice> ", "bob> ", " ", "Commandes", "resign", "board"))
+        and not re.fullmatch(r"[\d/ *()a-z]*", line)  # typed commands, echoed
+    ]
+    english = [line for line in spoken if ENGLISH_WORDS.search(line)]
+    assert not english, "English in the French terminal:\n" + "\n".join(english)
+
+
+# --- the engine's facts fill its sentences --------------------------------------------------
+
+
+def _raise_sites() -> Iterator[tuple[str, int, str, set[str] | None]]:
+    """(file, line, code, parameter names) of each engine error built in bot/engine and
+    bot/computer; None when the names come from elsewhere (``**facts``)."""
+    for package in ("bot/engine", "bot/computer"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and len(node.args) >= 2:
+                    code = node.args[1]
+                    names: set[str] | None = {k.arg for k in node.keywords if k.arg}
+                    if any(k.arg is None for k in node.keywords):
+                        spread = [k.value for k in node.keywords if k.arg is None]
+                        if all(
+                            isinstance(v, ast.Call) and _call_name(v) == "_legal" for v in spread
+                        ):
+                            names = (names or set()) | {"legal", "more"}
+                        else:
+                            names = None
+                elif isinstance(node, ast.Tuple) and len(node.elts) == 2:
+                    code, names = node.elts[0], None  # a cube refusal: game.cube_refusal_error
+                elif isinstance(node, ast.Tuple) and len(node.elts) == 3:
+                    code, _message, facts = node.elts
+                    if not isinstance(facts, ast.Dict):
+                        continue
+                    keys = {k.value for k in facts.keys if isinstance(k, ast.Constant)}
+                    names = {str(key) for key in keys} | {"play", "dice", "legal", "more"}
+                else:
+                    continue
+                if isinstance(code, ast.Attribute) and getattr(code.value, "id", "") in (
+                    "Code",
+                    "EngineErrorCode",
+                ):
+                    yield path.name, node.lineno, code.attr, names
+
+
+def test_every_raise_site_gives_its_sentence_the_facts_it_names() -> None:
+    from bot.present import ENGINE_SENTENCES
+
+    sites = list(_raise_sites())
+    assert len(sites) >= 50
+    seen = set()
+    for filename, line, name, params in sites:
+        code = EngineErrorCode[name]
+        seen.add(code)
+        if params is None:
+            continue
+        wanted = {
+            field.strip("{}").split(":")[0] for field in FIELD.findall(ENGINE_SENTENCES[code].msgid)
+        }
+        assert wanted <= params, f"{filename}:{line} {name} lacks {wanted - params}"
+    unused = (
+        set(EngineErrorCode)
+        - seen
+        - {
+            EngineErrorCode.NOT_STARTED,  # the phase codes, raised through game._PHASE_CODES
+            EngineErrorCode.ROLL_FIRST,
+            EngineErrorCode.ALREADY_ROLLED,
+            EngineErrorCode.DOUBLE_PENDING,
+        }
+    )
+    assert not unused, f"codes never raised: {sorted(unused)}"

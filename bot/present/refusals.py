@@ -108,8 +108,7 @@ ENGINE_SENTENCES: dict[EngineErrorCode, Text] = {
 def engine_sentence(code: EngineErrorCode, params: Mapping[str, object]) -> Text:
     """The player's sentence for an engine refusal, and the first legal plays when known."""
     template = ENGINE_SENTENCES[code]
-    values = {key: _shown(value) for key, value in params.items()}
-    sentence = Text(template.msgid, values)
+    sentence = Text(template.msgid, dict(params))
     legal = params.get("legal")
     if not legal:
         return sentence
@@ -121,8 +120,3 @@ def engine_sentence(code: EngineErrorCode, params: Mapping[str, object]) -> Text
 def engine_error(error: EngineError) -> Text:
     """What a player reads for an engine error: :func:`engine_sentence` of its code."""
     return engine_sentence(error.code, error.params)
-
-
-def _shown(value: object) -> object:
-    """Typed input is shown as written, in quotes only where the engine needs them."""
-    return value
