@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot import present
 from bot.fairdice import Verdict, VerifyResult
@@ -117,8 +117,7 @@ def board_caption(row: MatchRow) -> Text:
 def board_report(row: MatchRow) -> Report:
     """A report that only shows the current board (stores nothing)."""
     assert row.game is not None
-    lines: list[Any] = [board_caption(row)]  # words, like the session's report lines
-    return Report(Action.BOARD, row, lines, [row.game])
+    return Report(Action.BOARD, row, [board_caption(row)], [row.game])
 
 
 def next_actor(report: Report) -> int | None:
@@ -129,11 +128,6 @@ def next_actor(report: Report) -> int | None:
     if row.computer_level is not None and game.actor == 1:
         return None
     return row.player_ids[game.actor]
-
-
-def report_text(report: Report, language: str) -> str:
-    """A report's story in ``language``: its lines (words or plain text) joined."""
-    return " ".join(say(line, language) for line in report.lines)
 
 
 def message_content(
@@ -165,21 +159,17 @@ def message_content(
     return present.fit("\n".join(p for p in parts if p)), pinged
 
 
-def _named(line: Text | str, name: str, mentioned: str) -> Text | str:
+def _named(line: Text, name: str, mentioned: str) -> Text:
     """``line`` with the challenged player's name replaced by their mention.
 
-    In words (a :class:`Text`) the parameter holding the name changes (the one called
-    ``opponent`` when the challenger has the same name); in plain English, the
-    "challenges <name> to" phrase, so a challenger whose name contains the opponent's is left
-    alone.
+    The parameter holding the name changes, not the words, so this works in every language;
+    when both players share the name, the parameter called ``opponent`` is the challenged one.
     """
-    if isinstance(line, Text):
-        keys = [key for key, value in line.params.items() if value == name]
-        if not keys:
-            return line
-        key = next((k for k in keys if "opponent" in k or "challenged" in k), keys[-1])
-        return replace(line, params={**line.params, key: mentioned})
-    return line.replace(f" challenges {name} to ", f" challenges {mentioned} to ", 1)
+    keys = [key for key, value in line.params.items() if value == name]
+    if not keys:
+        return line
+    key = next((k for k in keys if "opponent" in k), keys[-1])
+    return replace(line, params={**line.params, key: mentioned})
 
 
 def reminder_text(row: MatchRow, user_id: int, idle_seconds: float, language: str = "en") -> str:
