@@ -66,6 +66,17 @@ class Settings:
             value = values.get(key, "").strip()
             return value or None
 
+        shards = _shards(get("SHARD_COUNT"), get("SHARD_IDS"))
+        ids, count = shards.get("shard_ids"), shards.get("shard_count")
+        partial = isinstance(ids, tuple) and isinstance(count, int) and len(ids) < count
+        if partial and get("DATABASE_URL") is None:
+            # Each process would keep its own SQLite file: games in one shard's servers would
+            # be invisible to the process that takes them over, and nothing would serialise
+            # a channel's actions across processes.
+            raise SettingsError(
+                "SHARD_IDS runs only some of the shards, so the other processes must share "
+                "the games: set DATABASE_URL to one PostgreSQL for all of them"
+            )
         return cls(
             token=get("DISCORD_TOKEN"),
             dev_guild_id=_int(get("DEV_GUILD_ID"), "DEV_GUILD_ID", minimum=1),
@@ -86,7 +97,7 @@ class Settings:
             or 1,
             game_reviews=_bool(get("GAME_REVIEWS"), "GAME_REVIEWS", True),
             workers=_int(get("WORKERS"), "WORKERS", minimum=0),
-            **_shards(get("SHARD_COUNT"), get("SHARD_IDS")),
+            **shards,
         )
 
     def require_token(self) -> str:

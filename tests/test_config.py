@@ -85,14 +85,18 @@ def test_env_file_syntax_error_names_the_line(tmp_path: Path) -> None:
         read_env_file(env)
 
 
+PG = {"DATABASE_URL": "postgresql://bot@db/gammon"}
+
+
 @pytest.mark.parametrize(
     ("env", "count", "ids", "syncs"),
     [
         ({}, None, None, True),
         ({"SHARD_COUNT": "2"}, 2, (0, 1), True),
-        ({"SHARD_COUNT": "4", "SHARD_IDS": "0-1"}, 4, (0, 1), True),
-        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-3"}, 4, (2, 3), False),
-        ({"SHARD_COUNT": "8", "SHARD_IDS": " 5, 1-2 ,2"}, 8, (1, 2, 5), False),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0-3"}, 4, (0, 1, 2, 3), True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "0-1", **PG}, 4, (0, 1), True),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-3", **PG}, 4, (2, 3), False),
+        ({"SHARD_COUNT": "8", "SHARD_IDS": " 5, 1-2 ,2", **PG}, 8, (1, 2, 5), False),
     ],
 )
 def test_shards_name_the_process_share_and_only_shard_zero_syncs(
@@ -114,6 +118,7 @@ def test_shards_name_the_process_share_and_only_shard_zero_syncs(
         ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "shards 0 to 1 of SHARD_COUNT=2, not '2'"),
         ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "not '3-1'"),
         ({"SHARD_COUNT": "4", "SHARD_IDS": "a-b"}, "like 0-3 or 0,2"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "set DATABASE_URL to one PostgreSQL"),
     ],
 )
 def test_bad_shard_settings_name_the_key(
