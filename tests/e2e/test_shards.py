@@ -413,6 +413,9 @@ async def test_two_shard_processes_race_on_one_postgresql(pg_url: str, tmp_path:
             for table in (t1, t2, t3):
                 assert (await table.state()).status == "finished"
             assert t1.raced >= 5 and t3.unraced >= 6
+            # Only the process running shard 0 registered the commands.
+            syncs = [r for r in fake.requests if r.method == "PUT" and r.path.endswith("/commands")]
+            assert len(syncs) == 1, [str(r) for r in syncs]
             matches = await check_the_database(connection)
             assert len(matches) == 3
             versions = await connection.fetch("SELECT version FROM schema_version ORDER BY 1")
