@@ -256,24 +256,41 @@ def _fitted(
     bold: bool,
     width: int,
 ) -> tuple[str, str]:
-    """``names`` shortened just enough for banner ``line`` (0 or 1) to fit in ``width``."""
+    """``names`` shortened just enough for banner ``line`` (0 or 1) to fit in ``width``.
+
+    A name that fits in its fair share of the room stays whole; the others share the rest.
+    """
     if text_width(banner_lines(game, names, words)[line], size, bold=bold) <= width:
         return names
-    marked = banner_lines(game, ("\x00", "\x00"), words)[line]
-    count = marked.count("\x00")
-    if count == 0:
+    marked = banner_lines(game, ("\x01", "\x02"), words)[line]
+    counts = (marked.count("\x01"), marked.count("\x02"))
+    if not any(counts):
         return names
-    fixed = text_width(marked.replace("\x00", ""), size, bold=bold)
-    room = max(int((width - fixed) / count), 1)
+    fixed = text_width(marked.replace("\x01", "").replace("\x02", ""), size, bold=bold)
+    room = max(width - fixed, 1.0)
+    needs = [text_width(name, size, bold=bold) for name in names]
+    fair = room / sum(counts)
+    rooms = [fair, fair]
+    for short, long in ((0, 1), (1, 0)):
+        if counts[short] and counts[long] and needs[short] <= fair < needs[long]:
+            rooms = [0.0, 0.0]
+            rooms[short] = needs[short]
+            rooms[long] = (room - counts[short] * needs[short]) / counts[long]
+    step = max(size // 4, 1)
     while True:  # joined text measures a little differently from its parts: check it whole
-        cut = ["".join(run.text for run in fit(name, size, room, bold=bold)) for name in names]
-        short = (cut[0], cut[1])
-        if (
-            room <= size
-            or text_width(banner_lines(game, short, words)[line], size, bold=bold) < width
-        ):
-            return short
-        room -= max(size // 4, 1)
+        cut = [
+            name
+            if r >= need
+            else "".join(run.text for run in fit(name, size, max(int(r), 1), bold=bold))
+            for name, r, need in zip(names, rooms, needs, strict=True)
+        ]
+        shortened = (cut[0], cut[1])
+        text = banner_lines(game, shortened, words)[line]
+        if max(rooms) <= size or text_width(text, size, bold=bold) < width:
+            return shortened
+        cut_ones = [index for index in (0, 1) if rooms[index] < needs[index]]
+        for index in cut_ones or [0, 1]:  # shorten the cut names further, else both
+            rooms[index] -= step
 
 
 def banner_lines(

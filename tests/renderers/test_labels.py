@@ -129,3 +129,15 @@ def test_the_banner_keeps_its_words_when_names_are_cut(
     assert any(text.endswith(headline) and "…" in text for text in texts), texts
     resigned = words.resigned.format(loser="", kind=words.kind_name(ResultKind.SINGLE)).strip()
     assert any(resigned in text for text in texts), texts
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_short_name_stays_whole_beside_a_long_one(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recorder = Recorder(monkeypatch)
+    offer = Game.new(MatchOptions(length=5)).opening_roll(3, 1).offer_resignation(1)
+    game = offer.accept_resignation()
+    render_board(game, perspective=0, names=("alice", "W" * 32), words=board_words(language))
+    details = [text for text, *_ in recorder.calls if "…" in text and "alice" in text]
+    assert details, recorder.calls  # alice leads 1-0: named whole beside the cut name
