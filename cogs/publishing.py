@@ -94,7 +94,7 @@ class Publisher:
         """The language of a server's public messages: its moderators' choice, else its
         Discord locale (``guild_locale`` when the interaction gave it, else the guild's)."""
         chosen = (await self.service.guild_settings(guild_id)).language
-        if chosen in LANGUAGES:
+        if chosen is not None and chosen in LANGUAGES:
             return chosen
         if guild_locale is None:
             guild = self.bot.get_guild(guild_id)
