@@ -375,7 +375,7 @@ def test_every_engine_code_has_a_sentence(code: EngineErrorCode) -> None:
 
 # Words that would betray an English sentence in a French line (names are alice and bob).
 ENGLISH_WORDS = re.compile(
-    r"\b(rolls|plays|wins|accepts|takes|drops|doubles|challenges|your|the|with|and|to|"
+    r"\b(rolls|plays|wins|accepts|takes|drops|challenges|your|the|with|and|to|"
     r"match to|moves|first|begins|resigned|game|offers|legal|cannot|roll)\b"
 )
 
@@ -513,3 +513,72 @@ def test_every_raise_site_gives_its_sentence_the_facts_it_names() -> None:
         }
     )
     assert not unused, f"codes never raised: {sorted(unused)}"
+
+
+# --- pages render in both languages -------------------------------------------------------
+
+
+def _pages() -> dict[str, object]:
+    from types import SimpleNamespace as NS
+
+    from bot import present
+    from bot.computer.cube import CubeAction
+    from bot.records import PlayerStats
+
+    figure = NS(observed=0.17, expected=0.1667, sample=120, surprise="ordinary")
+    dice = NS(
+        dice=240,
+        rolls=120,
+        doubles=figure,
+        pips=NS(observed=8.2, expected=8.17, sample=120, surprise="unusual"),
+        face_counts=(40,) * 6,
+        faces=(figure,) * 6,
+        chi_square=NS(statistic=1.2, df=5, p_value=0.94, surprise="ordinary"),
+        entry=figure,
+    )
+    stats = PlayerStats(1, 2, "alice", 1512.5, 40, 3, 10, 6, 4, 3, 2, 1, 2, 0, 14, 9, 2, 3)
+    mistake = NS(position_id="4HPwATDgc/ABMA", made="24/18 13/8", best="13/2", equity_lost=0.08)
+    analysis = NS(error_rate=7.5, rating="Expert", decisions=40, blunders=1, mistakes=[mistake])
+    luck = NS(players={0: NS(total=0.31, rolls=20, rate=15.5)})
+    plays = [
+        NS(notation="13/7 8/7", equity=0.21, difference=0.0),
+        NS(notation="24/18 13/8", equity=0.19, difference=-0.02),
+    ]
+    cube = NS(
+        refusal=None,
+        refusal_code=None,
+        text=str(CubeAction.DOUBLE_TAKE),
+        no_double=0.5,
+        double_take=0.6,
+        double_pass=1.0,
+    )
+    refused = NS(
+        refusal="x",
+        refusal_code=EngineErrorCode.CUBE_AT_MAXIMUM,
+        refusal_params=(("cube", 64),),
+        no_double=0.4,
+    )
+    record = NS(
+        level="expert", games=3, game_wins=1, matches=1, match_wins=0, points_won=2, points_lost=5
+    )
+    return {
+        "stats": lambda lang: present.stats_text(stats, "alice", language=lang),
+        "leaderboard": lambda lang: "\n".join(present.leaderboard_lines([stats], language=lang)),
+        "help": present.help_text,
+        "plays": lambda lang: present.hint_text(plays, language=lang),
+        "cube": lambda lang: present.hint_text(cube, language=lang),
+        "refused": lambda lang: present.hint_text(refused, language=lang),
+        "analysis": lambda lang: present.analysis_text(
+            ["alice", "bob"], {0: analysis}, luck, language=lang
+        ),
+        "record": lambda lang: present.computer_record_text([record], language=lang),
+        "dice": lambda lang: present.dice_text(dice, present.THIS_SERVER, language=lang),
+    }
+
+
+@pytest.mark.parametrize("page", list(_pages()))
+def test_every_page_renders_in_both_languages(page: str) -> None:
+    render = _pages()[page]
+    english, french = render("en"), render("fr")
+    assert english and french and english != french
+    assert not ENGLISH_WORDS.search(french.replace("/backgammon", "")), french
