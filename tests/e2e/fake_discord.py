@@ -2089,9 +2089,15 @@ class FakeDiscord:
             await sess.send({"op": 7, "d": None, "s": None, "t": None})
 
     async def _broadcast(self, event: str, data: Any, intent: int | None) -> None:
+        """``event`` to the live sessions with ``intent``; a guild's events only to the
+        sessions whose shard owns the guild, as Discord does."""
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
         for sess in list(self._sessions.values()):
-            if sess.live and (intent is None or sess.intents & intent):
-                await sess.dispatch(event, data)
+            if not sess.live or (intent is not None and not sess.intents & intent):
+                continue
+            if guild_id is not None and not sess.wants_guild(int(guild_id)):
+                continue
+            await sess.dispatch(event, data)
 
     def _broadcast_later(self, event: str, data: Any, intent: int | None) -> None:
         if any(s.live for s in self._sessions.values()):
@@ -3145,6 +3151,8 @@ class FakeDiscord:
         full = msg.payload()
         for sess in list(self._sessions.values()):
             if not sess.live or not sess.intents & intent:
+                continue
+            if msg.guild_id is not None and not sess.wants_guild(msg.guild_id):
                 continue
             data = full
             if msg.author_id != self.bot_user.id and not sess.intents & INTENT_MESSAGE_CONTENT:

@@ -682,3 +682,27 @@ async def test_round_robin_and_explicit_session_routing(fake: FakeDiscord) -> No
             await r.response()
         assert first.user is not None and second.user is not None
     fake.assert_clean()
+
+
+async def test_each_shard_gets_only_its_own_guilds(fake: FakeDiscord) -> None:
+    """Two processes as shards 0 and 1 of 2: a guild's GUILD_CREATE and interactions reach
+    only the process whose shard is ``(guild_id >> 22) % 2``, as on Discord."""
+    home = (fake.guild.id >> 22) % 2
+    other = fake.add_guild("elsewhere")
+    while (other.id >> 22) % 2 == home:
+        other = fake.add_guild("elsewhere")
+    alice = fake.create_member("alice")
+    async with (
+        running_bot(fake, shard_id=0, shard_count=2) as zero,
+        running_bot(fake, shard_id=1, shard_count=2) as one,
+    ):
+        owner, stranger = (zero, one) if home == 0 else (one, zero)
+        assert owner.get_guild(fake.guild.id) is not None
+        assert stranger.get_guild(fake.guild.id) is None
+        assert stranger.get_guild(other.id) is not None and owner.get_guild(other.id) is None
+        live = sorted(fake.sessions, key=lambda s: s.ready_index)
+        for _ in range(3):
+            result = await fake.slash(alice, "games", "demo", "fail")
+            await result.response()
+            assert live[result.session_index].shard == (home, 2)
+    fake.assert_clean()
