@@ -10,14 +10,16 @@ beside them, so a fresh install needs nothing built. English is the source langu
 has no catalogue of its own.
 
 Parameters are formatted with ``str.format`` by name, so translators may reorder them. A
-parameter that is itself a :class:`Text` is rendered in the same language first; anything
-else (names, move notation, numbers) is shown as it is.
+parameter that is itself a :class:`Text` is rendered in the same language first; numbers
+(floats) take the language's decimal separator (``0,5`` in French); anything else (names,
+move notation) is shown as it is.
 """
 
 from __future__ import annotations
 
 import functools
 import gettext
+import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,7 @@ DOMAIN = "gammon"
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
 SOURCE_LANGUAGE = "en"
 LANGUAGES: tuple[str, ...] = ("en", "fr")  # every language with a catalogue, source first
+DECIMAL_SEPARATORS: Mapping[str, str] = {"fr": ","}  # where it is not "."
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +105,30 @@ def say(text: Text | str, language: str | None = None) -> str:
         key: say(value, lang) if isinstance(value, Text) else value
         for key, value in text.params.items()
     }
-    return template.format(**values)
+    return _formatter(lang).vformat(template, (), values)
+
+
+class _Numbers(string.Formatter):
+    """``str.format``, writing the decimals of numbers the language's way (``0,5``)."""
+
+    def __init__(self, separator: str) -> None:
+        super().__init__()
+        self.separator = separator
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        text = super().format_field(value, format_spec)
+        if self.separator != "." and isinstance(value, float):
+            text = text.replace(".", self.separator)
+        return text
+
+
+@functools.cache
+def _formatter(language: str) -> _Numbers:
+    return _Numbers(DECIMAL_SEPARATORS.get(language, "."))
 
 
 __all__ = [
+    "DECIMAL_SEPARATORS",
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",

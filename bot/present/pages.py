@@ -107,8 +107,20 @@ def hint_text(advice: Any, *, language: str | None = None) -> str:
             return say(_("No hint: you have no choice to make."), language)
         lines: list[Text | str] = [_("Best plays (equity, and how far behind the best):")]
         for number, hint in enumerate(advice, start=1):
-            behind = "" if number == 1 else f" ({hint.difference:+.3f})"
-            lines.append(f"{number}. {hint.notation} — {hint.equity:+.3f}{behind}")
+            template = "{number}. {play} — {equity:+.3f}"
+            if number > 1:
+                template += " ({behind:+.3f})"
+            lines.append(
+                Text(
+                    template,
+                    {
+                        "number": number,
+                        "play": hint.notation,
+                        "equity": hint.equity,
+                        "behind": hint.difference,
+                    },
+                )
+            )
         return say(join(lines, "\n"), language)
     code = getattr(advice, "refusal_code", None)
     if code is not None or advice.refusal:
@@ -229,11 +241,14 @@ SURPRISE_WORDS: dict[str, Text] = {
 }
 
 
-def _figure(label: Text, figure: Any, unit: str = "%", scale: float = 100.0) -> Text:
-    if unit == "%":
-        observed, expected = f"{figure.observed * scale:.1f}%", f"{figure.expected * scale:.1f}%"
-    else:
-        observed, expected = f"{figure.observed:.2f}", f"{figure.expected:.2f}"
+def _number(value: float, spec: str) -> Text:
+    """A number alone, written the reader's way (``16,7%`` in French): no words to translate."""
+    return Text("{value:" + spec + "}", {"value": float(value)})
+
+
+def _figure(label: Text, figure: Any, unit: str = "%") -> Text:
+    spec = ".1%" if unit == "%" else ".2f"
+    observed, expected = _number(figure.observed, spec), _number(figure.expected, spec)
     return _(
         "{label}: {observed} (fair dice: {expected}; {rolls}) — {surprise}",
         label=label,
@@ -261,16 +276,22 @@ def dice_text(stats: Any, who: str | Text, *, language: str | None = None) -> st
         _figure(_("Doubles"), stats.doubles),
         _figure(_("Average pips per roll"), stats.pips, unit="pips"),
     ]
-    faces = ", ".join(
-        f"{face}: {count} ({figure.observed * 100:.1f}%)"
-        for face, (count, figure) in enumerate(
-            zip(stats.face_counts, stats.faces, strict=True), start=1
-        )
+    faces = join(
+        [
+            Text(
+                "{face}: {count} ({share:.1%})",
+                {"face": face, "count": count, "share": float(figure.observed)},
+            )
+            for face, (count, figure) in enumerate(
+                zip(stats.face_counts, stats.faces, strict=True), start=1
+            )
+        ],
+        ", ",
     )
     lines.append(
         _(
             "Faces (fair dice: {fair} each, {dice} dice): {faces}",
-            fair="16.7%",
+            fair=_number(1 / 6, ".1%"),
             dice=stats.dice,
             faces=faces,
         )
