@@ -9,6 +9,18 @@ catalogues live in ``bot/locales/<lang>/LC_MESSAGES/gammon.po`` with their compi
 beside them, so a fresh install needs nothing built. English is the source language: it
 has no catalogue of its own.
 
+Adding a language is adding one catalogue (``de`` here)::
+
+    pybabel extract -F babel.cfg -k _ -k N_:1,2 --no-location --sort-output -o bot/locales/gammon.pot .
+    pybabel init -i bot/locales/gammon.pot -d bot/locales -D gammon -l de
+    # translate bot/locales/de/LC_MESSAGES/gammon.po, then
+    pybabel compile -d bot/locales -D gammon -l de
+    # and add "de" to LANGUAGES (and DECIMAL_SEPARATORS if it writes 0,5)
+
+Later extractions update it with ``pybabel update -i bot/locales/gammon.pot -d bot/locales
+-D gammon --no-fuzzy-matching``; ``tests/test_i18n.py`` fails until every message is
+translated and compiled.
+
 Parameters are formatted with ``str.format`` by name, so translators may reorder them. A
 parameter that is itself a :class:`Text` is rendered in the same language first; numbers
 (floats) take the language's decimal separator (``0,5`` in French); anything else (names,
