@@ -11,7 +11,7 @@ has no catalogue of its own.
 
 Adding a language is adding one catalogue (``de`` here)::
 
-    pybabel extract -F babel.cfg -k _ -k N_:1,2 --no-location --sort-output -o bot/locales/gammon.pot .
+    pybabel extract -F babel.cfg -k _ -k N_:1,2 -o bot/locales/gammon.pot .
     pybabel init -i bot/locales/gammon.pot -d bot/locales -D gammon -l de
     # translate bot/locales/de/LC_MESSAGES/gammon.po, then
     pybabel compile -d bot/locales -D gammon -l de
