@@ -90,11 +90,13 @@ def challenge_lines(
 
 
 def computer_match_line(human: str, computer: str, length: int, level: str) -> Text:
+    # Marked apart: Babel does not see a _() nested in another call inside _()'s arguments.
+    what = match_words(length, money=_("a game"))
     return _(
         "{human} plays {what} against {computer} ({level}).",
         human=human,
         computer=computer,
-        what=match_words(length, money=_("a game")),
+        what=what,
         level=level_words(level),
     )
 
