@@ -133,6 +133,12 @@ MIGRATIONS: tuple[str, ...] = (
         theme          TEXT NOT NULL DEFAULT 'classic'
     );
     """,
+    # 2: the order ratings changed in. A history row is written after its players' rows are
+    # locked, so ``seq`` grows in the order the ratings of any shared player were updated
+    # (the clock in ``rated_at`` and the event ids are read before that lock: not so).
+    """
+    ALTER TABLE rating_history ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;
+    """,
 )
 
 __all__ = ["MIGRATIONS"]

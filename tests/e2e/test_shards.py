@@ -324,12 +324,17 @@ async def check_replays(connection: Any) -> dict[int, Snapshot]:
 
 
 async def check_ratings(connection: Any) -> None:
-    """Each rated match counted once, in the order they finished (FIBS, within 1e-9)."""
+    """Each rated match counted once, in the order ratings changed (FIBS, within 1e-9).
+
+    That order is the rating history's ``seq``, taken after the players' rows are locked.
+    Not the events' ids: two matches with a shared player write their last events in one
+    order and may reach the player rows (and commit) in the other.
+    """
     finished = await connection.fetch(
         "SELECT m.id, m.guild_id, m.player0_id, m.player1_id, m.winner, m.options "
         "FROM matches AS m WHERE m.status = 'finished' AND m.computer_level IS NULL "
         "AND m.rated::int = 1 "
-        "ORDER BY (SELECT MAX(e.id) FROM events AS e WHERE e.match_id = m.id), m.id"
+        "ORDER BY (SELECT MIN(h.seq) FROM rating_history AS h WHERE h.match_id = m.id), m.id"
     )
     assert finished, "no rated match finished"
     ratings: dict[tuple[int, int], Rated] = {}
