@@ -42,14 +42,6 @@ CHANNEL_BUSY = _(
 CONFLICT = _("The game changed while you were acting; look again and retry.")
 
 
-def _known(text: Text | str | None, default: Text) -> Text | str:
-    """The marked message for ``text`` when it is the default's English words (as the
-    storage layer writes them), so readers get it in their language."""
-    if text is None or text == str(default):
-        return default
-    return text
-
-
 class NoGameError(UserError):
     """There is no live game or challenge in this channel."""
 
@@ -62,14 +54,14 @@ class ChannelBusyError(UserError):
     """The channel already holds a live game or a pending challenge."""
 
     def __init__(self, text: Text | str | None = None) -> None:
-        super().__init__(_known(text, CHANNEL_BUSY))
+        super().__init__(CHANNEL_BUSY if text is None else text)
 
 
 class ConflictError(UserError):
     """Another action changed the game first; the player should look again and retry."""
 
     def __init__(self, text: Text | str | None = None) -> None:
-        super().__init__(_known(text, CONFLICT))
+        super().__init__(CONFLICT if text is None else text)
 
 
 class StaleButtonError(UserError):

@@ -58,11 +58,6 @@ log = logging.getLogger(__name__)
 SCHEMA_LOCK = (0x67616D00, 0)  # "gam\0": migrations
 CHANNEL_NAMESPACE = 0x67616D01  # "gam\1": one key per channel
 
-CHANNEL_BUSY = (
-    "This channel already has a game or a challenge. Finish it first, or "
-    "play in another channel or thread."
-)
-CONFLICT = "The game changed while you were acting; look again and retry."
 _PLAYER_UPDATE = ", ".join(f"{name} = ${n}" for n, name in enumerate(PLAYER_COLUMNS.split(", "), 1))
 
 
@@ -285,7 +280,7 @@ class PostgresStore:
                 dice.commitment if dice else None,
             )
         except asyncpg.UniqueViolationError as exc:
-            raise ChannelBusyError(CHANNEL_BUSY) from exc
+            raise ChannelBusyError() from exc
         created = match_from_row(row, None)
         self._remember(created)
         return created
@@ -306,7 +301,7 @@ class PostgresStore:
             # Not expected (rows are locked in one order), but if the server ever aborts
             # the transaction for it, nothing was written: the session retries a conflict.
             self._forget(change.match_id)
-            raise ConflictError(CONFLICT) from exc
+            raise ConflictError() from exc
         self.commits += 1
         self._remember(row)
         return row
@@ -338,7 +333,7 @@ class PostgresStore:
             change.expected_version,
         )
         if updated is None:
-            raise ConflictError(CONFLICT)
+            raise ConflictError()
         match = match_from_row(updated, change.game)
         if change.events:
             for _event in change.events:
@@ -468,9 +463,9 @@ class PostgresStore:
                 match_id,
             )
         except asyncpg.UniqueViolationError as exc:  # the new channel has a game already
-            raise ChannelBusyError(CHANNEL_BUSY) from exc
+            raise ChannelBusyError() from exc
         if row is None:
-            raise ConflictError(CONFLICT)
+            raise ConflictError()
         self._forget(match_id)
         moved = parse_match(row)
         self._remember(moved)

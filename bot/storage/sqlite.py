@@ -288,10 +288,7 @@ class Store:
                     ),
                 )
             except sqlite3.IntegrityError as exc:
-                raise ChannelBusyError(
-                    "This channel already has a game or a challenge. Finish it first, or "
-                    "play in another channel or thread."
-                ) from exc
+                raise ChannelBusyError() from exc
         [row] = rows
         created = match_from_row(row, None)
         self._remember(created)
@@ -407,7 +404,7 @@ class Store:
             ),
         )
         if len(updated) != 1:
-            raise ConflictError("The game changed while you were acting; look again and retry.")
+            raise ConflictError()
         match = match_from_row(updated[0], change.game)
         if change.events:
             for _event in change.events:
@@ -521,12 +518,9 @@ class Store:
                     (channel_id, home_channel_id, match_id),
                 )
             except sqlite3.IntegrityError as exc:  # the new channel has a game already
-                raise ChannelBusyError(
-                    "This channel already has a game or a challenge. Finish it first, or "
-                    "play in another channel or thread."
-                ) from exc
+                raise ChannelBusyError() from exc
         if not rows:
-            raise ConflictError("The game changed while you were acting; look again and retry.")
+            raise ConflictError()
         self._forget(match_id)
         moved = parse_match(rows[0])
         self._remember(moved)
