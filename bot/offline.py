@@ -23,7 +23,7 @@ from bot.errors import UserError
 from bot.i18n import Text, _, language_of, say
 from bot.records import MatchRow
 from bot.session import Player, Report, SessionService, SessionSettings
-from bot.storage import Store
+from bot.storage import open_store
 from renderers import render_board
 
 # The terminal is its own little "server": one guild, one channel.
@@ -43,10 +43,7 @@ def _board_words(language: str) -> dict[str, object]:
     """The board picture's words in ``language``: English is the renderer's own default."""
     if language == "en":
         return {}
-    # The translated board words are built beside the Discord replies that use them.
-    from cogs.helpers import board_words
-
-    return {"words": board_words(language)}
+    return {"words": present.board_words(language)}
 
 
 class Terminal:
@@ -184,7 +181,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(f"gammon-bot: {say(present.engine_error(exc), language)}", file=sys.stderr)
         return 2
-    store = await Store.open(args.db or settings.database_path)
+    store = await open_store(args.db or settings)
     try:
         service = SessionService(
             store,

@@ -38,8 +38,6 @@ from bot.matfile import mat_filename
 from bot.records import Action, MatchRow
 from bot.session import Report, Review, SessionService
 from cogs.helpers import (
-    board_words,
-    chart_labels,
     message_content,
     next_actor,
     reminder_text,
@@ -172,7 +170,7 @@ class Publisher:
             options: dict[str, Any] = {
                 "perspective": present.perspective(game),
                 "names": names,
-                "words": board_words(language),
+                "words": present.board_words(language),
                 **(style or {}),
             }
             if not last_play:
@@ -350,7 +348,7 @@ class Publisher:
             return {"embed": embed, "allowed_mentions": NO_MENTIONS}
         png = await self.service.workers.call(
             functools.partial(
-                rating_chart, history, name=user.display_name, labels=chart_labels(language)
+                rating_chart, history, name=user.display_name, labels=present.chart_labels(language)
             )
         )
         chart = png_file(png, "rating.png")
@@ -372,7 +370,7 @@ class Publisher:
                 win_chance_chart,
                 **inputs,
                 names=row.player_names,
-                labels=chart_labels(language),
+                labels=present.chart_labels(language),
             )
         )
         files.insert(0, png_file(chart, "game-chart.png"))

@@ -8,13 +8,12 @@ import pytest
 
 from bot.engine import Game, MatchOptions
 from bot.i18n import _
+from bot.present import board_words, chart_labels
 from bot.records import Action, MatchRow, Status
 from bot.session import Report
 from cogs.helpers import (
     board_caption,
     board_link,
-    board_words,
-    chart_labels,
     games_text,
     message_content,
     rank_plays,

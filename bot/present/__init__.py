@@ -22,10 +22,12 @@ the front end passes (``<@id>`` on Discord, the plain name in a terminal).
 
 The package: :mod:`~bot.present.words` (the vocabulary), :mod:`~bot.present.story` (a
 match's story line by line, the next step, history), :mod:`~bot.present.refusals` (the
-engine's error codes as sentences) and :mod:`~bot.present.pages` (records, help, hints,
+engine's error codes as sentences), :mod:`~bot.present.labels` (the pictures' words) and
+:mod:`~bot.present.pages` (records, help, hints,
 analysis, dice). Import from ``bot.present``; the split is only for reading.
 """
 
+from bot.present.labels import board_words, chart_labels
 from bot.present.pages import (
     HELP,
     HELP_TEXT,
@@ -88,7 +90,9 @@ __all__ = [
     "THIS_SERVER",
     "Mention",
     "analysis_text",
+    "board_words",
     "challenge_lines",
+    "chart_labels",
     "commitment_line",
     "computer_match_line",
     "computer_record_text",

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import Text, say
-from cogs.helpers import board_words
+from bot.present import board_words
 from renderers import render_board
 from renderers.panels import BoardWords
 from tests.e2e.conftest import TOKEN, Harness

@@ -1,7 +1,7 @@
 """Every word on the board fits, in every language, with the longest names.
 
 The board's words come from a :class:`~renderers.panels.BoardWords` the caller builds in the
-reader's language (:func:`cogs.helpers.board_words`). Players' names may be shortened with an
+reader's language (:func:`bot.present.board_words`). Players' names may be shortened with an
 ellipsis (a Discord display name has up to 32 characters); the words around them never are:
 statuses, pip and score labels, the footer's terms and IDs, the banner's result and score.
 The text drawing calls are recorded and each label is measured against the room it was given.
@@ -17,7 +17,7 @@ import pytest
 import renderers.panels as panels
 from bot.engine import Game, MatchOptions, ResultKind
 from bot.i18n import LANGUAGES
-from cogs.helpers import board_words
+from bot.present import board_words
 from renderers import render_board
 from renderers.examples import EXAMPLES
 from renderers.panels import BoardWords
