@@ -190,7 +190,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     play.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
     play.add_argument("--out", default="out", help="folder for the board PNGs (default: out)")
-    play.add_argument("--db", default=None, help="database file (default: DATABASE_PATH)")
+    play.add_argument(
+        "--db",
+        default=None,
+        help="database file or postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)",
+    )
     play.add_argument(
         "--dice", default=None, help="scripted dice, e.g. 3,1,6,5 (for demos and tests)"
     )
@@ -224,7 +228,11 @@ def export_command(argv: Sequence[str]) -> int:
     )
     parser.add_argument("match", type=int, help="the match number (shown by /backgammon export)")
     parser.add_argument("--format", choices=FORMATS, default="mat")
-    parser.add_argument("--db", default=None, help="database file (default: DATABASE_PATH)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database file or postgresql:// URL (default: DATABASE_URL, else DATABASE_PATH)",
+    )
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()

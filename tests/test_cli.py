@@ -132,3 +132,19 @@ def test_offline_game_against_the_computer(tmp_path: Path) -> None:
     assert "Proper cube action: No double" in text
     assert "GammonBot wins a single game: 1 point (alice resigned)." in text
     assert len(list((tmp_path / "out").glob("*.png"))) == 4
+
+
+def test_offline_play_uses_the_bots_postgresql_when_database_url_is_set(
+    tmp_path: Path, pg_url: str
+) -> None:
+    # DATABASE_URL wins over DATABASE_PATH, as for the bot: the saved game is in PostgreSQL.
+    env = {"DATABASE_URL": pg_url, "DATABASE_PATH": str(tmp_path / "unused.db")}
+    args = ["play", "--names", "alice,bob", "--dice", "3,1", "--out", str(tmp_path / "b")]
+    first = run_bot(args, tmp_path, stdin="8/5 6/5\n", env=env)
+    assert first.returncode == 0, first.stderr
+    assert "alice rolls 3-1 and plays 8/5 6/5." in first.stdout
+    assert not (tmp_path / "unused.db").exists()
+    again = run_bot(args, tmp_path, stdin="resign gammon\naccept\n", env=env)
+    assert again.returncode == 0, again.stderr
+    assert "Resuming your saved game" in again.stdout
+    assert "Game over" in again.stdout
