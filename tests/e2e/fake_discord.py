@@ -225,6 +225,8 @@ DEFAULT_BOT_PERMISSIONS = (
     | PERM_CREATE_PRIVATE_THREADS
 )
 
+HEARTBEAT_ACK_DELAY = 0.05  # seconds: a network's round trip, see FakeDiscord._heartbeat_ack
+
 # --- gateway intents ---
 INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MEMBERS = 1 << 1
@@ -2220,13 +2222,20 @@ class FakeDiscord:
             self._changed()
         return ws
 
+    async def _heartbeat_ack(self, sess: _GatewaySession) -> None:
+        """Ack a heartbeat a moment later, as over a network. discord.py's keep-alive thread
+        notes the send time only after the send returns, so an ack on the same instant can
+        be read first and logged as "Can't keep up ... 41.3s behind" (one interval)."""
+        await asyncio.sleep(HEARTBEAT_ACK_DELAY)
+        await sess.send({"op": 11, "d": None, "s": None, "t": None})
+
     async def _gateway_op(
         self, sess: _GatewaySession, conn: _Connection, packet: dict[str, Any]
     ) -> _GatewaySession:
         op, d = packet.get("op"), packet.get("d")
         self.gateway_log.append((f"op{op}", d if op != 2 else {**d, "token": "***"}))
         if op == 1:
-            await sess.send({"op": 11, "d": None, "s": None, "t": None})
+            self._spawn(self._heartbeat_ack(sess))
         elif op == 2:
             await self._identify(sess, conn, d or {})
         elif op == 6:
