@@ -28,6 +28,7 @@ from bot.config import Settings
 from bot.errors import UserError
 from bot.i18n import Text, _, say
 from bot.session import SessionService
+from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
 from cogs.replies import Reply
 from cogs.views import ActionButton
@@ -150,6 +151,7 @@ class GammonBot(commands.Bot):
             # player (worker processes warm themselves when they start).
             await asyncio.to_thread(warm_up)
         self.add_dynamic_items(ActionButton)
+        quiet_collector()
         if not self.settings.syncs_commands:
             # Several shard processes: the one running shard 0 registers the commands (they
             # belong to the application, not to a shard); the others would only race it.
