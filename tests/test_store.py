@@ -576,3 +576,27 @@ async def test_every_reader_and_small_writer_behaves_alike(
     history = await store.rating_history(GUILD, BOB.id)
     assert len(history) == 1 and history[0][1] == board[0].rating
     assert await store.computer_results(GUILD, ALICE.id) == []
+
+
+async def test_reminder_candidates_are_only_the_games_an_idle_reminder_may_be_due_in(
+    store: Store, service: SessionService, roller: ScriptedRoller
+) -> None:
+    # Bob asked for a reminder after 5 idle minutes; Alice, Carol and Dave did not.
+    await store.save_user_settings(BOB.id, UserSettings(notify="idle", notify_minutes=5))
+    carol, dave = Player(3, "carol"), Player(4, "dave")
+    started = (await start(service, roller, 1)).match  # Alice and Bob, Bob to act
+    await service.challenge(GUILD, 2, carol, dave)
+    roller.extend([3, 1])
+    await service.accept(2, dave)  # nobody there wants idle reminders
+    await service.challenge(GUILD, 3, BOB, ALICE)  # a challenge is not a game in play
+    since = started.last_action_at
+
+    assert await store.reminder_candidates(since + 299) == []
+    [due] = await store.reminder_candidates(since + 300)
+    assert due.id == started.id and due.version == started.version
+    service.clock.now = since + 300
+    assert [(row.id, user) for row, user in await service.due_reminders()] == [(started.id, BOB.id)]
+    assert await store.note_notified(due.id, due.version)
+    assert await store.reminder_candidates(since + 3600) == []  # reminded this turn already
+    service.clock.now = since + 3600
+    assert await service.due_reminders() == []

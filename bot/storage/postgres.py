@@ -45,6 +45,7 @@ from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.rows import (
     COMPUTER_COLUMNS,
     MATCH_COLUMNS,
+    MATCH_COLUMNS_OF_M,
     PLAYER_COLUMNS,
     event_from_row,
     match_from_row,
@@ -235,6 +236,18 @@ class PostgresStore:
         rows = await self._pool.fetch(
             f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE status IN ('challenge', 'playing') ORDER BY id"
+        )
+        return [parse_match(row) for row in rows]
+
+    async def reminder_candidates(self, now: float) -> list[MatchRow]:
+        rows = await self._pool.fetch(
+            f"SELECT {MATCH_COLUMNS_OF_M} FROM matches AS m "
+            "WHERE m.status = 'playing' "
+            "AND (m.notified_version IS NULL OR m.notified_version <> m.version) "
+            "AND EXISTS (SELECT 1 FROM user_settings AS u "
+            "WHERE u.user_id IN (m.player0_id, m.player1_id) AND u.notify = 'idle' "
+            "AND m.last_action_at <= $1 - 60 * u.notify_minutes) ORDER BY m.id",
+            now,
         )
         return [parse_match(row) for row in rows]
 

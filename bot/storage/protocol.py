@@ -51,6 +51,12 @@ class Storage(Protocol):
 
     async def live_matches_in(self, guild_id: int) -> list[MatchRow]: ...
 
+    async def reminder_candidates(self, now: float) -> list[MatchRow]:
+        """Games in play, not reminded since their last action, with a player who asked for
+        idle reminders and whose minutes have passed since it (who must act is for the
+        caller to check): the few rows a reminder round needs, not every live game."""
+        ...
+
     async def match_by_dice_public(self, public: str) -> MatchRow | None: ...
 
     async def create_challenge(

@@ -32,6 +32,8 @@ MATCH_COLUMNS = (
     "dice_public, dice_drawn, home_channel_id, board_channel_id, board_message_id, "
     "notified_version"
 )
+# The same, for a query that names the matches table ``m`` (and joins another).
+MATCH_COLUMNS_OF_M = ", ".join(f"m.{column}" for column in MATCH_COLUMNS.split(", "))
 PLAYER_COLUMNS = (
     "guild_id, user_id, name, rating, experience, rated_matches, games, game_wins, "
     "game_losses, matches, match_wins, match_losses, gammons, backgammons, points_won, "
