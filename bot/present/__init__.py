@@ -23,8 +23,8 @@ the front end passes (``<@id>`` on Discord, the plain name in a terminal).
 The package: :mod:`~bot.present.words` (the vocabulary), :mod:`~bot.present.story` (a
 match's story line by line, the next step, history), :mod:`~bot.present.refusals` (the
 engine's error codes as sentences), :mod:`~bot.present.labels` (the pictures' words) and
-:mod:`~bot.present.pages` (records, help, hints,
-analysis, dice). Import from ``bot.present``; the split is only for reading.
+:mod:`~bot.present.pages` (records, help, hints, analysis, dice). Import from
+``bot.present``; the split is only for reading.
 """
 
 from bot.present.labels import board_words, chart_labels
