@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from bot.i18n import N_, Text, _, say
+from bot.i18n import N_, _, say
 from renderers.charts import ChartLabels
 from renderers.panels import BoardWords
 
@@ -17,10 +17,7 @@ from renderers.panels import BoardWords
 @functools.cache
 def board_words(language: str) -> BoardWords:
     """Every word the board picture shows, in ``language`` (the renderer never translates)."""
-
-    def w(text: Text) -> str:
-        return say(text, language)
-
+    w = functools.partial(say, language=language)
     return BoardWords(
         pips=w(_("PIPS")),
         score=w(_("SCORE")),
@@ -63,10 +60,7 @@ MONTHS = (
 @functools.cache
 def chart_labels(language: str) -> ChartLabels:
     """Every word the charts show, in ``language``."""
-
-    def w(text: Text) -> str:
-        return say(text, language)
-
+    w = functools.partial(say, language=language)
     return ChartLabels(
         win_title=w(_("Chance of winning")),
         game=w(_("game {number}")),
