@@ -291,16 +291,24 @@ SHARD_SIDES = (("1 process, PostgreSQL", None), ("2 shard processes, PG", 2))
 
 
 async def main(
-    games: int, moves: int, think: float, sweep: bool, shards: bool, database_url: str | None
+    games: int,
+    moves: int,
+    think: float,
+    sweep: bool,
+    shards: bool,
+    database_url: str | None,
+    only: str | None = None,
 ) -> None:
     if shards and database_url is None:
         from tests.pg_server import postgres
 
         with postgres(durable=True) as schemas:
-            await main(games, moves, think, sweep, shards, schemas.url)
+            await main(games, moves, think, sweep, shards, schemas.url, only)
         return
     thinks = [think] if not sweep else [2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18]
     sides = SHARD_SIDES if shards else SIDES
+    if only is not None:
+        sides = tuple(side for side in sides if side[0].startswith(only))
     results: dict[str, list[Run]] = {label: [] for label, _ in sides}
     for value in thinks:
         for label, choice in sides:
@@ -348,7 +356,21 @@ if __name__ == "__main__":
     parser.add_argument(
         "--database-url", default=None, help="PostgreSQL for --shards (default: a throwaway one)"
     )
+    parser.add_argument(
+        "--only",
+        default=None,
+        help='run one side only, named by the start of its label ("worker", "in-process", '
+        '"1 process", "2 shard")',
+    )
     args = parser.parse_args()
     asyncio.run(
-        main(args.games, args.moves, args.think, args.sweep, args.shards, args.database_url)
+        main(
+            args.games,
+            args.moves,
+            args.think,
+            args.sweep,
+            args.shards,
+            args.database_url,
+            args.only,
+        )
     )
