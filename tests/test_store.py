@@ -435,6 +435,26 @@ async def test_a_crash_in_the_middle_of_an_action_loses_it_whole(
 
 
 @SQLITE_ONLY
+async def test_reads_answer_while_a_transaction_is_being_written(store: Store) -> None:
+    """A read never queues behind a write (group commits hold the writing connection for
+    several round trips), and sees only what was committed."""
+    row = await challenge(store, 1)
+    await store.save_guild_settings(GUILD, GuildSettings(threads=True))
+    async with store._lock:  # as a group commit holds it, half-way through its transaction
+        await store._db.execute("BEGIN IMMEDIATE")
+        try:
+            await store._db.execute(
+                "UPDATE matches SET version = version + 7 WHERE id = ?", (row.id,)
+            )
+            live = await asyncio.wait_for(store.live_match(1), 2)
+            settings = await asyncio.wait_for(store.guild_settings(GUILD), 2)
+        finally:
+            await store._db.execute("ROLLBACK")
+    assert live is not None and live.version == row.version  # not the uncommitted write
+    assert settings.threads
+
+
+@SQLITE_ONLY
 async def test_every_acknowledged_action_is_fsynced(store: Store) -> None:
     """synchronous=FULL in WAL mode syncs the log at every commit: a power cut cannot roll
     back a move the players were shown (NORMAL, the old setting, only syncs at checkpoints)."""

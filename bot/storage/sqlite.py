@@ -66,6 +66,18 @@ def _prepare_file(path: Path) -> None:
         raise StoreOpenError(f"cannot open the database {path}: {exc}") from exc
 
 
+async def _open_reader(path: str) -> aiosqlite.Connection:
+    """The read-only second connection of a file database (see :class:`Store`)."""
+    reader = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        await reader.execute("PRAGMA query_only = ON")
+        await reader.execute("PRAGMA busy_timeout = 5000")
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
+
+
 def _result_values(result: GameResult) -> tuple[int, int, int, int, str]:
     """A game result as the columns winner, kind, cube, points, reason."""
     return result.winner, int(result.kind), result.cube, result.points, result.reason.value
@@ -74,12 +86,21 @@ def _result_values(result: GameResult) -> tuple[int, int, int, int, str]:
 class Store:
     """The database. Open with :meth:`open`; all methods are coroutines.
 
-    One connection serves the whole bot; an asyncio lock keeps each transaction's statements
-    together, since coroutines sharing a connection would otherwise interleave them.
+    One connection writes; an asyncio lock keeps each transaction's statements together,
+    since coroutines sharing a connection would otherwise interleave them. A file database
+    has a second, read-only connection for the reads that stand alone (a channel's live
+    game, settings, statistics): WAL lets it read while a transaction is being written, so
+    a read never queues behind a write's several round trips (under load, the settings
+    read of a board post waited up to 100 ms behind group commits: benchmarks/e2e.py).
+    Each read sees every transaction committed before it started, so an action that has
+    returned is always seen. An in-memory database has one connection for both.
     """
 
-    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
+    def __init__(
+        self, connection: aiosqlite.Connection, path: str, reader: aiosqlite.Connection | None
+    ) -> None:
         self._db = connection
+        self._reader = reader
         self.path = path
         self._lock = asyncio.Lock()
         # The parsed live row of each channel as this store last read or wrote it. Every
@@ -115,9 +136,11 @@ class Store:
             raise StoreOpenError(f"cannot open the database {text}: {exc}") from exc
         # A failed set-up must close the connection (below), or its thread keeps the
         # process alive.
-        store = cls(connection, text)
+        store = cls(connection, text, None)
         try:
             await store._setup()
+            if text != ":memory:":  # another connection would open another memory database
+                store._reader = await _open_reader(text)
         except (sqlite3.Error, OSError) as exc:
             await connection.close()
             raise StoreOpenError(f"cannot open the database {text}: {exc}") from exc
@@ -146,6 +169,8 @@ class Store:
         if self._committer is not None:  # let the actions already accepted be written
             with contextlib.suppress(Exception):
                 await self._committer
+        if self._reader is not None:
+            await self._reader.close()
         await self._db.close()
 
     async def schema_version(self) -> int:
@@ -251,9 +276,13 @@ class Store:
         """All rows of a query in one round trip to the database thread.
 
         Each round trip costs a thread hand-off both ways, which dominates the cost of
-        these small queries; a cursor's execute/fetch/close would be three. The lock keeps
-        a read from seeing another coroutine's transaction half-way.
+        these small queries; a cursor's execute/fetch/close would be three. On the reading
+        connection no lock is needed: it sees only committed transactions. On the one
+        connection of a memory database, the lock keeps a read from seeing another
+        coroutine's transaction half-way.
         """
+        if self._reader is not None:
+            return list(await self._reader.execute_fetchall(sql, params))
         async with self._lock:
             return list(await self._db.execute_fetchall(sql, params))
 
@@ -354,9 +383,15 @@ class Store:
         """One transaction for ``changes``: the new row of each, or why it wrote nothing."""
         db = self._db
         results: list[MatchRow | Exception] = []
+        # A lone action needs no savepoint: its transaction is all it would undo. Two round
+        # trips to the database thread fewer for most writes.
+        alone = len(changes) == 1
         try:
             await db.execute("BEGIN IMMEDIATE")
             for change in changes:
+                if alone:
+                    results.append(await self._apply(change))
+                    break
                 await db.execute("SAVEPOINT action")
                 try:
                     row = await self._apply(change)
@@ -670,15 +705,11 @@ class Store:
 
     async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResults]:
         """A player's record against the computer on a server, one row per level."""
-        async with (
-            self._lock,
-            self._db.execute(
-                f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
-                "WHERE guild_id = ? AND user_id = ? ORDER BY level",
-                (guild_id, user_id),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+        rows = await self._select(
+            f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
+            "WHERE guild_id = ? AND user_id = ? ORDER BY level",
+            (guild_id, user_id),
+        )
         return [ComputerResults(*row) for row in rows]
 
     async def leaderboard(
