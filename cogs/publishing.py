@@ -107,22 +107,33 @@ class Publisher:
         A game accepted on a server that wants threads moves to a thread of its own first;
         a match that ends in a thread is announced back in its home channel.
         """
-        await reply.remove_buttons()
-        if report.boards:
-            await reply.acknowledge()  # drawing takes a moment
-        requester = reply.interaction.user.id
-        language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
-        if report.action == Action.ACCEPT:
-            thread = await self._open_thread(reply, report, language)
-            if thread is not None:
-                report.match = await self.service.move_to_thread(
-                    report.match.id, thread.id, report.match.channel_id
-                )
-                await self._post(thread, report, requester, language)
-                on = _("The game is on in {thread}.", thread=thread.mention)
-                await reply.send(content=say(on, language), allowed_mentions=NO_MENTIONS)
-                return
-        message = await reply.send(**await self._message(report, requester, language))
+        if reply.done:
+            # Acknowledged already: taking the buttons off is an edit of its own, made
+            # while the board is drawn rather than before (one round trip off the wait).
+            removing = asyncio.ensure_future(reply.remove_buttons())
+        else:
+            await reply.remove_buttons()  # this edit is the acknowledgement
+            removing = None
+        try:
+            if report.boards:
+                await reply.acknowledge()  # drawing takes a moment
+            requester = reply.interaction.user.id
+            language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
+            if report.action == Action.ACCEPT:
+                thread = await self._open_thread(reply, report, language)
+                if thread is not None:
+                    report.match = await self.service.move_to_thread(
+                        report.match.id, thread.id, report.match.channel_id
+                    )
+                    await self._post(thread, report, requester, language)
+                    on = _("The game is on in {thread}.", thread=thread.mention)
+                    await reply.send(content=say(on, language), allowed_mentions=NO_MENTIONS)
+                    return
+            kwargs = await self._message(report, requester, language)
+        finally:
+            if removing is not None:
+                await removing  # the old buttons are gone before the new board appears
+        message = await reply.send(**kwargs)
         if message is not None:
             await self._note_board(report, message)
         if report.match_over:

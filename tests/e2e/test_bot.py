@@ -242,6 +242,28 @@ async def test_roll_pressed_twice_at_once_rolls_once(harness: Harness) -> None:
     assert h.roller.remaining() == 2
 
 
+async def test_a_pressed_board_has_lost_its_buttons_when_the_next_board_appears(
+    harness: Harness,
+) -> None:
+    """The buttons come off the pressed message while the new board is drawn, and are gone
+    by the time it is posted, even when that edit is slow: only the newest board can be
+    pressed."""
+    h = harness
+    h.roller.extend([3, 1, 6, 6])
+    challenge = await (await h.slash(h.alice, "challenge", opponent=h.bob.id)).original_message()
+    await h.board_after(await h.press(h.bob, challenge, "accept"))
+    assert h.fake.message(challenge.id).custom_ids == []
+    board = await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
+    assert any(c.startswith("bg:roll:") for c in board.custom_ids)
+    # Discord holds the edit back a moment (a rate limit): the new board waits for it.
+    slow = h.fake.fail_requests(
+        "PATCH", r"/webhooks/\d+/[^/]+/messages/@original$", 429, retry_after=0.3
+    )
+    await h.board_after(await h.press(h.bob, board, "roll"))
+    assert slow.hits == 1
+    assert h.fake.message(board.id).custom_ids == []
+
+
 async def test_restart_between_moves_keeps_the_game_and_its_buttons(harness: Harness) -> None:
     h = harness
     h.roller.extend([4, 1, 5, 3])
