@@ -298,15 +298,18 @@ async def main(
     shards: bool,
     database_url: str | None,
     only: str | None = None,
+    pool: str | None = None,
 ) -> None:
     if shards and database_url is None:
         from tests.pg_server import postgres
 
         with postgres(durable=True) as schemas:
-            await main(games, moves, think, sweep, shards, schemas.url, only)
+            await main(games, moves, think, sweep, shards, schemas.url, only, pool)
         return
     thinks = [think] if not sweep else [2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18]
     sides = SHARD_SIDES if shards else SIDES
+    if pool is not None and not shards:
+        sides = (SIDES[0], (f"worker pool of {pool}", pool))
     if only is not None:
         sides = tuple(side for side in sides if side[0].startswith(only))
     results: dict[str, list[Run]] = {label: [] for label, _ in sides}
@@ -362,6 +365,11 @@ if __name__ == "__main__":
         help='run one side only, named by the start of its label ("worker", "in-process", '
         '"1 process", "2 shard")',
     )
+    parser.add_argument(
+        "--workers",
+        default=None,
+        help="the pool side's WORKERS (default: unset, the cores less one)",
+    )
     args = parser.parse_args()
     asyncio.run(
         main(
@@ -372,5 +380,6 @@ if __name__ == "__main__":
             args.shards,
             args.database_url,
             args.only,
+            args.workers,
         )
     )

@@ -200,9 +200,13 @@ def _strip_runs(parts: list[Run]) -> tuple[Run, ...]:
     return tuple(parts)
 
 
-def _width(parts: tuple[Run, ...], size: int, bold: bool) -> float:
+def _lengths(parts: tuple[Run, ...], size: int, bold: bool) -> list[float]:
     fonts = _fonts(size, bold)
-    return sum(fonts[r.font_index].getlength(r.text) for r in parts)
+    return [fonts[r.font_index].getlength(r.text) for r in parts]
+
+
+def _width(parts: tuple[Run, ...], size: int, bold: bool) -> float:
+    return sum(_lengths(parts, size, bold))
 
 
 def text_width(text: str, size: int, *, bold: bool = False) -> float:
@@ -212,9 +216,19 @@ def text_width(text: str, size: int, *, bold: bool = False) -> float:
 
 def fit(text: str, size: int, max_width: int, *, bold: bool = False) -> tuple[Run, ...]:
     """The runs of ``text`` cut at the end with an ellipsis so they fit in ``max_width``."""
+    return _fit_measured(text, size, max_width, bold)[0]
+
+
+def _fit_measured(
+    text: str, size: int, max_width: int, bold: bool
+) -> tuple[tuple[Run, ...], list[float]]:
+    """:func:`fit`'s runs and the length of each: measuring (shaping, with Raqm) cost as
+    much as drawing, and the picture's one new text per board, its IDs, was measured
+    three times."""
     parts = runs(clean(text), bold=bold)
-    if _width(parts, size, bold) <= max_width:
-        return parts
+    lengths = _lengths(parts, size, bold)
+    if sum(lengths) <= max_width:
+        return parts, lengths
     chars = [(ch, r.font_index) for r in parts for ch in r.text]
     ellipsis_w = _fonts(size, bold)[0].getlength(ELLIPSIS)
     lo, hi = 0, len(chars)
@@ -227,7 +241,8 @@ def fit(text: str, size: int, max_width: int, *, bold: bool = False) -> tuple[Ru
     keep = chars[:lo]
     while keep and (unicodedata.category(keep[-1][0]).startswith("M") or keep[-1][0].isspace()):
         keep.pop()  # do not end on a space or on a mark cut from its letter
-    return _group([*keep, (ELLIPSIS, 0)])
+    cut = _group([*keep, (ELLIPSIS, 0)])
+    return cut, _lengths(cut, size, bold)
 
 
 def _group(chars: list[tuple[str, int]]) -> tuple[Run, ...]:
@@ -249,10 +264,10 @@ def text_image(
     The image is as tall as the primary font's line, with the baseline at the font's
     ascent, so images of one size line up whatever fallbacks they use.
     """
-    parts = fit(text, size, max_width, bold=bold)
+    parts, lengths = _fit_measured(text, size, max_width, bold)
     fonts = _fonts(size, bold)
     ascent, descent = fonts[0].getmetrics()
-    total = _width(parts, size, bold)
+    total = sum(lengths)
     width = max(1, min(max_width, round(total) + 2))
     image = Image.new("RGBA", (width, ascent + descent), (*colour, 0))
     draw = ImageDraw.Draw(image)
@@ -260,9 +275,8 @@ def text_image(
     options = {"direction": "rtl" if rtl else "ltr"} if LAYOUT_ENGINE == Layout.RAQM else {}
     # Runs follow the name's base direction; Raqm orders the characters inside each run.
     x = total + 1 if rtl else 1.0
-    for part in parts:
+    for part, length in zip(parts, lengths, strict=True):
         face = fonts[part.font_index]
-        length = face.getlength(part.text)
         if rtl:
             x -= length
         draw.text((x, ascent), part.text, font=face, fill=(*colour, 255), anchor="ls", **options)
