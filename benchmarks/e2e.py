@@ -79,7 +79,7 @@ async def play_one(
     async def timed(send, bucket: list[float]) -> RecordedMessage:
         started = time.perf_counter()
         result = await send
-        message = await result.followup(0, timeout=60)
+        message = await result.answer(timeout=60)
         bucket.append(time.perf_counter() - started)
         if result.late:
             timings.late += 1

@@ -115,8 +115,6 @@ class Publisher:
             await reply.remove_buttons()  # this edit is the acknowledgement
             removing = None
         try:
-            if report.boards:
-                await reply.acknowledge()  # drawing takes a moment
             requester = reply.interaction.user.id
             language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
             if report.action == Action.ACCEPT:

@@ -1,9 +1,12 @@
 """How the bot answers one interaction: acknowledge in time, then a result or a private error.
 
-Discord gives an interaction 3 seconds for its first answer. The session calls
-:meth:`Reply.acknowledge` once a request is known to be valid and before it writes anything,
-so a slow write or the computer's thinking never makes the interaction fail; a watchdog
-acknowledges anyway when even reading takes too long (a locked database). Errors stay
+Discord gives an interaction 3 seconds for its first answer. A command's result (a board,
+drawn in milliseconds) is that first answer itself: one request to Discord instead of a
+"thinking..." deferral and then a followup. A watchdog defers whatever is still unanswered
+after :data:`WATCHDOG_SECONDS` (a locked database, the computer thinking long), and
+:meth:`Reply.acknowledge` defers at once for work known to be slow (an analysis). A pressed
+button is acknowledged by the session once the request is known to be valid and before it
+writes anything (a silent deferred update; the new board is a followup). Errors stay
 private whatever was acknowledged, and once the action is stored a Discord failure is never
 reported as "nothing changed" (the ``committed`` flag, read by the tree's error handler in
 :mod:`bot.client` through :meth:`Reply.of`).
@@ -77,8 +80,11 @@ class Reply:
         return reply if isinstance(reply, Reply) else cls(interaction)
 
     def context(self, match_id: int | None = None) -> ActionContext:
+        # A command is answered by its result, or by the watchdog if that takes long; a
+        # pressed button is acknowledged as soon as the session finds the press valid.
+        acknowledge = self.acknowledge if self.pressed else None
         return ActionContext(
-            match_id=match_id, acknowledge=self.acknowledge, public=str(self.interaction.id)
+            match_id=match_id, acknowledge=acknowledge, public=str(self.interaction.id)
         )
 
     @property
@@ -133,10 +139,12 @@ class Reply:
         interaction = self.interaction
         for attempt in range(POST_RETRIES + 1):
             try:
-                if self.done:
-                    return await interaction.followup.send(**kwargs, wait=True)
-                await interaction.response.send_message(**kwargs)
-                return None
+                async with self._lock:  # the watchdog must not defer while this is sent
+                    if not self.done:
+                        sent = await interaction.response.send_message(**kwargs)
+                        message = sent.resource
+                        return message if isinstance(message, discord.Message) else None
+                return await interaction.followup.send(**kwargs, wait=True)
             except discord.NotFound:
                 break  # the interaction is gone (expired): retrying cannot help
             except discord.HTTPException as exc:

@@ -132,7 +132,7 @@ class Harness:
 
     async def board_after(self, result: InteractionResult) -> RecordedMessage:
         """The public message an action produced (the board post)."""
-        message = await result.followup(0)
+        message = await result.answer()
         assert not message.ephemeral, message.content
         return message
 

@@ -1226,6 +1226,16 @@ class InteractionResult:
             f"followup #{index}",
         )
 
+    async def answer(self, timeout: float = 5.0) -> RecordedMessage:
+        """The message that answers the interaction, however the bot sent it: for a command,
+        its response message once it is no longer "thinking..." (a type 4 response, or a
+        type 5 deferral whose first followup fills it in); for a pressed button (a type 6
+        or 7 update of the pressed message), its first followup."""
+        callback = await self.response(timeout)
+        if callback.type in (CALLBACK_DEFERRED_UPDATE_MESSAGE, CALLBACK_UPDATE_MESSAGE):
+            return await self.followup(0, timeout)
+        return await self.original_message(timeout)
+
     async def original_message(self, timeout: float = 5.0) -> RecordedMessage:
         """The response message once it exists and is no longer a 'thinking…' placeholder."""
 

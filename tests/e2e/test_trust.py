@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import pytest
 
 from bot.engine import Game, Phase, Play
+from cogs import replies
 from tests.e2e.conftest import Harness
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import CALLBACK_CHANNEL_MESSAGE, FakeDiscord
 
 # --- a scripted computer opponent ------------------------------------------------------------
 
@@ -191,12 +192,17 @@ def _says_unchanged(fake: FakeDiscord) -> list[str]:
     return [r.content for r in fake.message_requests if "unchanged" in (r.content or "")]
 
 
-async def test_a_lost_followup_after_the_move_still_shows_the_board(harness: Harness) -> None:
+CALLBACK_ROUTE = r"/interactions/\d+/[^/]+/callback$"
+FOLLOWUP_ROUTE = r"/webhooks/\d+/[^/]+$"
+
+
+async def test_a_lost_interaction_after_the_move_still_shows_the_board(harness: Harness) -> None:
     """Discord loses the interaction (404) after the move is stored: the board goes to the
-    channel directly and nobody is told the game is unchanged."""
+    channel directly and nobody is told the game is unchanged. (A command's board is its
+    response.)"""
     h = harness
     await _alice_to_move(h)
-    rule = h.fake.fail_requests("POST", r"/webhooks/\d+/[^/]+$", 404, count=5, code=10015)
+    rule = h.fake.fail_requests("POST", CALLBACK_ROUTE, 404, count=5, code=10062)
     await h.slash(h.alice, "move", play="8/5 6/5")
     channel = h.fake.channel_id("games")
     board = await h.fake.wait_for_message(
@@ -209,10 +215,28 @@ async def test_a_lost_followup_after_the_move_still_shows_the_board(harness: Har
     assert row is not None and row.game is not None and row.game.on_roll == 1
 
 
+async def test_a_lost_followup_after_a_roll_still_shows_the_board(harness: Harness) -> None:
+    """The same for a pressed button, whose board is a followup of its deferred update."""
+    h = harness
+    await _alice_to_move(h)
+    h.roller.extend([5, 2])
+    board = await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
+    rule = h.fake.fail_requests("POST", FOLLOWUP_ROUTE, 404, count=5, code=10015)
+    await h.press(h.bob, board, "roll")
+    rolled = await h.fake.wait_for_message(
+        h.fake.channel_id("games"), lambda m: "bob rolls 5-2" in (m.content or "")
+    )
+    assert rolled.attachments and not rolled.ephemeral
+    assert rule.hits >= 1
+    assert _says_unchanged(h.fake) == []
+    row = await h.live()
+    assert row is not None and row.game is not None and row.game.dice == (5, 2)
+
+
 async def test_a_discord_500_after_the_move_posts_the_board_once(harness: Harness) -> None:
     h = harness
     await _alice_to_move(h)
-    h.fake.fail_requests("POST", r"/webhooks/\d+/[^/]+$", 500, count=1)
+    h.fake.fail_requests("POST", CALLBACK_ROUTE, 500, count=1)
     result = await h.slash(h.alice, "move", play="8/5 6/5")
     board = await h.board_after(result)
     assert "alice rolls 3-1 and plays 8/5 6/5." in board.content
@@ -226,11 +250,31 @@ async def test_a_discord_500_after_the_move_posts_the_board_once(harness: Harnes
     assert _says_unchanged(h.fake) == []
 
 
+async def test_the_watchdog_never_defers_a_command_whose_answer_is_on_its_way(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command's board is its response. When Discord holds that response back (a rate
+    limit) past the watchdog's time, the watchdog must not send a deferral of its own: the
+    interaction would be answered twice, and Discord refuses the second (40060)."""
+    monkeypatch.setattr(replies, "WATCHDOG_SECONDS", 0.4)
+    h = harness
+    await _alice_to_move(h)
+    slow = h.fake.fail_requests("POST", CALLBACK_ROUTE, 429, retry_after=1.0)
+    result = await h.slash(h.alice, "move", play="8/5 6/5")
+    board = await h.board_after(result)
+    assert slow.hits == 1
+    assert (await result.response()).type == CALLBACK_CHANNEL_MESSAGE
+    assert "alice rolls 3-1 and plays 8/5 6/5." in board.content
+    await asyncio.sleep(0.3)  # a deferral sent late would have arrived by now
+    assert [e for e in h.fake.errors if e.status == 400] == []
+
+
 async def test_a_database_locked_for_4_seconds_does_not_fail_the_interaction(
     harness: Harness,
 ) -> None:
-    """Another connection holds the write lock for 4 s: the move is acknowledged at once and
-    answered when the write goes through, not lost to Discord's 3-second limit."""
+    """Another connection holds the write lock for 4 s: the move is acknowledged in time (by
+    the watchdog) and answered when the write goes through, not lost to Discord's 3-second
+    limit."""
     h = harness
     await _alice_to_move(h)
     locked, release = threading.Event(), threading.Event()
