@@ -7,7 +7,6 @@ comes back into messages and board images.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.computer import PlayerAnalysis
@@ -41,14 +40,10 @@ class ActionContext:
 
     ``match_id``: the game the request names (a button's match); the action is refused
     unless it is still the channel's live game, checked under the channel's lock.
-    ``acknowledge``: awaited once the request is known to be valid and before anything is
-    written or the computer thinks, so the front end can tell Discord "working on it"
-    (defer) before the slow part, and never after a write it could then misreport.
     ``public``: mixed into the match's committed dice when this request starts the match.
     """
 
     match_id: int | None = None
-    acknowledge: Callable[[], Awaitable[None]] | None = None
     public: str | None = None  # a value fixed only now (the interaction's id), for the dice
 
 

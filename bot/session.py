@@ -641,8 +641,6 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             action = act(turn)
         except EngineError as exc:
             raise UserError(engine_error(exc)) from exc
-        if ctx.acknowledge is not None:
-            await ctx.acknowledge()
         if row.computer_level is not None:
             await self._computer_plays(turn)
         return await self._commit(turn, action)

@@ -107,13 +107,9 @@ class Publisher:
         A game accepted on a server that wants threads moves to a thread of its own first;
         a match that ends in a thread is announced back in its home channel.
         """
-        if reply.done:
-            # Acknowledged already: taking the buttons off is an edit of its own, made
-            # while the board is drawn rather than before (one round trip off the wait).
-            removing = asyncio.ensure_future(reply.remove_buttons())
-        else:
-            await reply.remove_buttons()  # this edit is the acknowledgement
-            removing = None
+        # Taking the pressed message's buttons off is an edit of its own, made while the
+        # board is drawn rather than before it (one round trip off the wait).
+        removing = asyncio.ensure_future(reply.remove_buttons())
         try:
             requester = reply.interaction.user.id
             language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
@@ -129,8 +125,7 @@ class Publisher:
                     return
             kwargs = await self._message(report, requester, language)
         finally:
-            if removing is not None:
-                await removing  # the old buttons are gone before the new board appears
+            await removing  # the old buttons are gone before the new board appears
         message = await reply.send(**kwargs)
         if message is not None:
             await self._note_board(report, message)

@@ -1,15 +1,14 @@
 """How the bot answers one interaction: acknowledge in time, then a result or a private error.
 
-Discord gives an interaction 3 seconds for its first answer. A command's result (a board,
-drawn in milliseconds) is that first answer itself: one request to Discord instead of a
-"thinking..." deferral and then a followup. A watchdog defers whatever is still unanswered
-after :data:`WATCHDOG_SECONDS` (a locked database, the computer thinking long), and
-:meth:`Reply.acknowledge` defers at once for work known to be slow (an analysis). A pressed
-button is acknowledged by the session once the request is known to be valid and before it
-writes anything (a silent deferred update; the new board is a followup). Errors stay
-private whatever was acknowledged, and once the action is stored a Discord failure is never
-reported as "nothing changed" (the ``committed`` flag, read by the tree's error handler in
-:mod:`bot.client` through :meth:`Reply.of`).
+Discord gives an interaction 3 seconds for its first answer. The result of a command or a
+pressed button (a board, drawn in milliseconds) is that first answer itself: one request to
+Discord instead of a deferral and then a followup. A watchdog defers whatever is still
+unanswered after :data:`WATCHDOG_SECONDS` (a locked database, the computer thinking long),
+and :meth:`Reply.acknowledge` defers at once for work known to be slow (an analysis). The
+pressed message loses its buttons by an edit of its own, sent while the new board is drawn.
+Errors stay private whatever was acknowledged, and once the action is stored a Discord
+failure is never reported as "nothing changed" (the ``committed`` flag, read by the tree's
+error handler in :mod:`bot.client` through :meth:`Reply.of`).
 
 May import: discord and :mod:`bot.session` (the action context); no other ``cogs`` module.
 """
@@ -80,12 +79,8 @@ class Reply:
         return reply if isinstance(reply, Reply) else cls(interaction)
 
     def context(self, match_id: int | None = None) -> ActionContext:
-        # A command is answered by its result, or by the watchdog if that takes long; a
-        # pressed button is acknowledged as soon as the session finds the press valid.
-        acknowledge = self.acknowledge if self.pressed else None
-        return ActionContext(
-            match_id=match_id, acknowledge=acknowledge, public=str(self.interaction.id)
-        )
+        # No acknowledge hook: the result is the answer, or the watchdog defers in time.
+        return ActionContext(match_id=match_id, public=str(self.interaction.id))
 
     @property
     def done(self) -> bool:
@@ -166,14 +161,16 @@ class Reply:
             await self.interaction.response.send_message(**kwargs, ephemeral=True)
 
     async def remove_buttons(self) -> None:
-        """Take the buttons off the pressed message, so it cannot be pressed twice."""
-        if not self.pressed:
+        """Take the buttons off the pressed message, so it cannot be pressed again.
+
+        An edit of that message of its own (not the interaction's answer, which is the new
+        board); a failure leaves the buttons, whose presses the session then refuses.
+        """
+        message = self.interaction.message if self.pressed else None
+        if message is None:
             return
-        if self.done:
-            with contextlib.suppress(discord.HTTPException):
-                await self.interaction.edit_original_response(view=None)
-        else:
-            await self.interaction.response.edit_message(view=None)
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(view=None, allowed_mentions=NO_MENTIONS)
 
 
 class PostFailedError(Exception):

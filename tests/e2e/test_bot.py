@@ -12,7 +12,7 @@ import pytest
 
 from bot.engine import Phase
 from tests.e2e.conftest import Harness, png_size
-from tests.e2e.fake_discord import CALLBACK_DEFERRED_UPDATE_MESSAGE
+from tests.e2e.fake_discord import CALLBACK_CHANNEL_MESSAGE
 
 SUBCOMMANDS = {
     "challenge",
@@ -69,9 +69,10 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
     assert "This challenge is for bob" in await h.error_of(stranger)
 
     accepted = await h.press(h.bob, challenge, "accept")
-    # A valid press is acknowledged (deferred) before anything is written.
-    assert (await accepted.response()).type == CALLBACK_DEFERRED_UPDATE_MESSAGE
+    # A valid press is answered by the new board itself, a message of its own.
     board = await h.board_after(accepted)
+    assert (await accepted.response()).type == CALLBACK_CHANNEL_MESSAGE
+    assert board.id != challenge.id
     assert challenge.buttons == []  # pressed buttons are taken off
     assert "alice rolls 3, bob rolls 1: alice moves first with 3-1." in board.content
     assert h.alice.mention in board.content
@@ -231,7 +232,7 @@ async def test_roll_pressed_twice_at_once_rolls_once(harness: Harness) -> None:
         h.fake.click(h.bob, board, roll_id), h.fake.click(h.bob, board, roll_id)
     )
     callbacks = [await first.response(), await second.response()]
-    public = [c for c in callbacks if c.type == CALLBACK_DEFERRED_UPDATE_MESSAGE]
+    public = [c for c in callbacks if c.type == CALLBACK_CHANNEL_MESSAGE and not c.ephemeral]
     private = [c for c in callbacks if c.ephemeral]
     assert len(public) == 1 and len(private) == 1
     assert "already rolled" in (private[0].content or "")
@@ -256,9 +257,7 @@ async def test_a_pressed_board_has_lost_its_buttons_when_the_next_board_appears(
     board = await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
     assert any(c.startswith("bg:roll:") for c in board.custom_ids)
     # Discord holds the edit back a moment (a rate limit): the new board waits for it.
-    slow = h.fake.fail_requests(
-        "PATCH", r"/webhooks/\d+/[^/]+/messages/@original$", 429, retry_after=0.3
-    )
+    slow = h.fake.fail_requests("PATCH", r"/channels/\d+/messages/\d+$", 429, retry_after=0.3)
     await h.board_after(await h.press(h.bob, board, "roll"))
     assert slow.hits == 1
     assert h.fake.message(board.id).custom_ids == []

@@ -108,7 +108,7 @@ async def test_a_thread_per_game_frees_the_channel_and_reports_back(harness: Har
     h.roller.extend([3, 1])
     challenge = await (await h.slash(h.alice, "challenge", opponent=h.bob.id)).original_message()
     accepted = await h.press(h.bob, challenge, "accept")
-    note = await accepted.followup(0)
+    note = await accepted.answer()
     assert "The game is on in <#" in (note.content or "")
     threads = [c for c in h.fake.guild.channels.values() if c.is_thread]
     assert len(threads) == 1

@@ -34,9 +34,7 @@ async def test_every_error_is_answered_privately_and_truthfully(harness: Harness
     publish = cog.publisher.publish
     cog.publisher.publish = boom
     result = await h.press(h.bob, challenge, "accept")
-    callback = await result.response()
-    message = await result.followup(0)
-    assert callback.type == 6 and message.ephemeral and message.content == SAVED
+    assert await h.error_of(result) == SAVED
     cog.publisher.publish = publish
     live = await h.live()
     assert live is not None and live.status == "playing"  # it was indeed stored
