@@ -22,6 +22,10 @@ share the machine's cores with the bot here and would not in production.
 SHARD_IDS each), both over one PostgreSQL: ``--database-url`` names the server (each run
 works in a fresh schema), else a throwaway one is started from the local PostgreSQL
 binaries (tests/pg_server.py). The games are spread over two servers, one on each shard.
+
+``--busy N`` runs N neighbour processes that each keep a core busy during the measurement:
+a shared machine's busy hour, made repeatable. ``--only LABEL`` runs one side;
+``--workers N`` sets the pool side's WORKERS.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import os
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -175,6 +180,7 @@ async def run(
     *,
     database_url: str | None = None,
     shards: int | None = None,
+    busy: int = 0,
 ) -> Run:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord(token=TOKEN) as fake:
@@ -226,6 +232,12 @@ async def run(
                 # would be counted as the bot's latency. None during the measurement.
                 gc.collect()
                 gc.disable()
+                # Busy neighbours: processes that each keep a core busy all along, as other
+                # tenants of a shared machine do in its busy hours.
+                neighbours = [
+                    subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                    for _ in range(busy)
+                ]
                 started = time.perf_counter()
                 try:
                     counts = await asyncio.gather(
@@ -236,6 +248,9 @@ async def run(
                     )
                 finally:
                     gc.enable()
+                    for neighbour in neighbours:
+                        neighbour.kill()
+                        neighbour.wait()
                 elapsed = time.perf_counter() - started
                 here = time.process_time() - here_before
                 cpu_after = [cpu_seconds(bot.pid) for bot in bots]
@@ -290,42 +305,46 @@ SIDES = (("in-process (before)", "0"), ("worker pool", None))
 SHARD_SIDES = (("1 process, PostgreSQL", None), ("2 shard processes, PG", 2))
 
 
-async def main(
-    games: int,
-    moves: int,
-    think: float,
-    sweep: bool,
-    shards: bool,
-    database_url: str | None,
-    only: str | None = None,
-    pool: str | None = None,
-) -> None:
-    if shards and database_url is None:
+async def main(args: argparse.Namespace) -> None:
+    if args.shards and args.database_url is None:
         from tests.pg_server import postgres
 
         with postgres(durable=True) as schemas:
-            await main(games, moves, think, sweep, shards, schemas.url, only, pool)
+            await main(argparse.Namespace(**{**vars(args), "database_url": schemas.url}))
         return
-    thinks = [think] if not sweep else [2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18]
-    sides = SHARD_SIDES if shards else SIDES
-    if pool is not None and not shards:
-        sides = (SIDES[0], (f"worker pool of {pool}", pool))
-    if only is not None:
-        sides = tuple(side for side in sides if side[0].startswith(only))
+    games, moves, sweep, busy = args.games, args.moves, args.sweep, args.busy
+    thinks = [args.think]
+    if sweep:
+        thinks = [2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18]
+    sides = SHARD_SIDES if args.shards else SIDES
+    if args.workers is not None and not args.shards:
+        sides = (SIDES[0], (f"worker pool of {args.workers}", args.workers))
+    if args.only is not None:
+        sides = tuple(side for side in sides if side[0].startswith(args.only))
+    if busy:
+        print(f"with {busy} busy neighbour process(es), each keeping a core busy", flush=True)
     results: dict[str, list[Run]] = {label: [] for label, _ in sides}
     for value in thinks:
         for label, choice in sides:
             if sweep and results[label] and results[label][-1].p99 > LIMIT_MS:
                 continue  # past its limit already
-            if not shards:
-                results[label].append(await run(games, moves, value, choice, label))
+            if not args.shards:
+                results[label].append(await run(games, moves, value, choice, label, busy=busy))
                 continue
-            assert database_url is not None
             from tests.pg_server import Schemas
 
-            with Schemas(database_url).fresh() as url:
+            with Schemas(args.database_url).fresh() as url:
                 results[label].append(
-                    await run(games, moves, value, None, label, database_url=url, shards=choice)
+                    await run(
+                        games,
+                        moves,
+                        value,
+                        None,
+                        label,
+                        database_url=url,
+                        shards=choice,
+                        busy=busy,
+                    )
                 )
     print()
     for label, runs in results.items():
@@ -370,16 +389,10 @@ if __name__ == "__main__":
         default=None,
         help="the pool side's WORKERS (default: unset, the cores less one)",
     )
-    args = parser.parse_args()
-    asyncio.run(
-        main(
-            args.games,
-            args.moves,
-            args.think,
-            args.sweep,
-            args.shards,
-            args.database_url,
-            args.only,
-            args.workers,
-        )
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        help="this many neighbour processes keep a core busy each during the measurement",
     )
+    asyncio.run(main(parser.parse_args()))

@@ -2,7 +2,7 @@
 
 bgsage's C++ and Pillow's drawing hold the GIL, so in a thread they still stall the event
 loop between switches. :class:`Workers` runs them in a small pool of worker processes
-(``spawn``: the bot has threads, which ``fork`` would copy half-way), each warmed at start:
+(:class:`bot.pool.ProcessPool`, driven by the event loop), each warmed at start:
 fonts, sprites and palettes drawn, bgsage's weights loaded. Each worker keeps one
 :class:`~bot.computer.ComputerPlayer` per level, as the session did.
 
@@ -28,21 +28,19 @@ b'\\x89PNG'
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import gc
 import logging
-import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from bot.computer import LEVELS, ComputerPlayer, PlayerAnalysis, computer_available
 from bot.engine import Game, MatchOptions
 from bot.luck import MatchLuck, match_luck
+from bot.pool import PoolError, ProcessPool
 from bot.records import EventRecord
 from bot.replay import Decision, decisions_from_events
 from renderers import render_board, warm_up
@@ -76,7 +74,7 @@ def default_size() -> int:
 class WorkerError(RuntimeError):
     """A worker process died (killed, out of memory, a crash in C code) during a call.
 
-    The pool is replaced, so the next call works; the call that was running is lost.
+    The worker is replaced, so the next call works; the call that was running is lost.
     """
 
 
@@ -217,7 +215,7 @@ class Workers:
         self.warm_computer = warm_computer
         self._factory = computer  # in-process only: tests' stand-in computers
         self._computers: dict[str, Any] = {}
-        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool: ProcessPool | None = None
         self._closed = False
 
     @classmethod
@@ -243,40 +241,33 @@ class Workers:
             await asyncio.to_thread(_warm, self.warm_computer and self._factory is None)
             return
         started = time.perf_counter()
-        executor = self._ensure()
-        loop = asyncio.get_running_loop()
-        # Submitted together, before any worker is idle: each starts a process of its own.
+        pool = self._ensure()
         try:
-            pids = await asyncio.gather(
-                *(loop.run_in_executor(executor, _pid) for _ in range(self.size))
-            )
-        except BrokenProcessPool as exc:
+            pids = await pool.start()
+        except PoolError as exc:
             # A worker that fails to start (say, a main module that starts the bot again
             # on import, without `if __name__ == "__main__"`) dies before it answers.
-            self._replace(executor)
+            self._pool = None
             raise WorkerError("the worker processes did not start") from exc
         log.info(
             "%d worker processes ready in %.1f s (pids %s)",
-            len(set(pids)),
+            len(pids),
             time.perf_counter() - started,
-            ", ".join(map(str, sorted(set(pids)))),
+            ", ".join(map(str, sorted(pids))),
         )
 
     async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
         """Stop the workers: work in flight may finish within ``timeout`` seconds, queued
         work is cancelled, and a worker still busy after that is killed. Idempotent."""
         self._closed = True
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        await asyncio.to_thread(_shutdown, executor, timeout)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close(timeout)
 
     @property
     def pids(self) -> list[int]:
         """The worker processes' ids (empty in-process or before start)."""
-        if self._executor is None:
-            return []
-        return sorted(p.pid for p in _processes(self._executor) if p.pid is not None)
+        return self._pool.pids if self._pool is not None else []
 
     # --- work -----------------------------------------------------------------------------
 
@@ -287,15 +278,12 @@ class Workers:
             raise RuntimeError("these workers are closed")
         if self.in_process:
             return await asyncio.to_thread(fn, *args)
-        executor = self._ensure()
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(executor, fn, *args)
-        except BrokenProcessPool as exc:
+            return await self._ensure().call(fn, *args)
+        except PoolError as exc:
             if self._closed:  # close() ended a worker that was still busy with this call
                 raise WorkerError(f"the workers were closed during {_name(fn)}") from exc
-            self._replace(executor)
-            raise WorkerError(f"a worker process died during {_name(fn)}") from exc
+            raise WorkerError(f"{exc} (during {_name(fn)})") from exc
 
     async def render(self, game: Game, **options: Any) -> bytes:
         """:func:`renderers.render_board` (same keyword options) in a worker."""
@@ -371,48 +359,10 @@ class Workers:
             player = self._computers[level] = self._factory(level)
         return player
 
-    def _ensure(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.size,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker,
-                initargs=(self.warm_computer,),
-            )
-        return self._executor
-
-    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
-        """After a worker died: drop the broken pool; the next call starts a new one."""
-        if self._executor is broken:
-            self._executor = None
-        log.error("a worker process died; starting a new pool on the next call")
-        threading.Thread(target=_shutdown, args=(broken, CLOSE_TIMEOUT), daemon=True).start()
-
-
-def _processes(executor: concurrent.futures.ProcessPoolExecutor) -> list[Any]:
-    return list((getattr(executor, "_processes", None) or {}).values())
-
-
-def _shutdown(executor: concurrent.futures.ProcessPoolExecutor, timeout: float) -> None:
-    """Shut the pool down, waiting up to ``timeout`` seconds for work in flight; then kill
-    the workers still busy. The pool's own thread joins (and reaps) its processes, so this
-    only watches it: two threads waiting on one child race to reap it."""
-    processes = _processes(executor)
-    finished = threading.Event()
-
-    def finish() -> None:
-        executor.shutdown(wait=True, cancel_futures=True)
-        finished.set()
-
-    threading.Thread(target=finish, name="workers-shutdown", daemon=True).start()
-    if finished.wait(timeout):
-        return
-    for process in processes:
-        if process.is_alive():  # deep in C code: it ignores SIGTERM (see _init_worker)
-            log.warning("worker %s still busy after %.1f s: killing it", process.pid, timeout)
-            process.kill()
-    if not finished.wait(10.0):
-        log.error("the worker pool did not shut down")
+    def _ensure(self) -> ProcessPool:
+        if self._pool is None:
+            self._pool = ProcessPool(self.size, _init_worker, (self.warm_computer,))
+        return self._pool
 
 
 def _name(fn: Callable[..., Any]) -> str:

@@ -8,6 +8,7 @@ import os
 import pickle
 import random
 import signal
+import threading
 import time
 
 import pytest
@@ -251,3 +252,33 @@ async def test_a_match_review_runs_in_a_worker(pool):
         p: a.decisions for p, a in here.items()
     }
     assert luck == match_luck(options, events, player.evaluator)
+
+
+def echo(data: bytes) -> bytes:
+    return data[::-1]
+
+
+async def test_big_calls_and_answers_pass_whole_in_both_directions(pool):
+    """Far more than a pipe holds (64 KB), each way, many at once: nothing blocks or mixes."""
+    payloads = [bytes([n]) * (300_000 + n) + b"end" for n in range(6)]
+    answers = await asyncio.gather(*(pool.call(echo, data) for data in payloads))
+    assert answers == [data[::-1] for data in payloads]
+
+
+async def test_the_pool_uses_no_threads_of_the_bot_and_survives_a_cancelled_call():
+    """The event loop talks to the workers itself (ProcessPoolExecutor needed two threads,
+    each winning the GIL from a busy loop); a caller that gives up leaves the worker
+    usable."""
+    before = threading.active_count()
+    workers = Workers(1, warm_computer=False)
+    await workers.start()
+    try:
+        slow = asyncio.ensure_future(workers.call(nap, 0.3))
+        await asyncio.sleep(0.05)
+        assert threading.active_count() == before
+        slow.cancel()
+        results = await asyncio.gather(*(workers.call(nap, 0.01 * n) for n in range(5)))
+        assert results == [0.01 * n for n in range(5)]
+        assert threading.active_count() == before
+    finally:
+        await workers.close()
