@@ -67,8 +67,10 @@ def serve(
     while True:
         try:
             request = requests.recv_bytes()
-        except (EOFError, OSError):
-            return  # the pool closed the pipe, or the bot is gone
+        except (EOFError, OSError):  # the pool closed the pipe, or the bot is gone
+            answers.close()
+            requests.close()
+            return
         try:
             fn, args = pickle.loads(request)
             answer: tuple[bool, Any] = (True, fn(*args))
@@ -271,17 +273,26 @@ class ProcessPool:
                 future.set_exception(PoolError("the pool was closed"))
         for worker in self._workers:
             worker.close_requests()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         waiting = [w.gone.wait() for w in self._workers if not w.gone.is_set()]
         if waiting:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*waiting), max(timeout, 0.001))
         for worker in self._workers:
-            if worker.process is not None and worker.process.is_alive():
+            process = worker.process
+            if process is None or process.pid is None:
+                continue
+            # Its pipe closes a moment before the process is gone: wait for the exit
+            # itself, within what is left of the time, before calling it busy.
+            left = deadline - loop.time()
+            if process.is_alive() and left > 0:
+                await asyncio.to_thread(process.join, left)
+            if process.is_alive():
                 log.warning("worker %s still busy after %.1f s: killing it", worker.pid, timeout)
                 worker.kill()
+            await asyncio.to_thread(process.join, 10.0)
         for worker in self._workers:
-            if worker.process is not None and worker.process.pid is not None:
-                await asyncio.to_thread(worker.process.join, 10.0)
             if worker.reader is not None:
                 worker.reader.close()
             if worker.writer is not None:

@@ -4,6 +4,8 @@ them, a dead worker raises instead of hanging, and close() leaves no process beh
 from __future__ import annotations
 
 import asyncio
+import atexit
+import logging
 import os
 import pickle
 import random
@@ -15,6 +17,7 @@ import pytest
 
 from bot.computer import ComputerPlayer, CubeDecision, computer_available
 from bot.engine import Game, MatchOptions, Phase, Play
+from bot.pool import ProcessPool
 from bot.workers import WorkerError, Workers, default_size
 from renderers import render_board
 from renderers.examples import EXAMPLES, NAMES
@@ -282,3 +285,20 @@ async def test_the_pool_uses_no_threads_of_the_bot_and_survives_a_cancelled_call
         assert threading.active_count() == before
     finally:
         await workers.close()
+
+
+def slow_exit() -> None:
+    """A worker whose exit takes a while after it has closed its pipes (a big heap)."""
+    atexit.register(time.sleep, 0.5)
+
+
+async def test_closing_idle_workers_lets_them_exit_and_kills_none(caplog):
+    """A worker's pipes close a moment before its process is gone: close() waits for the
+    exit instead of taking the exiting worker for a busy one and killing it."""
+    pool = ProcessPool(2, slow_exit)
+    pids = await pool.start()
+    assert await pool.call(nap, 0.01) == 0.01
+    with caplog.at_level(logging.WARNING, logger="bot.pool"):
+        await pool.close(5.0)
+    assert not any(alive(pid) for pid in pids)
+    assert [r.getMessage() for r in caplog.records if "killing" in r.getMessage()] == []
