@@ -64,7 +64,9 @@ Interactions (each returns an ``InteractionResult`` right after the gateway disp
 ``content``, ``embeds``, ``components``, ``buttons``, ``files``, ``choices``, ``message``);
 ``r.followups``; ``await r.followup(i)``; ``r.original`` / ``await r.original_message()`` (the
 message the response created, or for component clicks the clicked message, after
-deferral/edits); ``r.log`` (ordered ``("callback"|"followup"|"edit"|"delete", message_id)``);
+deferral/edits); ``await r.answer()`` (the message that answers it, however sent: a type 4
+response, a deferral's filled-in message, or a pressed button's followup); ``r.log``
+(ordered ``("callback"|"followup"|"edit"|"delete", message_id)``);
 ``r.errors`` (4xx the bot got for this interaction); ``r.late`` (responded after
 ``interaction_deadline``); ``await r.wait_for(lambda r: ...)``. Generic waiting:
 ``await fake.wait_for(lambda: ..., timeout, what)`` wakes on every request/gateway event the fake
