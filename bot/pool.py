@@ -40,10 +40,6 @@ class PoolError(RuntimeError):
     """A worker process ended (or never started) while it had work."""
 
 
-class _Dead(Exception):
-    """Internal: the worker's pipe closed."""
-
-
 def frame(payload: bytes) -> bytes:
     """``payload`` framed as :meth:`Connection.send_bytes` frames it.
 
@@ -107,7 +103,7 @@ class _Reader(asyncio.Protocol):
                 head = 12
             if available < head + size:
                 break
-            message = bytes(buffer[start + head : start + head + size])
+            message = buffer[start + head : start + head + size]  # one copy: pickle reads it
             start += head + size
             self.worker.received(message)
         if start:
@@ -160,7 +156,7 @@ class _Worker:
         self.writer.write(frame(pickle.dumps((fn, args))))  # raises if it cannot pickle
         self.current = future
 
-    def received(self, message: bytes) -> None:
+    def received(self, message: bytes | bytearray) -> None:
         try:
             value = pickle.loads(message)
         except Exception as exc:  # the worker's answer names something this side lacks
@@ -191,7 +187,7 @@ class _Worker:
             self.ready.exception()  # start() may not be waiting for it: no warning
         future, self.current = self.current, None
         if future is not None and not future.done():
-            future.set_exception(_Dead())
+            future.set_exception(PoolError("a worker process died"))
         self.pool.lost(self)
 
     def close_requests(self) -> None:
@@ -255,13 +251,12 @@ class ProcessPool:
             raise PoolError("the pool is closed")
         if not self._started:
             await self.start()
+        if not self._workers:  # every worker died and none could be started again
+            raise PoolError("no worker process is running")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.append((fn, args, future))
         self._dispatch()
-        try:
-            return await future
-        except _Dead:
-            raise PoolError(f"a worker process died during {_name(fn)}") from None
+        return await future
 
     async def close(self, timeout: float) -> None:
         """Queued calls fail; calls in flight may finish within ``timeout`` seconds, then
@@ -315,8 +310,11 @@ class ProcessPool:
         if worker.process is not None:  # reap it
             asyncio.get_running_loop().run_in_executor(None, worker.process.join, 10.0)
         if worker.pid is None:
-            # It died before it was ready: a replacement would too. Fail what waits.
+            # It died before it was ready: a replacement would too. What waits fails,
+            # unless a worker that did start is still there to answer it.
             log.error("a worker process ended before it was ready")
+            if self.pids:
+                return
             while self._queue:
                 _, _, future = self._queue.popleft()
                 if not future.done():
@@ -326,7 +324,16 @@ class ProcessPool:
         replacement = _Worker(self)
         self._workers.append(replacement)
         task = asyncio.ensure_future(replacement.spawn())
-        task.add_done_callback(_log_failure)
+        task.add_done_callback(lambda done: self._replacement_started(replacement, done))
+
+    def _replacement_started(self, worker: _Worker, task: asyncio.Future[None]) -> None:
+        """A replacement that could not even be spawned counts as one that died before it
+        was ready: the calls waiting for it fail instead of waiting for ever."""
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("a replacement worker could not start: %r", task.exception())
+        worker.kill()
+        worker.ended()
 
     def _dispatch(self) -> None:
         while self._queue and self._free:
@@ -342,12 +349,3 @@ class ProcessPool:
             except Exception as exc:  # the call cannot be pickled
                 self._free.appendleft(worker)
                 future.set_exception(exc)
-
-
-def _log_failure(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a replacement worker could not start: %r", task.exception())
-
-
-def _name(fn: Callable[..., Any]) -> str:
-    return getattr(fn, "__qualname__", repr(fn))

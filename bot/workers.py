@@ -125,10 +125,6 @@ def quiet_collector() -> None:
     gc.freeze()
 
 
-def _pid() -> int:
-    return os.getpid()
-
-
 def render(game: Game, options: dict[str, Any]) -> bytes:
     """:func:`renderers.render_board` with keyword ``options``."""
     return render_board(game, **options)

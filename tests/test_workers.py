@@ -15,9 +15,10 @@ import time
 
 import pytest
 
+from bot import pool as pool_module
 from bot.computer import ComputerPlayer, CubeDecision, computer_available
 from bot.engine import Game, MatchOptions, Phase, Play
-from bot.pool import ProcessPool
+from bot.pool import PoolError, ProcessPool
 from bot.workers import WorkerError, Workers, default_size
 from renderers import render_board
 from renderers.examples import EXAMPLES, NAMES
@@ -302,3 +303,22 @@ async def test_closing_idle_workers_lets_them_exit_and_kills_none(caplog):
         await pool.close(5.0)
     assert not any(alive(pid) for pid in pids)
     assert [r.getMessage() for r in caplog.records if "killing" in r.getMessage()] == []
+
+
+async def test_calls_fail_rather_than_wait_when_no_worker_can_be_started_again(monkeypatch):
+    """A dead worker whose replacement cannot even be spawned (no more processes): the
+    calls fail at once instead of waiting for ever for a worker."""
+    pool = ProcessPool(1, time.sleep, (0,))
+    await pool.start()
+
+    async def cannot_spawn(worker: object) -> None:
+        raise OSError("fork: resource temporarily unavailable")
+
+    monkeypatch.setattr(pool_module._Worker, "spawn", cannot_spawn)
+    try:
+        with pytest.raises(PoolError, match="died"):
+            await pool.call(crash)
+        with pytest.raises(PoolError):
+            await asyncio.wait_for(pool.call(nap, 0.01), 5)
+    finally:
+        await pool.close(5.0)
