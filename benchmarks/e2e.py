@@ -11,12 +11,13 @@ possible). A move's latency is from sending the INTERACTION_CREATE to the board 
 Run: ``python benchmarks/e2e.py [--games 50] [--moves 20] [--think 1.0]``
 
 Both sides in one run: the bot drawing boards and thinking in its own process (WORKERS=0,
-the release before the worker pool) and with its worker pool (WORKERS unset: the cores less
-one). ``--sweep`` shortens the think time step by step and prints, for each side, the board
-posts per second at which the p99 of a move first passes 250 ms (interpolated between the
-last point under and the first over). Each run also prints the CPU time per board of the bot
-process, of its workers, and of this process (the fake Discord and the players), which
-share the machine's cores with the bot here and would not in production.
+as before the worker pool; everything else is today's code) and with its worker pool
+(WORKERS unset: the cores less one). ``--sweep`` shortens the think time step by step and
+prints, for each side, the board posts per second at which the p99 of a move first passes
+250 ms (interpolated between the last point under and the first over). Each run also prints
+the CPU time per board of the bot process, of its workers, and of this process (the fake
+Discord and the players), which share the machine's cores with the bot here and would not
+in production.
 
 ``--shards`` compares instead one process with two shard processes (SHARD_COUNT=2, one
 SHARD_IDS each), both over one PostgreSQL: ``--database-url`` names the server (each run
