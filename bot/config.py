@@ -124,13 +124,25 @@ def read_env_file(path: Path) -> dict[str, str]:
         key, sep, value = line.partition("=")
         if not sep or not key.strip().isidentifier():
             raise SettingsError(f"{path}:{number}: expected KEY=value")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        values[key.strip()] = value
+        values[key.strip()] = _env_value(value.strip(), f"{path}:{number}")
     return values
+
+
+def _env_value(text: str, where: str) -> str:
+    """One value of a ``.env`` line, as python-dotenv reads it.
+
+    A quoted value ends at its closing quote (a ``#`` inside is kept, a comment may follow);
+    an unquoted value ends at `` #``, so ``A="abc" # note`` and ``A=abc # note`` both give
+    ``abc``.
+    """
+    if text[:1] in ("'", '"'):
+        quote = text[0]
+        closing = text.find(quote, 1)
+        rest = text[closing + 1 :].strip() if closing > 0 else ""
+        if closing < 0 or (rest and not rest.startswith("#")):
+            raise SettingsError(f"{where}: unbalanced quote {quote} in the value")
+        return text[1:closing]
+    return text.split(" #", 1)[0].rstrip()
 
 
 def _int(value: str | None, key: str, *, minimum: int) -> int | None:

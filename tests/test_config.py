@@ -85,6 +85,32 @@ def test_env_file_syntax_error_names_the_line(tmp_path: Path) -> None:
         read_env_file(env)
 
 
+@pytest.mark.parametrize(
+    ("line", "value"),
+    [
+        ('A="abc" # note', "abc"),
+        ("A='a b' # note", "a b"),
+        ('A="x # not a comment"', "x # not a comment"),
+        ("A=abc # note", "abc"),
+        ("A=abc#kept", "abc#kept"),
+        ('export A="quoted"', "quoted"),
+        ("A=", ""),
+    ],
+)
+def test_env_file_values_read_as_dotenv_does(tmp_path: Path, line: str, value: str) -> None:
+    env = tmp_path / ".env"
+    env.write_text(f"# settings\n{line}\n", encoding="utf-8")
+    assert read_env_file(env) == {"A": value}
+
+
+@pytest.mark.parametrize("line", ['A="abc', 'A="abc" trailing'])
+def test_env_file_unbalanced_quote_names_the_line(tmp_path: Path, line: str) -> None:
+    env = tmp_path / ".env"
+    env.write_text(f"{line}\n", encoding="utf-8")
+    with pytest.raises(SettingsError, match=r"\.env:1: unbalanced quote"):
+        read_env_file(env)
+
+
 PG = {"DATABASE_URL": "postgresql://bot@db/gammon"}
 
 
