@@ -21,7 +21,6 @@ from bot.dicestats import (
     dice_stats,
     entry_chance,
     open_entry_points,
-    regularized_gamma_q,
     rolls_from_events,
 )
 from bot.engine import Position
@@ -68,14 +67,22 @@ def test_chi_square_survival_equals_closed_forms(x: float) -> None:
     assert chi2_sf(x, 4) == pytest.approx(math.exp(-x / 2) * (1 + x / 2), rel=1e-12, abs=1e-300)
 
 
-def test_incomplete_gamma_edges() -> None:
-    assert regularized_gamma_q(2.5, 0.0) == 1.0
+def test_chi_square_survival_edges() -> None:
     assert chi2_sf(0.0, 5) == 1.0
     assert chi2_sf(-1.0, 5) == 1.0
-    with pytest.raises(ValueError):
-        regularized_gamma_q(0.0, 1.0)
+    assert chi2_sf(1e-12, 1) == pytest.approx(1.0)
+    assert chi2_sf(2000.0, 5) == 0.0
     with pytest.raises(ValueError):
         chi2_sf(1.0, 0)
+
+
+@pytest.mark.parametrize("df", [1, 3, 5, 7, 2, 6])
+def test_chi_square_survival_falls_from_one_to_zero(df: int) -> None:
+    xs = [0.001 * 1.5**k for k in range(40)]
+    values = [chi2_sf(x, df) for x in xs]
+    assert all(0.0 <= v <= 1.0 for v in values)
+    assert values == sorted(values, reverse=True)
+    assert values[0] > 0.97 and values[-1] < 1e-10
 
 
 def test_chi_square_of_face_counts() -> None:
