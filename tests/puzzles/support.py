@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from bot.puzzles import (
@@ -44,7 +45,7 @@ def situation(
 
 
 def decision(
-    equities: dict[str, float],
+    equities: Mapping[str, float],
     made: str,
     *,
     kind: PuzzleKind = PuzzleKind.CHECKER_PLAY,

@@ -11,6 +11,7 @@ from bot.computer import (
     CubeContext,
     CubeDecision,
     CubeEquities,
+    Decision,
     RankedResult,
     computer_available,
 )
@@ -214,6 +215,7 @@ def test_only_the_players_asked_for_are_analysed() -> None:
 
 @pytest.mark.parametrize("kind", ["checker", "double", "take"])
 def test_a_puzzles_game_is_rebuilt_for_the_strongest_level(kind: str) -> None:
+    decision: Decision
     if kind == "checker":
         game = replace(opening(), score=(1, 3))
         decision = parse_play(game.position, (3, 1), "24/21 24/23")

@@ -128,7 +128,7 @@ def test_then_the_servers_closest_to_the_solver() -> None:
 
 
 def test_a_tie_in_rating_gives_the_oldest() -> None:
-    assert next_puzzle(9, 1495, POOL, seen={2, 4}).puzzle_id == 1  # 1500 and 1490 tie
+    assert next_puzzle(9, 1495, POOL, seen={2, 4}) == POOL[0]  # 1500 and 1490 tie
 
 
 def test_nothing_seen_twice_and_none_when_all_seen() -> None:

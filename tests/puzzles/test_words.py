@@ -88,7 +88,7 @@ def test_grade_words_in_both_languages() -> None:
 
 
 def test_a_cube_puzzle_asks_with_cube_words() -> None:
-    equities = {CubeAnswer.TAKE: -1.2, CubeAnswer.PASS: -1.0}
+    equities: dict[str, float] = {CubeAnswer.TAKE: -1.2, CubeAnswer.PASS: -1.0}
     [found] = select_puzzles(
         source(),
         [decision(equities, CubeAnswer.TAKE, kind=PuzzleKind.TAKE, score=(2, 4), cube=2,
