@@ -68,6 +68,7 @@ from bot.reviews import Reviews
 from bot.storage import Storage
 from bot.turn import (
     Turn,
+    check_button,
     commitment_line,
     require_challenge,
     reveal_line,
@@ -629,6 +630,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             raise NoGameError(
                 _("There is no game in this channel. Start one with /backgammon challenge.")
             )
+        check_button(row, ctx)
         if row.status == Status.CHALLENGE and not allow_challenge:
             raise UserError(
                 _(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.dice import Roller, SystemRoller
 from bot.engine import Game, GameResult, Phase
-from bot.errors import NotYourTurnError, UserError
+from bot.errors import NotYourTurnError, StaleButtonError, UserError
 from bot.fairdice import FairRoller
 from bot.i18n import Text, _
 from bot.present import (
@@ -33,7 +33,41 @@ from bot.records import (
     NewEvent,
     Status,
 )
-from bot.reports import Player
+from bot.reports import ActionContext, Player
+
+
+def check_button(row: MatchRow, ctx: ActionContext) -> None:
+    """Refuse a button pressed on a board of another state than the live one.
+
+    Called under the channel's lock with the live row, whose id already matches the
+    button's match. The version moves on with every stored action, so a board's buttons act
+    only on the state the board showed: never on a later turn or a later game of the match.
+    A button without a version was posted before buttons carried one: the match alone is
+    exact for a pending challenge (it changes only when answered), not for a running game.
+    """
+    if ctx.match_id is None:
+        return
+    if ctx.version is None:
+        if row.status == Status.CHALLENGE:
+            return
+        raise StaleButtonError(
+            _("That button is from an older board. Use /backgammon board for the current one.")
+        )
+    if row.version == ctx.version:
+        return
+    game = row.game
+    if game is not None and ctx.game_number and game.game_number != ctx.game_number:
+        raise StaleButtonError(
+            _(
+                "That button belongs to game {old} of this match; game {current} is being "
+                "played now. Use the buttons on the latest board.",
+                old=ctx.game_number,
+                current=game.game_number,
+            )
+        )
+    raise StaleButtonError(
+        _("That button belongs to an earlier turn. Use the buttons on the latest board.")
+    )
 
 
 def require_challenge(row: MatchRow) -> None:
@@ -230,6 +264,7 @@ class Turn:
 
 __all__ = [
     "Turn",
+    "check_button",
     "commitment_line",
     "require_challenge",
     "reveal_line",

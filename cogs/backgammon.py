@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Literal
 
 import discord
@@ -46,6 +47,7 @@ from cogs.helpers import (
 from cogs.publishing import Publisher
 from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
 from cogs.translator import CommandTranslator, locale
+from cogs.views import ButtonRef
 
 log = logging.getLogger(__name__)
 
@@ -156,12 +158,19 @@ class Backgammon(
         action: Request,
         *,
         pressed: bool = False,
-        match_id: int | None = None,
+        button: ButtonRef | None = None,
     ) -> None:
-        """Run a session call and publish its report."""
+        """Run a session call and publish its report.
+
+        ``button``: the exact state a pressed button was posted for; the session refuses the
+        press unless the channel's live game is still at it.
+        """
 
         async def work(reply: Reply) -> None:
-            report = await action(reply.context(match_id))
+            ctx = reply.context(button.match_id if button is not None else None)
+            if button is not None:
+                ctx = replace(ctx, version=button.version, game_number=button.game_number)
+            report = await action(ctx)
             reply.committed = report.action != Action.BOARD  # a look at the board stores nothing
             await self.publisher.publish(reply, report)
 
@@ -194,12 +203,14 @@ class Backgammon(
 
     # --- buttons -------------------------------------------------------------------------
 
-    async def press(self, interaction: Interaction, action: Action, match_id: int) -> None:
+    async def press(self, interaction: Interaction, action: Action, button: ButtonRef) -> None:
         """A button was pressed (called by :class:`cogs.views.ActionButton`).
 
-        The button's match id travels to the session, which compares it with the channel's
-        live game under the channel's lock: a button never acts on another game.
+        The button's match, game and version travel to the session, which compares them with
+        the channel's live game under the channel's lock: a button never acts on another
+        game, nor on a later state of its own.
         """
+        match_id = button.match_id
         channel_id = interaction.channel_id or 0
         user = player_of(interaction.user)
         service = self.service
@@ -228,7 +239,7 @@ class Backgammon(
                 channel_id, user, False, ctx
             ),
         }
-        await self._act(interaction, actions[action], pressed=True, match_id=match_id)
+        await self._act(interaction, actions[action], pressed=True, button=button)
 
     # --- commands ------------------------------------------------------------------------
 

@@ -235,7 +235,7 @@ async def test_roll_pressed_twice_at_once_rolls_once(harness: Harness) -> None:
     public = [c for c in callbacks if c.type == CALLBACK_CHANNEL_MESSAGE and not c.ephemeral]
     private = [c for c in callbacks if c.ephemeral]
     assert len(public) == 1 and len(private) == 1
-    assert "already rolled" in (private[0].content or "")
+    assert "earlier turn" in (private[0].content or "")  # the second press named the old turn
     row = await h.live()
     assert row is not None and row.game is not None and row.game.dice == (6, 6)
     events = await h.service.store.events(row.id)
