@@ -46,6 +46,7 @@ from cogs.helpers import (
 )
 from cogs.publishing import Publisher
 from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
+from cogs.scope import can_view, same_place
 from cogs.translator import CommandTranslator, locale
 from cogs.views import ButtonRef
 
@@ -480,15 +481,23 @@ class Backgammon(
         public: app_commands.Range[str, 1, 100],
     ) -> None:
         async def work(reply: Reply) -> None:
-            row, result = await self.service.verify_dice(secret, public)
-            language = await self._language(interaction)
+            row, result = await self.service.verify_dice(
+                secret,
+                public,
+                guild_id=interaction.guild_id or 0,
+                visible=lambda row: can_view(interaction, row),
+            )
             content = _(
                 "Match #{number} ({players}): {result}",
                 number=row.id,
                 players=versus(row),
                 result=verify_words(result),
             )
-            await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
+            if same_place(interaction, row):
+                language = await self._language(interaction)
+                await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
+            else:  # played elsewhere: only the caller, who may see it, reads the answer
+                await reply.private(content=say(content, interaction.locale))
 
         await self._guarded(interaction, work)
 
@@ -614,7 +623,13 @@ class Backgammon(
         async def work(reply: Reply) -> None:
             where = (interaction.guild_id or 0, interaction.channel_id or 0)
             language = await self._language(interaction)
-            await reply.send(**await self.publisher.match_export(*where, match, format, language))
+            row, answer = await self.publisher.match_export(
+                *where, match, format, language, lambda row: can_view(interaction, row)
+            )
+            if same_place(interaction, row):
+                await reply.send(**answer)
+            else:  # played elsewhere: only the caller, who may see it, gets the file
+                await reply.private(**answer)
 
         await self._guarded(interaction, work)
 
