@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.engine import EndReason, Game, Phase, ResultKind
-from bot.i18n import Text, _, join, say
+from bot.i18n import N_, Text, _, join, say
 from bot.present.words import (
     MESSAGE_LIMIT,
     RESULT_WORDS,
     Mention,
     dice_words,
-    fit,
     level_words,
     match_words,
     minutes_words,
@@ -296,7 +295,43 @@ def history_text(
         first=display(row.player_names[0]),
         second=display(row.player_names[1]),
     )
-    body = "\n".join(history_lines(row, events, display=code, language=language)) or say(
-        _("No moves yet."), language
-    )
-    return fit(f"**{say(title, language)}**\n```\n{body}\n```", MESSAGE_LIMIT)
+    head = f"**{say(title, language)}**\n```\n"
+    lines = history_lines(row, events, display=code, language=language)
+    if not lines:
+        lines = [say(_("No moves yet."), language)]
+    return head + "\n".join(fit_middle(lines, MESSAGE_LIMIT - len(head) - 4, language)) + "\n```"
+
+
+def fit_middle(lines: Sequence[str], limit: int, language: str | None = None) -> list[str]:
+    """``lines`` whose joined text (one per line) fits ``limit``, leaving out the middle.
+
+    A long game keeps its opening and its latest moves (and the IDs on the last line), with
+    one line in their place saying how many were left out: a message's head and its code
+    fence are never what is cut.
+    """
+    if sum(len(line) + 1 for line in lines) - 1 <= limit:
+        return list(lines)
+    widest = say(_left_out(len(lines)), language)
+    budget = limit - len(widest) - 1  # the kept lines' text, each with its newline
+    first: list[str] = []
+    last: list[str] = []
+    low, high = 0, len(lines) - 1
+    take_end = True  # the newest news first, then alternate
+    while low <= high:
+        line = lines[high] if take_end else lines[low]
+        if len(line) + 1 > budget:
+            break
+        budget -= len(line) + 1
+        if take_end:
+            last.insert(0, line)
+            high -= 1
+        else:
+            first.append(line)
+            low += 1
+        take_end = not take_end
+    skipped = len(lines) - len(first) - len(last)
+    return [*first, say(_left_out(skipped), language), *last]
+
+
+def _left_out(count: int) -> Text:
+    return N_("… {n} move left out …", "… {n} moves left out …", count, n=count)
