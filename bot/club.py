@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from bot.errors import NoGameError, NotYourTurnError, UserError
 from bot.i18n import _
 from bot.matfile import export_text
-from bot.records import GuildSettings, MatchRow, Status, UserSettings
+from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
 from bot.storage import Storage
 
@@ -101,6 +101,12 @@ class ClubLife:
     async def set_language(self, guild_id: int, language: str | None) -> GuildSettings:
         """The language of the server's public game messages (None: its Discord locale)."""
         settings = replace(await self.store.guild_settings(guild_id), language=language)
+        await self.store.save_guild_settings(guild_id, settings)
+        return settings
+
+    async def set_claim(self, guild_id: int, rule: ClaimRule) -> GuildSettings:
+        """What a claim for inactivity wins on this server (see :class:`ClaimRule`)."""
+        settings = replace(await self.store.guild_settings(guild_id), claim=ClaimRule(rule))
         await self.store.save_guild_settings(guild_id, settings)
         return settings
 

@@ -43,7 +43,7 @@ from typing import Any
 
 from bot.engine import EndReason, Game, Phase
 from bot.engine.game import MAX_CUBE
-from bot.records import Action, EventRecord, MatchRow
+from bot.records import Action, ClaimRule, EventRecord, MatchRow
 from bot.replay import replay_event
 from bot.storage import Storage, open_store
 
@@ -197,6 +197,18 @@ class _Builder:
             self.add(before.actor, action)
             if action == Action.DROP:
                 self.finish(game)
+        elif action == Action.CLAIM and event.notation == ClaimRule.MATCH:
+            # The match was forfeited at the score reached: its last game stays unfinished.
+            self.flush_roll()
+            assert event.player is not None
+            names = self.row.player_names
+            score = game.score
+            self.notes.append(
+                f"{clean_name(names[event.player])} won the match by forfeit: "
+                f"{clean_name(names[1 - event.player])} timed out at {score[0]}-{score[1]} "
+                "and keeps the points won (game "
+                f"{game.game_number} unfinished). A forfeit is not rated."
+            )
         elif action in (Action.RESIGN_ACCEPT, Action.CLAIM):
             self.flush_roll()
             self.finish(game)

@@ -32,7 +32,7 @@ from bot import present
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import _, language_of, say
-from bot.records import Action
+from bot.records import Action, ClaimRule
 from bot.session import ActionContext, Player, Report, SessionService
 from cogs.helpers import (
     CHOICE_NAME_LIMIT,
@@ -558,6 +558,9 @@ class Backgammon(
         theme=locale(_("Board colours")),
         threads=locale(_("Moderators: a thread for each accepted game")),
         language=locale(_("Moderators: the language of this server's game messages")),
+        claim=locale(
+            _("Moderators: what a claim wins: the match by forfeit (default) or the game")
+        ),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -569,6 +572,7 @@ class Backgammon(
         theme: Literal["classic", "dark"] | None = None,
         threads: Literal["on", "off"] | None = None,
         language: app_commands.Choice[str] | None = None,
+        claim: Literal["match", "game"] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             guild_id = interaction.guild_id or 0
@@ -578,6 +582,10 @@ class Backgammon(
             if language is not None and not moderator:
                 raise UserError(
                     _("Only members with Manage Messages can change the server's language.")
+                )
+            if claim is not None and not moderator:
+                raise UserError(
+                    _("Only members with Manage Messages can change what a claim wins.")
                 )
             mine = await self.service.update_user_settings(
                 interaction.user.id,
@@ -594,6 +602,8 @@ class Backgammon(
             if language is not None:
                 chosen = None if language.value == "auto" else language.value
                 server = await self.service.set_language(guild_id, chosen)
+            if claim is not None:
+                server = await self.service.set_claim(guild_id, ClaimRule(claim))
             text = settings_text(
                 mine.notify,
                 mine.notify_minutes,
@@ -602,6 +612,7 @@ class Backgammon(
                 server.threads,
                 server.language,
                 language_of(interaction.locale),
+                claim=server.claim,
             )
             await reply.private(content=text)
 

@@ -17,7 +17,7 @@ from bot.present.words import (
     plain,
     points_words,
 )
-from bot.records import Action, DiceSeal, EventRecord, MatchRow, Status
+from bot.records import Action, ClaimRule, DiceSeal, EventRecord, MatchRow, Status
 
 # --- the next step ----------------------------------------------------------------------------
 
@@ -193,6 +193,27 @@ def match_won_line(winner: str, length: int, score: tuple[int, int]) -> Text:
     )
 
 
+def forfeit_match_line(
+    winner: str, loser: str, length: int, score: tuple[int, int], loser_seat: int
+) -> Text:
+    """A match won by forfeit (the opponent timed out), at the score reached: the loser
+    keeps the points they won (``score`` is (player 0, player 1))."""
+    lost = score[loser_seat]
+    return _(
+        "{winner} wins the {length}-point match by forfeit at {won}-{lost}: {loser} timed "
+        "out and keeps {points}.",
+        winner=winner,
+        length=length,
+        won=score[1 - loser_seat],
+        lost=lost,
+        loser=loser,
+        points=points_words(lost),
+    )
+
+
+FORFEIT_NOT_RATED = _("A forfeit does not change ratings.")
+
+
 def next_game_line(number: int, crawford: bool) -> Text:
     if crawford:
         return _("Game {number} begins. This is the Crawford game: no doubling.", number=number)
@@ -254,6 +275,8 @@ def history_lines(
                 lines.append(_("{who} accepts the resignation", who=who))
             case Action.RESIGN_REJECT:
                 lines.append(_("{who} rejects the resignation", who=who))
+            case Action.CLAIM if event.notation == ClaimRule.MATCH:
+                lines.append(_("{who} claims the match by forfeit (opponent idle)", who=who))
             case Action.CLAIM:
                 lines.append(_("{who} claims the game (opponent idle)", who=who))
             case Action.CANCEL:
