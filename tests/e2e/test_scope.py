@@ -103,3 +103,36 @@ async def test_verify_of_a_hidden_channels_match_is_not_found(fair: Harness) -> 
     mine = await (await h.slash(h.alice, "verify", secret=secret, public=public)).response()
     assert mine.ephemeral and "The dice match" in (mine.content or ""), mine.content
     h.fake.assert_clean()
+
+
+async def test_a_thread_game_of_a_hidden_channel_is_not_found(harness: Harness) -> None:
+    """The game moved to its own thread of #staff, which is archived once the match ends:
+    whether someone may see it follows #staff."""
+    h = harness
+    staff = _staff_room(h)
+    await h.fake.wait_for(lambda: h.bot.get_channel(staff.id) is not None, 5, "the channel")
+    await (await h.slash(h.mod, "settings", threads="on")).response()
+    h.roller.extend([3, 1])
+    challenge = await (
+        await h.slash(h.alice, "challenge", channel="staff", opponent=h.bob.id)
+    ).original_message()
+    await (await h.press(h.bob, challenge, "accept")).answer()
+    (thread,) = [c for c in h.fake.guild.channels.values() if c.is_thread]
+    offer = await h.board_after(await h.slash(h.bob, "resign", channel=thread.id))
+    await h.board_after(await h.press(h.alice, offer, "resign_accept"))
+    row = await h.service.store.latest_match(thread.id)
+    assert row is not None and row.status == "finished" and row.home_channel_id == staff.id
+
+    hidden = await h.error_of(await h.slash(h.carol, "export", match=row.id))
+    assert f"no match #{row.id}" in hidden
+    theirs = await (await h.slash(h.bob, "export", match=row.id)).response()
+    assert theirs.ephemeral and theirs.files
+    # Anyone who can see #staff may have it, there publicly.
+    h.fake.channel("staff").permission_overwrites.append(
+        {"id": str(h.carol.id), "type": 1, "allow": str(PERM_VIEW_CHANNEL), "deny": "0"}
+    )
+    await h.fake.dispatch("CHANNEL_UPDATE", h.fake.channel("staff").payload())
+    shown = await (await h.slash(h.carol, "export", channel="staff", match=row.id)).response()
+    assert not shown.ephemeral and shown.files
+    elsewhere = await (await h.slash(h.carol, "export", match=row.id)).response()
+    assert elsewhere.ephemeral and elsewhere.files  # from #games: the guild cache says yes
