@@ -110,10 +110,12 @@ async def test_a_claim_at_3_10_in_a_25_point_match_is_a_forfeit_at_3_10(
         "A forfeit does not change ratings.",
     ]
     alice, bob = [await service.stats(GUILD, p.id) for p in (ALICE, BOB)]
+    alice_before, bob_before = before[ALICE.id], before[BOB.id]
     assert alice is not None and bob is not None
+    assert alice_before is not None and bob_before is not None
     assert (alice.match_wins, bob.match_losses) == (1, 1)
     assert (alice.points_won, bob.points_won) == (3, 10)  # no points for the claim
-    assert alice.rating == before[ALICE.id].rating and bob.rating == before[BOB.id].rating
+    assert alice.rating == alice_before.rating and bob.rating == bob_before.rating
     assert alice.rated_matches == bob.rated_matches == 0
     assert await service.rating_history(GUILD, ALICE.id) == []
     assert len(await store.game_results(row.id)) == 5  # game 6 was not won by anyone

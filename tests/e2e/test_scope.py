@@ -39,6 +39,13 @@ def _staff_room(h: Harness) -> FakeChannel:
     )
 
 
+async def _known(h: Harness, channel: FakeChannel) -> None:
+    """Wait until the bot's guild cache has the channel (it arrives by the gateway)."""
+    bot = h.bot
+    assert bot is not None
+    await h.fake.wait_for(lambda: bot.get_channel(channel.id) is not None, 5, "the channel")
+
+
 async def _resigned_game(h: Harness, channel: str) -> MatchRow:
     """alice beats bob in a money game in ``channel`` (bob resigns at once)."""
     h.roller.extend([3, 1])
@@ -56,7 +63,7 @@ async def _resigned_game(h: Harness, channel: str) -> MatchRow:
 async def test_export_of_a_hidden_channels_match_is_not_found(harness: Harness) -> None:
     h = harness
     staff = _staff_room(h)
-    await h.fake.wait_for(lambda: h.bot.get_channel(staff.id) is not None, 5, "the channel")
+    await _known(h, staff)
     row = await _resigned_game(h, "staff")
 
     hidden = await h.error_of(await h.slash(h.carol, "export", match=row.id))
@@ -86,7 +93,7 @@ async def fair(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
 async def test_verify_of_a_hidden_channels_match_is_not_found(fair: Harness) -> None:
     h = fair
     staff = _staff_room(h)
-    await h.fake.wait_for(lambda: h.bot.get_channel(staff.id) is not None, 5, "the channel")
+    await _known(h, staff)
     challenge = await (
         await h.slash(h.alice, "challenge", channel="staff", opponent=h.bob.id)
     ).original_message()
@@ -110,7 +117,7 @@ async def test_a_thread_game_of_a_hidden_channel_is_not_found(harness: Harness) 
     whether someone may see it follows #staff."""
     h = harness
     staff = _staff_room(h)
-    await h.fake.wait_for(lambda: h.bot.get_channel(staff.id) is not None, 5, "the channel")
+    await _known(h, staff)
     await (await h.slash(h.mod, "settings", threads="on")).response()
     h.roller.extend([3, 1])
     challenge = await (
@@ -118,7 +125,7 @@ async def test_a_thread_game_of_a_hidden_channel_is_not_found(harness: Harness) 
     ).original_message()
     await (await h.press(h.bob, challenge, "accept")).answer()
     (thread,) = [c for c in h.fake.guild.channels.values() if c.is_thread]
-    offer = await h.board_after(await h.slash(h.bob, "resign", channel=thread.id))
+    offer = await h.board_after(await h.slash(h.bob, "resign", channel=thread.id))  # type: ignore[arg-type]
     await h.board_after(await h.press(h.alice, offer, "resign_accept"))
     row = await h.service.store.latest_match(thread.id)
     assert row is not None and row.status == "finished" and row.home_channel_id == staff.id
