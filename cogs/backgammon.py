@@ -497,7 +497,9 @@ class Backgammon(
                 language = await self._language(interaction)
                 await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
             else:  # played elsewhere: only the caller, who may see it, reads the answer
-                await reply.private(content=say(content, interaction.locale))
+                await reply.private(
+                    content=say(content, interaction.locale), allowed_mentions=NO_MENTIONS
+                )
 
         await self._guarded(interaction, work)
 
