@@ -21,7 +21,9 @@ What GNU Backgammon makes of the ``.mat`` text, checked by importing it
 * The Jacoby rule, the cube being off and automatic doubles cannot be stated in the format
   (GNU Backgammon uses its own settings when importing); the header comments record them.
 * A game won by a claim for inactivity is written as a resignation of the smallest size that
-  gives the claimant their points (at most a backgammon).
+  gives the claimant their points (at most a backgammon). A match forfeited by a claim
+  (:class:`bot.records.ClaimRule`) ends with its last game unfinished and a comment saying
+  who won it by forfeit at which score.
 
 In SGF (one game tree per game) a resignation is the game's result (``RE[W+2R]``), a beaver
 is a second ``double``, dice never played are ``PL[W]DI[61]``, the Jacoby rule is
