@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING, Any
 from bot.errors import NoGameError, NotYourTurnError, UserError
 from bot.i18n import _
 from bot.matfile import export_text
-from bot.records import GuildSettings, MatchRow, Status, UserSettings
+from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
 from bot.storage import Storage
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
+
+    Visible = Callable[[MatchRow], Awaitable[bool]]  # may the person asking see this match?
 
 NOTIFY_CHOICES = ("on", "off", "idle")
 BOARD_SIDES = ("right", "left")
@@ -102,6 +104,12 @@ class ClubLife:
         await self.store.save_guild_settings(guild_id, settings)
         return settings
 
+    async def set_claim(self, guild_id: int, rule: ClaimRule) -> GuildSettings:
+        """What a claim for inactivity wins on this server (see :class:`ClaimRule`)."""
+        settings = replace(await self.store.guild_settings(guild_id), claim=ClaimRule(rule))
+        await self.store.save_guild_settings(guild_id, settings)
+        return settings
+
     async def user_settings(self, user_id: int) -> UserSettings:
         return await self.store.user_settings(user_id)
 
@@ -178,16 +186,33 @@ class ClubLife:
         return await self.store.note_notified(row.id, row.version)
 
     async def match_file(
-        self, guild_id: int, channel_id: int, match_id: int | None = None, kind: str = "mat"
+        self,
+        guild_id: int,
+        channel_id: int,
+        match_id: int | None = None,
+        kind: str = "mat",
+        *,
+        visible: Visible | None = None,
     ) -> tuple[MatchRow, str]:
-        """A match as a GNU Backgammon file: the channel's current or last one, or by number."""
+        """A match as a GNU Backgammon file: the channel's current or last one, or by number.
+
+        A match asked for by number must be of this server and, when the front end passes
+        ``visible`` (whether the person asking may see the match), one they can see; any
+        other answers exactly as a number that was never used, so the command cannot tell
+        anyone which matches exist elsewhere.
+        """
         if match_id is None:
             row = await self.latest(channel_id)
             if row is None:
                 raise NoGameError(_("No match has been played in this channel yet."))
         else:
             row = await self.store.get_match(match_id)
-            if row is None or row.guild_id != guild_id or row.game is None:
+            if (
+                row is None
+                or row.guild_id != guild_id
+                or row.game is None
+                or (visible is not None and not await visible(row))
+            ):
                 raise UserError(_("There is no match #{number} on this server.", number=match_id))
         events = await self.store.events(row.id)
         text = await asyncio.to_thread(export_text, row, events, kind)

@@ -21,7 +21,9 @@ What GNU Backgammon makes of the ``.mat`` text, checked by importing it
 * The Jacoby rule, the cube being off and automatic doubles cannot be stated in the format
   (GNU Backgammon uses its own settings when importing); the header comments record them.
 * A game won by a claim for inactivity is written as a resignation of the smallest size that
-  gives the claimant their points (at most a backgammon).
+  gives the claimant their points (at most a backgammon). A match forfeited by a claim
+  (:class:`bot.records.ClaimRule`) ends with its last game unfinished and a comment saying
+  who won it by forfeit at which score.
 
 In SGF (one game tree per game) a resignation is the game's result (``RE[W+2R]``), a beaver
 is a second ``double``, dice never played are ``PL[W]DI[61]``, the Jacoby rule is
@@ -43,7 +45,7 @@ from typing import Any
 
 from bot.engine import EndReason, Game, Phase
 from bot.engine.game import MAX_CUBE
-from bot.records import Action, EventRecord, MatchRow
+from bot.records import Action, ClaimRule, EventRecord, MatchRow
 from bot.replay import replay_event
 from bot.storage import Storage, open_store
 
@@ -197,6 +199,18 @@ class _Builder:
             self.add(before.actor, action)
             if action == Action.DROP:
                 self.finish(game)
+        elif action == Action.CLAIM and event.notation == ClaimRule.MATCH:
+            # The match was forfeited at the score reached: its last game stays unfinished.
+            self.flush_roll()
+            assert event.player is not None
+            names = self.row.player_names
+            score = game.score
+            self.notes.append(
+                f"{clean_name(names[event.player])} won the match by forfeit: "
+                f"{clean_name(names[1 - event.player])} timed out at {score[0]}-{score[1]} "
+                "and keeps the points won (game "
+                f"{game.game_number} unfinished). A forfeit is not rated."
+            )
         elif action in (Action.RESIGN_ACCEPT, Action.CLAIM):
             self.flush_roll()
             self.finish(game)

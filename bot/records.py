@@ -114,6 +114,21 @@ class MatchRow:
         return None
 
 
+class ClaimRule(StrEnum):
+    """What ``/backgammon claim`` wins when the opponent has been idle past the limit.
+
+    ``MATCH`` (the default, what leagues do): in a match of more than one point the idle
+    player forfeits the match, keeping the points they won; the result records the score
+    reached, flagged as a forfeit, and is not rated (walkovers and forfeits are unrated, as
+    leagues and FIBS-style ratings treat them). ``GAME``: the claim wins the game in
+    progress (the cube's value) and the match goes on. A money game or a one-point match is a
+    single game either way: the claim wins it, unrated.
+    """
+
+    MATCH = "match"
+    GAME = "game"
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's choices (moderators set them)."""
@@ -122,6 +137,7 @@ class GuildSettings:
     # The language of public game messages ("fr", "en"); None follows the server's Discord
     # locale.
     language: str | None = None
+    claim: ClaimRule = ClaimRule.MATCH
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from bot.computer import CubeDecision
 from bot.engine import Game, MatchOptions, Play, ResultKind
-from bot.records import Action, EventRecord
+from bot.records import Action, ClaimRule, EventRecord
 
 Decision = Play | CubeDecision
 
@@ -66,7 +66,11 @@ def replay_event(options: MatchOptions, game: Game | None, event: EventRecord) -
             game = game.reject_resignation()
         case Action.CLAIM:
             assert event.player is not None
-            game = game.forfeit(event.player)
+            if event.notation == ClaimRule.GAME:
+                game = game.forfeit(event.player, whole_match=False)
+            elif event.notation != ClaimRule.MATCH:  # logged before the rule: the whole match
+                game = game.forfeit(event.player)
+            # ClaimRule.MATCH: the match was forfeited; the game stays as it was left.
         case Action.NEXT_GAME:
             game = game.next_game()
         case Action.CANCEL:

@@ -40,11 +40,16 @@ class ActionContext:
 
     ``match_id``: the game the request names (a button's match); the action is refused
     unless it is still the channel's live game, checked under the channel's lock.
+    ``version`` and ``game_number``: the exact state a button was posted for (the match
+    row's version); refused unless the live row is still at that version. A button naming a
+    running game without a version (posted by an older bot) is refused as stale.
     ``public``: mixed into the match's committed dice when this request starts the match.
     """
 
     match_id: int | None = None
     public: str | None = None  # a value fixed only now (the interaction's id), for the dice
+    version: int | None = None
+    game_number: int | None = None
 
 
 NO_CONTEXT = ActionContext()

@@ -7,6 +7,7 @@ Every evaluation runs in the worker processes; the dice figures in a worker thre
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from bot.computer import DEFAULT_LEVEL, CubeHint, PlayHint
 from bot.dicestats import DiceReport, dice_report, rolls_from_events
@@ -65,10 +66,26 @@ class Reviews:
         )
         return Review(row, analyses, luck)
 
-    async def verify_dice(self, secret: str, public: str) -> tuple[MatchRow, VerifyResult]:
-        """Check a match's recorded rolls against its revealed secret."""
+    async def verify_dice(
+        self,
+        secret: str,
+        public: str,
+        *,
+        guild_id: int | None = None,
+        visible: Callable[[MatchRow], Awaitable[bool]] | None = None,
+    ) -> tuple[MatchRow, VerifyResult]:
+        """Check a match's recorded rolls against its revealed secret.
+
+        With ``guild_id`` (and ``visible``: may the person asking see the match) a match of
+        another server, or one they cannot see, answers as an unknown public value.
+        """
         row = await self.store.match_by_dice_public(public.strip())
-        if row is None or row.dice is None:
+        if (
+            row is None
+            or row.dice is None
+            or (guild_id is not None and row.guild_id != guild_id)
+            or (visible is not None and not await visible(row))
+        ):
             raise UserError(
                 _(
                     "No match here used the public value {public}. Copy it from the message "

@@ -43,12 +43,12 @@ from bot.present import (
     computer_match_line,
     dice_words,
     engine_error,
-    minutes_words,
     points_words,
 )
 from bot.records import (
     Action,
     Change,
+    ClaimRule,
     DiceSeal,
     EventRecord,
     MatchRow,
@@ -68,6 +68,7 @@ from bot.reviews import Reviews
 from bot.storage import Storage
 from bot.turn import (
     Turn,
+    check_button,
     commitment_line,
     require_challenge,
     reveal_line,
@@ -510,39 +511,16 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         return Action.RESIGN_REJECT
 
     async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        """Win the match when the opponent has been idle past the inactivity limit."""
-
-        def act(turn: Turn) -> Action:
-            me, game = turn.participant(user)
-            if game.actor == me:
-                raise UserError(
-                    _("It's your turn: you can't claim a win while others wait on you.")
-                )
-            idle = turn.now - turn.row.last_action_at
-            limit = self.settings.inactivity_timeout
-            if idle < limit:
-                left = max(1, round((limit - idle) / 60))
-                raise UserError(
-                    _(
-                        "{opponent} still has {minutes} to act before you can claim.",
-                        opponent=turn.name(1 - me),
-                        minutes=minutes_words(left),
-                    )
-                )
-            turn.game = game.forfeit(me)
-            turn.log(Action.CLAIM, user.id, me)
-            turn.lines.append(
-                _(
-                    "{opponent} has not acted for {minutes}: {player} claims the win.",
-                    opponent=turn.name(1 - me),
-                    minutes=minutes_words(round(idle / 60)),
-                    player=turn.name(me),
-                )
-            )
-            turn.after_game_end()
-            return Action.CLAIM
-
-        return await self._act(channel_id, act, ctx)
+        """Win by the opponent's time-out: the match as a forfeit, or the game, as the
+        server's claim rule says (see :meth:`bot.turn.Turn.claim`)."""
+        live = await self.current(channel_id)
+        rule = (
+            (await self.store.guild_settings(live.guild_id)).claim
+            if live is not None
+            else ClaimRule.MATCH
+        )
+        limit = self.settings.inactivity_timeout
+        return await self._act(channel_id, lambda turn: turn.claim(user, limit, rule), ctx)
 
     async def cancel(
         self, channel_id: int, moderator: Player, ctx: ActionContext = NO_CONTEXT
@@ -629,6 +607,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             raise NoGameError(
                 _("There is no game in this channel. Start one with /backgammon challenge.")
             )
+        check_button(row, ctx)
         if row.status == Status.CHALLENGE and not allow_challenge:
             raise UserError(
                 _(

@@ -12,14 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.dice import Roller, SystemRoller
-from bot.engine import Game, GameResult, Phase
-from bot.errors import NotYourTurnError, UserError
+from bot.engine import EndReason, Game, GameResult, Phase
+from bot.errors import NotYourTurnError, StaleButtonError, UserError
 from bot.fairdice import FairRoller
 from bot.i18n import Text, _
 from bot.present import (
+    FORFEIT_NOT_RATED,
     commitment_line,
     dice_words,
+    forfeit_match_line,
     match_won_line,
+    minutes_words,
     next_game_line,
     opening_line,
     result_line,
@@ -27,13 +30,48 @@ from bot.present import (
 )
 from bot.records import (
     Action,
+    ClaimRule,
     FinishedGame,
     MatchOutcome,
     MatchRow,
     NewEvent,
     Status,
 )
-from bot.reports import Player
+from bot.reports import ActionContext, Player
+
+
+def check_button(row: MatchRow, ctx: ActionContext) -> None:
+    """Refuse a button pressed on a board of another state than the live one.
+
+    Called under the channel's lock with the live row, whose id already matches the
+    button's match. The version moves on with every stored action, so a board's buttons act
+    only on the state the board showed: never on a later turn or a later game of the match.
+    A button without a version was posted before buttons carried one: the match alone is
+    exact for a pending challenge (it changes only when answered), not for a running game.
+    """
+    if ctx.match_id is None:
+        return
+    if ctx.version is None:
+        if row.status == Status.CHALLENGE:
+            return
+        raise StaleButtonError(
+            _("That button is from an older board. Use /backgammon board for the current one.")
+        )
+    if row.version == ctx.version:
+        return
+    game = row.game
+    if game is not None and ctx.game_number and game.game_number != ctx.game_number:
+        raise StaleButtonError(
+            _(
+                "That button belongs to game {old} of this match; game {current} is being "
+                "played now. Use the buttons on the latest board.",
+                old=ctx.game_number,
+                current=game.game_number,
+            )
+        )
+    raise StaleButtonError(
+        _("That button belongs to an earlier turn. Use the buttons on the latest board.")
+    )
 
 
 def require_challenge(row: MatchRow) -> None:
@@ -152,6 +190,60 @@ class Turn:
             raise NotYourTurnError(_("It's {player}'s turn.", player=self.name(actor)))
         return me, game
 
+    def claim(self, user: Player, limit: float, rule: ClaimRule) -> Action:
+        """Win by the opponent's time-out, once they have been idle ``limit`` seconds.
+
+        What it wins follows the server's :class:`~bot.records.ClaimRule`: the match, at
+        the score reached (the game in progress is left as it stands and the idle player
+        keeps their points), or the game in progress. A match decided by a claim is a
+        forfeit: recorded, never rated (see :func:`bot.storage.stats.rates`).
+        """
+        me, game = self.participant(user)
+        if game.actor == me:
+            raise UserError(_("It's your turn: you can't claim a win while others wait on you."))
+        idle = self.now - self.row.last_action_at
+        if idle < limit:
+            left = max(1, round((limit - idle) / 60))
+            raise UserError(
+                _(
+                    "{opponent} still has {minutes} to act before you can claim.",
+                    opponent=self.name(1 - me),
+                    minutes=minutes_words(left),
+                )
+            )
+        names = {"opponent": self.name(1 - me), "player": self.name(me)}
+        minutes = minutes_words(round(idle / 60))
+        length = game.options.length
+        if rule is ClaimRule.MATCH and length > 1:
+            self.log(Action.CLAIM, user.id, me, notation=ClaimRule.MATCH)
+            self.boards.append(game)
+            self.status = Status.FINISHED
+            self.outcome = MatchOutcome(me, game.score, EndReason.FORFEIT.value)
+            self.lines.append(
+                _(
+                    "{opponent} has not acted for {minutes}: {player} claims the match.",
+                    minutes=minutes,
+                    **names,
+                )
+            )
+            self.lines.append(
+                forfeit_match_line(names["player"], names["opponent"], length, game.score, 1 - me)
+            )
+        else:
+            self.game = game.forfeit(me, whole_match=False)
+            self.log(Action.CLAIM, user.id, me, notation=ClaimRule.GAME)
+            self.lines.append(
+                _(
+                    "{opponent} has not acted for {minutes}: {player} claims the win.",
+                    minutes=minutes,
+                    **names,
+                )
+            )
+            self.after_game_end()
+        if self.outcome is not None and self.row.rated:
+            self.lines.append(FORFEIT_NOT_RATED)
+        return Action.CLAIM
+
     # --- follow-on events: what the rules do by themselves after an action ----------------
 
     def opening(self) -> None:
@@ -230,6 +322,7 @@ class Turn:
 
 __all__ = [
     "Turn",
+    "check_button",
     "commitment_line",
     "require_challenge",
     "reveal_line",

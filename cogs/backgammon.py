@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Literal
 
 import discord
@@ -31,7 +32,7 @@ from bot import present
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import _, language_of, say
-from bot.records import Action
+from bot.records import Action, ClaimRule
 from bot.session import ActionContext, Player, Report, SessionService
 from cogs.helpers import (
     CHOICE_NAME_LIMIT,
@@ -45,7 +46,9 @@ from cogs.helpers import (
 )
 from cogs.publishing import Publisher
 from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
+from cogs.scope import can_view, same_place
 from cogs.translator import CommandTranslator, locale
+from cogs.views import ButtonRef
 
 log = logging.getLogger(__name__)
 
@@ -156,12 +159,19 @@ class Backgammon(
         action: Request,
         *,
         pressed: bool = False,
-        match_id: int | None = None,
+        button: ButtonRef | None = None,
     ) -> None:
-        """Run a session call and publish its report."""
+        """Run a session call and publish its report.
+
+        ``button``: the exact state a pressed button was posted for; the session refuses the
+        press unless the channel's live game is still at it.
+        """
 
         async def work(reply: Reply) -> None:
-            report = await action(reply.context(match_id))
+            ctx = reply.context(button.match_id if button is not None else None)
+            if button is not None:
+                ctx = replace(ctx, version=button.version, game_number=button.game_number)
+            report = await action(ctx)
             reply.committed = report.action != Action.BOARD  # a look at the board stores nothing
             await self.publisher.publish(reply, report)
 
@@ -194,12 +204,14 @@ class Backgammon(
 
     # --- buttons -------------------------------------------------------------------------
 
-    async def press(self, interaction: Interaction, action: Action, match_id: int) -> None:
+    async def press(self, interaction: Interaction, action: Action, button: ButtonRef) -> None:
         """A button was pressed (called by :class:`cogs.views.ActionButton`).
 
-        The button's match id travels to the session, which compares it with the channel's
-        live game under the channel's lock: a button never acts on another game.
+        The button's match, game and version travel to the session, which compares them with
+        the channel's live game under the channel's lock: a button never acts on another
+        game, nor on a later state of its own.
         """
+        match_id = button.match_id
         channel_id = interaction.channel_id or 0
         user = player_of(interaction.user)
         service = self.service
@@ -228,7 +240,7 @@ class Backgammon(
                 channel_id, user, False, ctx
             ),
         }
-        await self._act(interaction, actions[action], pressed=True, match_id=match_id)
+        await self._act(interaction, actions[action], pressed=True, button=button)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -469,15 +481,25 @@ class Backgammon(
         public: app_commands.Range[str, 1, 100],
     ) -> None:
         async def work(reply: Reply) -> None:
-            row, result = await self.service.verify_dice(secret, public)
-            language = await self._language(interaction)
+            row, result = await self.service.verify_dice(
+                secret,
+                public,
+                guild_id=interaction.guild_id or 0,
+                visible=lambda row: can_view(interaction, row),
+            )
             content = _(
                 "Match #{number} ({players}): {result}",
                 number=row.id,
                 players=versus(row),
                 result=verify_words(result),
             )
-            await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
+            if same_place(interaction, row):
+                language = await self._language(interaction)
+                await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
+            else:  # played elsewhere: only the caller, who may see it, reads the answer
+                await reply.private(
+                    content=say(content, interaction.locale), allowed_mentions=NO_MENTIONS
+                )
 
         await self._guarded(interaction, work)
 
@@ -538,6 +560,9 @@ class Backgammon(
         theme=locale(_("Board colours")),
         threads=locale(_("Moderators: a thread for each accepted game")),
         language=locale(_("Moderators: the language of this server's game messages")),
+        claim=locale(
+            _("Moderators: what a claim wins: the match by forfeit (default) or the game")
+        ),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -549,6 +574,7 @@ class Backgammon(
         theme: Literal["classic", "dark"] | None = None,
         threads: Literal["on", "off"] | None = None,
         language: app_commands.Choice[str] | None = None,
+        claim: Literal["match", "game"] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             guild_id = interaction.guild_id or 0
@@ -558,6 +584,10 @@ class Backgammon(
             if language is not None and not moderator:
                 raise UserError(
                     _("Only members with Manage Messages can change the server's language.")
+                )
+            if claim is not None and not moderator:
+                raise UserError(
+                    _("Only members with Manage Messages can change what a claim wins.")
                 )
             mine = await self.service.update_user_settings(
                 interaction.user.id,
@@ -574,6 +604,8 @@ class Backgammon(
             if language is not None:
                 chosen = None if language.value == "auto" else language.value
                 server = await self.service.set_language(guild_id, chosen)
+            if claim is not None:
+                server = await self.service.set_claim(guild_id, ClaimRule(claim))
             text = settings_text(
                 mine.notify,
                 mine.notify_minutes,
@@ -582,6 +614,7 @@ class Backgammon(
                 server.threads,
                 server.language,
                 language_of(interaction.locale),
+                claim=server.claim,
             )
             await reply.private(content=text)
 
@@ -603,7 +636,13 @@ class Backgammon(
         async def work(reply: Reply) -> None:
             where = (interaction.guild_id or 0, interaction.channel_id or 0)
             language = await self._language(interaction)
-            await reply.send(**await self.publisher.match_export(*where, match, format, language))
+            row, answer = await self.publisher.match_export(
+                *where, match, format, language, lambda row: can_view(interaction, row)
+            )
+            if same_place(interaction, row):
+                await reply.send(**answer)
+            else:  # played elsewhere: only the caller, who may see it, gets the file
+                await reply.private(**answer)
 
         await self._guarded(interaction, work)
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from bot import present
 from bot.fairdice import Verdict, VerifyResult
 from bot.i18n import N_, Text, _, say
-from bot.records import Action, MatchRow, Status
+from bot.records import Action, ClaimRule, MatchRow, Status
 from bot.session import Player, Report
 from cogs.replies import safe_name
 
@@ -243,6 +243,8 @@ def settings_text(
     threads: bool,
     server_language: str | None = None,
     language: str = "en",
+    *,
+    claim: ClaimRule = ClaimRule.MATCH,
 ) -> str:
     """A player's own settings and the server's choices, as the settings reply in
     ``language``. ``server_language``: the language moderators chose for the server's games
@@ -268,6 +270,9 @@ def settings_text(
         _("Game messages: {language}.", language=LANGUAGE_NAMES[server_language])
         if server_language in LANGUAGE_NAMES
         else _("Game messages: the server's Discord language."),
+        _("A claim for inactivity wins the match by forfeit (unrated).")
+        if claim is ClaimRule.MATCH
+        else _("A claim for inactivity wins the game in progress."),
     ]
     return "\n".join(say(line, language) for line in lines)
 

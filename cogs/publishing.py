@@ -24,7 +24,7 @@ import contextlib
 import functools
 import io
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -319,16 +319,26 @@ class Publisher:
         return [text_file(text, mat_filename(row))]
 
     async def match_export(
-        self, guild_id: int, channel_id: int, match_id: int | None, format: str, language: str
-    ) -> dict[str, Any]:
-        """The /export answer, in ``language``: a match as a file for GNU Backgammon."""
-        row, text = await self.service.match_file(guild_id, channel_id, match_id, format)
+        self,
+        guild_id: int,
+        channel_id: int,
+        match_id: int | None,
+        format: str,
+        language: str,
+        visible: Callable[[MatchRow], Awaitable[bool]] | None = None,
+    ) -> tuple[MatchRow, dict[str, Any]]:
+        """The /export answer, in ``language``: a match as a file for GNU Backgammon (and the
+        match, so the command can tell where it was played); ``visible``: see
+        :meth:`bot.club.ClubLife.match_file`."""
+        row, text = await self.service.match_file(
+            guild_id, channel_id, match_id, format, visible=visible
+        )
         caption = _(
             "Match #{number}, {players}: open it in GNU Backgammon or eXtreme Gammon.",
             number=row.id,
             players=versus(row),
         )
-        return {
+        return row, {
             "content": say(caption, language),
             "file": text_file(text, mat_filename(row, format)),
             "allowed_mentions": NO_MENTIONS,

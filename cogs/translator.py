@@ -97,6 +97,7 @@ NAMES = (
     pgettext("option", "language"),
     pgettext("option", "match"),
     pgettext("option", "format"),
+    pgettext("option", "claim"),
     pgettext("choice", "beginner"),
     pgettext("choice", "intermediate"),
     pgettext("choice", "advanced"),
@@ -117,6 +118,8 @@ NAMES = (
     pgettext("choice", "Français"),
     pgettext("choice", "mat"),
     pgettext("choice", "sgf"),
+    pgettext("choice", "match"),
+    pgettext("choice", "game"),
 )
 
 

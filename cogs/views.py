@@ -1,8 +1,17 @@
 """Buttons that survive restarts.
 
-Each button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` says what it means
-(``bg:<action>:<match id>``). Nothing lives in memory: after a restart the bot parses the
-id again, and the session layer decides whether the person pressing may do it.
+Each button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` says what it means:
+``bg:<action>:<match id>:<game number>:<version>``, the exact state it was posted for (the
+match row's version moves on with every stored action). Nothing lives in memory: after a
+restart the bot parses the id again, and the session, under the channel's lock, refuses a
+button whose match, game or version is no longer the channel's live one, so a button on an
+old board (an earlier turn, an earlier game of the match, a ``/backgammon board`` post that
+the game has moved past) never acts on a later state.
+
+Buttons posted before the ids carried a version (``bg:<action>:<match id>``) still parse:
+the session honours them only where the match alone is exact (a pending challenge's Accept
+and Decline, a finished match's Rematch) and refuses the others as stale. Rematch buttons
+keep that short form: a finished match never changes.
 
 A button press is not an app command, so discord.py never hands its errors to the command
 tree: the cog's guard, and this callback for anything outside it, pass them to the tree's
@@ -17,6 +26,7 @@ type hints.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -45,21 +55,45 @@ NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
 _ACTIONS = "|".join(BUTTONS)
 
 
+CUSTOM_ID_LIMIT = 100  # Discord's limit on a component's custom_id
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonRef:
+    """What a pressed button names: the match, and the game and version it was posted for.
+
+    ``version`` None: a button posted before the ids carried one (see the module's
+    docstring); the session decides whether the match alone is exact enough.
+    """
+
+    match_id: int
+    game_number: int | None = None
+    version: int | None = None
+
+    def custom_id(self, action: Action) -> str:
+        if self.version is None:
+            return f"bg:{action}:{self.match_id}"
+        return f"bg:{action}:{self.match_id}:{self.game_number or 0}:{self.version}"
+
+
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"bg:(?P<action>{_ACTIONS}):(?P<match>[0-9]{{1,19}})",
+    template=(
+        rf"bg:(?P<action>{_ACTIONS}):(?P<match>[0-9]{{1,19}})"
+        r"(?::(?P<game>[0-9]{1,6}):(?P<version>[0-9]{1,19}))?"
+    ),
 ):
     """A game button; the cog performs the action for whoever presses it."""
 
-    def __init__(self, action: Action, match_id: int, language: str = "en") -> None:
+    def __init__(self, action: Action, ref: ButtonRef, language: str = "en") -> None:
         label, style = BUTTONS[action]
+        custom_id = ref.custom_id(action)
+        assert len(custom_id) <= CUSTOM_ID_LIMIT, custom_id
         super().__init__(
-            discord.ui.Button(
-                label=say(label, language), style=style, custom_id=f"bg:{action}:{match_id}"
-            )
+            discord.ui.Button(label=say(label, language), style=style, custom_id=custom_id)
         )
         self.action = action
-        self.match_id = match_id
+        self.ref = ref
 
     @classmethod
     async def from_custom_id(
@@ -69,7 +103,13 @@ class ActionButton(
         match: Any,
         /,
     ) -> ActionButton:
-        return cls(Action(match["action"]), int(match["match"]))
+        version = match["version"]
+        ref = ButtonRef(
+            int(match["match"]),
+            int(match["game"]) if version is not None else None,
+            int(version) if version is not None else None,
+        )
+        return cls(Action(match["action"]), ref)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
@@ -79,7 +119,7 @@ class ActionButton(
             )
             return
         try:
-            await cog.press(interaction, self.action, self.match_id)
+            await cog.press(interaction, self.action, self.ref)
         except Exception as exc:  # the guard answers most; this catches what escapes it
             await interaction.client.tree.on_error(interaction, exc)  # type: ignore[attr-defined, arg-type]
 
@@ -103,12 +143,21 @@ def actions_for(row: MatchRow) -> list[Action]:
     return []
 
 
+def ref_for(row: MatchRow, action: Action) -> ButtonRef:
+    """What a button for ``action`` on a board of ``row`` names: its exact state, except a
+    Rematch, which names a finished match (it never changes)."""
+    if action == Action.REMATCH:
+        return ButtonRef(row.id)
+    game_number = row.game.game_number if row.game is not None else 0
+    return ButtonRef(row.id, game_number, row.version)
+
+
 def view_for(row: MatchRow, language: str = "en") -> discord.ui.View | None:
-    """The next-action buttons, labelled in ``language``."""
+    """The next-action buttons for the state ``row`` holds, labelled in ``language``."""
     actions = actions_for(row)
     if not actions:
         return None
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(ActionButton(action, row.id, language))
+        view.add_item(ActionButton(action, ref_for(row, action), language))
     return view

@@ -9,7 +9,7 @@ import pytest
 from bot.engine import Game, MatchOptions
 from bot.i18n import _
 from bot.present import board_words, chart_labels
-from bot.records import Action, MatchRow, Status
+from bot.records import Action, ClaimRule, MatchRow, Status
 from bot.session import Report
 from cogs.helpers import (
     board_caption,
@@ -124,9 +124,13 @@ def test_settings_text_says_each_choice() -> None:
         "Board: home board on the left, dark colours.",
         "This server: a thread for each game.",
         "Game messages: the server's Discord language.",
+        "A claim for inactivity wins the match by forfeit (unrated).",
     ]
-    chosen = settings_text("on", 5, "right", "classic", False, "fr")
-    assert chosen.splitlines()[-1] == "Game messages: Français."
+    chosen = settings_text("on", 5, "right", "classic", False, "fr", claim=ClaimRule.GAME)
+    assert chosen.splitlines()[-2:] == [
+        "Game messages: Français.",
+        "A claim for inactivity wins the game in progress.",
+    ]
 
 
 def test_the_docstring_examples_hold() -> None:

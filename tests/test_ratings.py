@@ -19,7 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.dice import ScriptedRoller
-from bot.engine import MatchOptions
+from bot.engine import MatchOptions, ResultKind
 from bot.ratings import Rated, fibs_update, k_factor
 from bot.session import Player, SessionService
 
@@ -103,10 +103,36 @@ async def claim_match(
     assert report.match_over and report.match.winner == 0
 
 
-async def test_one_point_match_between_new_players(
+async def win_match(
+    service: SessionService, roller: ScriptedRoller, clock, channel: int, length: int
+) -> None:
+    """Alice wins a match of ``length``: Bob opens, then resigns a backgammon each game
+    until the match is over (a match won by a claim is a forfeit, never rated)."""
+    await service.challenge(GUILD, channel, ALICE, BOB, MatchOptions(length=length))
+    roller.extend([1, 2])  # Bob wins the opening roll and must move
+    await service.accept(channel, BOB)
+    while True:
+        await service.resign(channel, BOB, ResultKind.BACKGAMMON)
+        roller.extend([1, 2])  # the next game's opening, if there is one
+        report = await service.answer_resignation(channel, ALICE, True)
+        if report.match_over:
+            break
+    assert report.match.winner == 0
+
+
+async def test_a_forfeit_leaves_ratings_alone(
     service: SessionService, roller: ScriptedRoller, clock
 ) -> None:
     await claim_match(service, roller, clock, 1, 1)
+    alice = await service.stats(GUILD, ALICE.id)
+    assert alice is not None and alice.match_wins == 1
+    assert (alice.rating, alice.experience, alice.rated_matches) == (1500.0, 0, 0)
+
+
+async def test_one_point_match_between_new_players(
+    service: SessionService, roller: ScriptedRoller, clock
+) -> None:
+    await win_match(service, roller, clock, 1, 1)
     alice = await service.stats(GUILD, ALICE.id)
     bob = await service.stats(GUILD, BOB.id)
     assert alice is not None and bob is not None
@@ -126,7 +152,7 @@ async def test_an_upset_with_unequal_ratings_and_experience(
             [(GUILD, ALICE.id, "alice", 1250.0, 0, 0), (GUILD, BOB.id, "bob", 1750.0, 350, 70)],
         )
     raw.close()  # the context manager commits but does not close
-    await claim_match(service, roller, clock, 1, 4)
+    await win_match(service, roller, clock, 1, 4)
     alice = await service.stats(GUILD, ALICE.id)
     bob = await service.stats(GUILD, BOB.id)
     assert alice is not None and bob is not None
@@ -139,7 +165,7 @@ async def test_an_upset_with_unequal_ratings_and_experience(
     # 5 - 354/100 = 1.46 for Bob. D = 460.4931598, D*sqrt(4)/2000 = 0.4604932,
     # 10^0.4604932 = 2.8873083, P_upset = 1/3.8873083 = 0.2572474, P = 0.7427526:
     # gain 4*4.96*2*P = 29.4724227, loss 4*1.46*2*P = 8.6753502.
-    await claim_match(service, roller, clock, 2, 4)
+    await win_match(service, roller, clock, 2, 4)
     alice = await service.stats(GUILD, ALICE.id)
     bob = await service.stats(GUILD, BOB.id)
     assert alice is not None and bob is not None
@@ -154,8 +180,8 @@ async def test_casual_matches_leave_ratings_alone(
     await service.challenge(GUILD, 1, ALICE, BOB, MatchOptions(length=3), rated=False)
     roller.extend([1, 2])
     await service.accept(1, BOB)
-    clock.advance(3600)
-    await service.claim(1, ALICE)
+    await service.resign(1, BOB, ResultKind.BACKGAMMON)
+    await service.answer_resignation(1, ALICE, True)
     alice = await service.stats(GUILD, ALICE.id)
     assert alice is not None
     assert (alice.rating, alice.experience, alice.rated_matches) == (1500.0, 0, 0)

@@ -715,21 +715,21 @@ async def test_claim_for_inactivity(
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id)) == before
 
     report = await service.claim(channel, ALICE)
+    # The match is forfeited at the score reached (see tests/test_trust_session.py).
     assert english(report.lines) == [
-        "bob has not acted for 60 minutes: alice claims the win.",
-        "alice wins by forfeit. Score: alice 5, bob 0 (match to 5).",
-        "alice wins the 5-point match 5-0.",
+        "bob has not acted for 60 minutes: alice claims the match.",
+        "alice wins the 5-point match by forfeit at 0-0: bob timed out and keeps 0 points.",
+        "A forfeit does not change ratings.",
     ]
     assert report.match_over and report.match.status == "finished"
-    assert report.match.end_reason == "forfeit"
-    [finished] = await store.game_results(report.match.id)
-    assert finished.result.reason is EndReason.FORFEIT and finished.result.points == 5
+    assert report.match.end_reason == "forfeit" and report.match.final_score == (0, 0)
+    assert await store.game_results(report.match.id) == []  # the game was not won
     alice = await service.stats(GUILD, ALICE.id)
     bob = await service.stats(GUILD, BOB.id)
     assert alice is not None and bob is not None
-    assert (alice.match_wins, alice.points_won, alice.game_wins) == (1, 5, 1)
-    assert (bob.match_losses, bob.points_lost, bob.game_losses) == (1, 5, 1)
-    assert alice.rating == pytest.approx(1522.36068, abs=1e-4)
+    assert (alice.match_wins, alice.points_won, alice.game_wins) == (1, 0, 0)
+    assert (bob.match_losses, bob.points_lost, bob.game_losses) == (1, 0, 0)
+    assert alice.rating == bob.rating == 1500 and alice.rated_matches == 0
     await assert_replays(service, channel)
 
 
@@ -756,7 +756,8 @@ async def test_waiting_on_a_double_or_a_resignation_can_be_claimed(
     with pytest.raises(UserError, match="It's your turn"):
         await service.claim(602, ALICE)
     report = await service.claim(602, BOB)
-    assert report.match.final_score == (0, 3) and report.match.winner == 1
+    # A forfeit at the score reached: alice keeps her 0 points, bob wins the match.
+    assert report.match.final_score == (0, 0) and report.match.winner == 1
 
 
 # --- statistics and ratings -----------------------------------------------------------------

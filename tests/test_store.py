@@ -294,7 +294,8 @@ SCENARIOS: dict[str, tuple[Setup, Step, set[str]]] = {
         _drop_ends_match,
         {"update", "event", "game_result", "match_result"},
     ),
-    "claim": (_claim_setup, _claim, {"update", "event", "game_result", "match_result"}),
+    # A claim forfeits the match at the score reached: no game is won.
+    "claim": (_claim_setup, _claim, {"update", "event", "match_result"}),
 }
 
 

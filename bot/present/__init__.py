@@ -45,9 +45,11 @@ from bot.present.pages import (
 )
 from bot.present.refusals import ENGINE_SENTENCES, engine_error, engine_sentence
 from bot.present.story import (
+    FORFEIT_NOT_RATED,
     challenge_lines,
     commitment_line,
     computer_match_line,
+    forfeit_match_line,
     history_lines,
     history_text,
     match_won_line,
@@ -80,6 +82,7 @@ from bot.present.words import (
 __all__ = [
     "CUBE_ACTION_WORDS",
     "ENGINE_SENTENCES",
+    "FORFEIT_NOT_RATED",
     "HELP",
     "HELP_TEXT",
     "LEVEL_WORDS",
@@ -102,6 +105,7 @@ __all__ = [
     "engine_error",
     "engine_sentence",
     "fit",
+    "forfeit_match_line",
     "help_text",
     "hint_text",
     "history_lines",

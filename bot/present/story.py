@@ -5,20 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.engine import EndReason, Game, Phase, ResultKind
-from bot.i18n import Text, _, join, say
+from bot.i18n import N_, Text, _, join, say
 from bot.present.words import (
     MESSAGE_LIMIT,
     RESULT_WORDS,
     Mention,
     dice_words,
-    fit,
     level_words,
     match_words,
     minutes_words,
     plain,
     points_words,
 )
-from bot.records import Action, DiceSeal, EventRecord, MatchRow, Status
+from bot.records import Action, ClaimRule, DiceSeal, EventRecord, MatchRow, Status
 
 # --- the next step ----------------------------------------------------------------------------
 
@@ -194,6 +193,27 @@ def match_won_line(winner: str, length: int, score: tuple[int, int]) -> Text:
     )
 
 
+def forfeit_match_line(
+    winner: str, loser: str, length: int, score: tuple[int, int], loser_seat: int
+) -> Text:
+    """A match won by forfeit (the opponent timed out), at the score reached: the loser
+    keeps the points they won (``score`` is (player 0, player 1))."""
+    lost = score[loser_seat]
+    return _(
+        "{winner} wins the {length}-point match by forfeit at {won}-{lost}: {loser} timed "
+        "out and keeps {points}.",
+        winner=winner,
+        length=length,
+        won=score[1 - loser_seat],
+        lost=lost,
+        loser=loser,
+        points=points_words(lost),
+    )
+
+
+FORFEIT_NOT_RATED = _("A forfeit does not change ratings.")
+
+
 def next_game_line(number: int, crawford: bool) -> Text:
     if crawford:
         return _("Game {number} begins. This is the Crawford game: no doubling.", number=number)
@@ -255,6 +275,8 @@ def history_lines(
                 lines.append(_("{who} accepts the resignation", who=who))
             case Action.RESIGN_REJECT:
                 lines.append(_("{who} rejects the resignation", who=who))
+            case Action.CLAIM if event.notation == ClaimRule.MATCH:
+                lines.append(_("{who} claims the match by forfeit (opponent idle)", who=who))
             case Action.CLAIM:
                 lines.append(_("{who} claims the game (opponent idle)", who=who))
             case Action.CANCEL:
@@ -296,7 +318,43 @@ def history_text(
         first=display(row.player_names[0]),
         second=display(row.player_names[1]),
     )
-    body = "\n".join(history_lines(row, events, display=code, language=language)) or say(
-        _("No moves yet."), language
-    )
-    return fit(f"**{say(title, language)}**\n```\n{body}\n```", MESSAGE_LIMIT)
+    head = f"**{say(title, language)}**\n```\n"
+    lines = history_lines(row, events, display=code, language=language)
+    if not lines:
+        lines = [say(_("No moves yet."), language)]
+    return head + "\n".join(fit_middle(lines, MESSAGE_LIMIT - len(head) - 4, language)) + "\n```"
+
+
+def fit_middle(lines: Sequence[str], limit: int, language: str | None = None) -> list[str]:
+    """``lines`` whose joined text (one per line) fits ``limit``, leaving out the middle.
+
+    A long game keeps its opening and its latest moves (and the IDs on the last line), with
+    one line in their place saying how many were left out: a message's head and its code
+    fence are never what is cut.
+    """
+    if sum(len(line) + 1 for line in lines) - 1 <= limit:
+        return list(lines)
+    widest = say(_left_out(len(lines)), language)
+    budget = limit - len(widest) - 1  # the kept lines' text, each with its newline
+    first: list[str] = []
+    last: list[str] = []
+    low, high = 0, len(lines) - 1
+    take_end = True  # the newest news first, then alternate
+    while low <= high:
+        line = lines[high] if take_end else lines[low]
+        if len(line) + 1 > budget:
+            break
+        budget -= len(line) + 1
+        if take_end:
+            last.insert(0, line)
+            high -= 1
+        else:
+            first.append(line)
+            low += 1
+        take_end = not take_end
+    skipped = len(lines) - len(first) - len(last)
+    return [*first, say(_left_out(skipped), language), *last]
+
+
+def _left_out(count: int) -> Text:
+    return N_("… {n} move left out …", "… {n} moves left out …", count, n=count)

@@ -37,7 +37,7 @@ TABLES: tuple[tuple[str, str], ...] = (
         "guild_id, user_id, level, games, game_wins, matches, match_wins, points_won, points_lost",
     ),
     ("rating_history", "guild_id, user_id, match_id, rated_at, rating"),
-    ("guild_settings", "guild_id, threads, language"),
+    ("guild_settings", "guild_id, threads, language, claim"),
     ("user_settings", "user_id, notify, notify_minutes, board_side, theme"),
 )
 

@@ -139,6 +139,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE rating_history ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;
     """,
+    # 3: what a claim for inactivity wins on this server (bot.records.ClaimRule).
+    """
+    ALTER TABLE guild_settings ADD COLUMN claim TEXT NOT NULL DEFAULT 'match'
+        CHECK (claim IN ('match', 'game'));
+    """,
 )
 
 __all__ = ["MIGRATIONS"]

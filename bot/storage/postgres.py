@@ -32,6 +32,7 @@ from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, Unreadab
 from bot.records import (
     UNREADABLE,
     Change,
+    ClaimRule,
     ComputerResults,
     DiceSeal,
     EventRecord,
@@ -521,20 +522,21 @@ class PostgresStore:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self._pool.fetchrow(
-            "SELECT threads, language FROM guild_settings WHERE guild_id = $1", guild_id
+            "SELECT threads, language, claim FROM guild_settings WHERE guild_id = $1", guild_id
         )
         if row is None:
             return GuildSettings()
-        return GuildSettings(threads=bool(row[0]), language=row[1])
+        return GuildSettings(threads=bool(row[0]), language=row[1], claim=ClaimRule(row[2]))
 
     async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         await self._pool.execute(
-            "INSERT INTO guild_settings (guild_id, threads, language) VALUES ($1, $2, $3) "
-            "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads, "
-            "language = excluded.language",
+            "INSERT INTO guild_settings (guild_id, threads, language, claim) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
+            "threads = excluded.threads, language = excluded.language, claim = excluded.claim",
             guild_id,
             bool(settings.threads),
             settings.language,
+            str(settings.claim),
         )
 
     async def user_settings(self, user_id: int) -> UserSettings:

@@ -144,6 +144,11 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE guild_settings ADD COLUMN language TEXT;
     """,
+    # 6: what a claim for inactivity wins on this server (bot.records.ClaimRule).
+    """
+    ALTER TABLE guild_settings ADD COLUMN claim TEXT NOT NULL DEFAULT 'match'
+        CHECK (claim IN ('match', 'game'));
+    """,
 )
 
 

@@ -29,6 +29,7 @@ from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, Unreadab
 from bot.records import (
     UNREADABLE,
     Change,
+    ClaimRule,
     ComputerResults,
     DiceSeal,
     EventRecord,
@@ -612,19 +613,20 @@ class Store:
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         rows = await self._select(
-            "SELECT threads, language FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            "SELECT threads, language, claim FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         if not rows:
             return GuildSettings()
-        return GuildSettings(threads=bool(rows[0][0]), language=rows[0][1])
+        threads, language, claim = rows[0]
+        return GuildSettings(threads=bool(threads), language=language, claim=ClaimRule(claim))
 
     async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         async with self._lock:
             await self._db.execute(
-                "INSERT INTO guild_settings (guild_id, threads, language) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads, "
-                "language = excluded.language",
-                (guild_id, int(settings.threads), settings.language),
+                "INSERT INTO guild_settings (guild_id, threads, language, claim) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                "threads = excluded.threads, language = excluded.language, claim = excluded.claim",
+                (guild_id, int(settings.threads), settings.language, str(settings.claim)),
             )
 
     async def user_settings(self, user_id: int) -> UserSettings:

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.engine import ResultKind
+from bot.engine import EndReason, ResultKind
 from bot.ratings import START_RATING, Rated, fibs_update
 from bot.records import ComputerResults, FinishedGame, MatchOutcome, MatchRow, PlayerStats
 
@@ -29,6 +29,13 @@ class Settlement:
 def counts(finished_games: Sequence[FinishedGame], outcome: MatchOutcome | None) -> bool:
     """Whether an action changes any record: it finished a game or decided the match."""
     return bool(finished_games) or (outcome is not None and outcome.winner is not None)
+
+
+def rates(outcome: MatchOutcome) -> bool:
+    """Whether a decided match moves ratings: not when it was won by forfeit (a claim for
+    inactivity). Leagues record forfeits and walkovers as results but never rate them, so
+    waiting out an opponent earns no rating points, least of all a whole match's worth."""
+    return outcome.reason != EndReason.FORFEIT
 
 
 def human_ids(match: MatchRow) -> tuple[int, ...]:
@@ -129,7 +136,7 @@ def settle(
         )
         change(loser_id, matches=1, match_losses=1)
         records[loser_id] = dataclasses.replace(records[loser_id], streak=0)
-        if match.rated:
+        if match.rated and rates(outcome):
             before_w, before_l = records[winner_id], records[loser_id]
             new_winner, new_loser = fibs_update(
                 Rated(before_w.rating, before_w.experience),
@@ -149,4 +156,12 @@ def settle(
     return Settlement(players=ordered, history=history)
 
 
-__all__ = ["Settlement", "counts", "human_ids", "new_computer_results", "new_player", "settle"]
+__all__ = [
+    "Settlement",
+    "counts",
+    "human_ids",
+    "new_computer_results",
+    "new_player",
+    "rates",
+    "settle",
+]

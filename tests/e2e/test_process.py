@@ -247,10 +247,13 @@ async def test_two_processes_on_one_database_finish_a_game(
             if snap.status == "finished":
                 break
             if snap.status == "challenge":
-                (message,) = [
-                    m for m in fake.messages_in("games") if f"bg:accept:{snap.id}" in m.custom_ids
-                ]
-                await act(fake.click(bob, message, f"bg:accept:{snap.id}"), "accept")
+                (message, custom_id) = next(
+                    (m, c)
+                    for m in fake.messages_in("games")
+                    for c in m.custom_ids
+                    if c.startswith(f"bg:accept:{snap.id}:")
+                )
+                await act(fake.click(bob, message, custom_id), "accept")
                 continue
             assert snap.status == "playing" and snap.game is not None, snap
             game = snap.game
