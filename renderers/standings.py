@@ -22,12 +22,14 @@ b'\\x89PNG'
 from __future__ import annotations
 
 import functools
-import io
+import struct
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from renderers.png import fast_zlib
 from renderers.text import text_image
 from renderers.theme import CLASSIC, MAX_WIDTH, MIN_WIDTH, RGB, THEMES, Theme
 
@@ -44,6 +46,8 @@ __all__ = [
 ]
 
 DEFAULT_WIDTH = 1000
+# A table has few columns: narrower, it is shown larger on a phone (Discord fits the width).
+TABLE_WIDTH = 800
 # Medal colours, the same on both themes: gold, silver, bronze, with a darker rim.
 MEDALS: dict[int, tuple[RGB, RGB]] = {
     1: ((233, 185, 38), (140, 100, 0)),
@@ -112,9 +116,10 @@ class BracketPicture:
 @dataclass(frozen=True, slots=True)
 class _Scale:
     width: int
+    design: int = DEFAULT_WIDTH  # the width the sizes below are designed at
 
     def __call__(self, value: float) -> int:
-        return max(1, round(value * self.width / DEFAULT_WIDTH))
+        return max(1, round(value * self.width / self.design))
 
 
 HEAD_H, SUB_H, PAD = 64, 40, 24
@@ -123,9 +128,9 @@ SIDE_H, MATCH_GAP, ROUND_HEAD = 42, 18, 44
 PODIUM_H = 52
 
 
-def table_size(rows: int, width: int = DEFAULT_WIDTH) -> tuple[int, int]:
+def table_size(rows: int, width: int = TABLE_WIDTH) -> tuple[int, int]:
     """The picture's size for a table of ``rows`` lines."""
-    s = _Scale(width)
+    s = _Scale(width, TABLE_WIDTH)
     return width, s(HEAD_H + SUB_H + HEADER_H + PAD) + rows * s(ROW_H) + s(PAD)
 
 
@@ -157,77 +162,109 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
     )
 
 
-class _Painter:
-    def __init__(self, size: tuple[int, int], theme: Theme) -> None:
-        self.image = Image.new("RGB", size, theme.background)
-        self.draw = ImageDraw.Draw(self.image)
-        self.theme = theme
-        self.s = _Scale(size[0])
+# Anti-aliased text is drawn with this many shades between a colour and its background.
+SHADES = 8
 
-    def text(
-        self,
-        text: str,
-        at: tuple[int, int],
-        size: int,
-        colour: RGB,
-        *,
-        bold: bool = False,
-        max_width: int = 10_000,
-        anchor: str = "lm",
-    ) -> None:
-        """``text`` with its left (``l``), centre (``m``) or right (``r``) at ``at``'s x and
-        its middle at ``at``'s y."""
-        if not text or max_width <= 0:
-            return
-        image = text_image(text, self.s(size), colour, bold=bold, max_width=max_width)
-        x, y = at
-        if anchor[0] == "m":
-            x -= image.width // 2
-        elif anchor[0] == "r":
-            x -= image.width
-        self.image.paste(image, (x, y - image.height // 2), image)
 
-    def medal(self, place: int, centre: tuple[int, int], radius: int) -> None:
-        disc = _medal(place, radius)
-        self.image.paste(disc, (centre[0] - disc.width // 2, centre[1] - disc.height // 2), disc)
+@dataclass(frozen=True, slots=True)
+class _Palette:
+    """Every colour the pictures of one theme use, in a fixed palette.
 
-    def header(self, title: str, subtitle: str) -> int:
-        """The title band in the board's wood, then the subtitle; returns the y below."""
-        s, theme = self.s, self.theme
-        self.draw.rectangle((0, 0, self.image.width, s(HEAD_H)), fill=theme.frame)
-        width = self.image.width - 2 * s(PAD)
-        self.text(title, (s(PAD), s(HEAD_H) // 2), 36, theme.numbers, bold=True, max_width=width)
-        self.text(subtitle, (s(PAD), s(HEAD_H) + s(SUB_H) // 2), 26, theme.muted, max_width=width)
-        return s(HEAD_H + SUB_H)
+    The pictures are drawn straight onto palette indices and written with
+    :func:`renderers.png.write_png`, never mapped from full colour afterwards: mapping a
+    64-player table (3.6 million pixels) onto a palette took 110 ms, more than all the
+    drawing. Text is one colour on a known background, so its anti-aliased edges are
+    shades between the two, all in the palette.
+    """
 
-    def podium(self, lines: Sequence[tuple[int, str]], top: int) -> None:
-        s, theme = self.s, self.theme
-        y = top + s(PAD)
-        for place, name in lines:
-            centre = (s(PAD) + s(18), y + s(PODIUM_H) // 2)
-            self.medal(place, centre, s(18))
-            width = self.image.width - 3 * s(PAD) - s(40)
-            self.text(
-                name, (s(PAD) + s(48), centre[1]), 28, theme.text, bold=place == 1, max_width=width
-            )
-            y += s(PODIUM_H)
+    theme: Theme
+    colours: tuple[RGB, ...]
+    index: dict[RGB, int]
+    image: Image.Image  # a "P" image carrying the palette, for quantizing the medals
 
-    def finish(self) -> bytes:
-        buffer = io.BytesIO()
-        # Flat colours and text: a small adaptive palette loses nothing visible and keeps
-        # the PNG small and quick to write.
-        self.image.quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(
-            buffer, "PNG", compress_level=1
-        )
-        return buffer.getvalue()
+    def __getitem__(self, colour: RGB) -> int:
+        return self.index[colour]
+
+    def shades(self, colour: RGB, background: RGB) -> tuple[int, ...]:
+        """The palette index for each alpha 0-255 of ``colour`` over ``background``."""
+        steps = [self[_mix(background, colour, k / (SHADES - 1))] for k in range(SHADES)]
+        return tuple(steps[round(a * (SHADES - 1) / 255)] for a in range(256))
+
+
+def _surfaces(theme: Theme) -> dict[str, RGB]:
+    """The backgrounds text is drawn on, and the few colours derived from the theme."""
+    return {
+        "background": theme.background,
+        "stripe": _mix(theme.background, theme.panel, 0.55),
+        "panel": theme.panel,
+        "active": theme.panel_active,
+        "frame": theme.frame,
+    }
 
 
 @functools.cache
-def _medal(place: int, radius: int) -> Image.Image:
-    """A medal disc with its place number, drawn large and scaled down (smooth edges)."""
+def _palette(theme: Theme) -> _Palette:
+    surfaces = list(_surfaces(theme).values())
+    inks = [theme.text, theme.muted, theme.numbers]
+    colours: list[RGB] = []
+    for colour in [
+        *surfaces,
+        *inks,
+        theme.frame_edge,
+        theme.accent,
+        theme.accent_dark,
+        _line(theme),
+        _divider(theme),
+        MEDAL_TEXT,
+        *(c for pair in MEDALS.values() for c in pair),
+    ]:
+        if colour not in colours:
+            colours.append(colour)
+    for ink in inks:
+        for surface in surfaces:
+            for k in range(1, SHADES - 1):
+                shade = _mix(surface, ink, k / (SHADES - 1))
+                if shade not in colours:
+                    colours.append(shade)
+    assert len(colours) <= 256
+    image = Image.new("P", (1, 1))
+    image.putpalette([channel for colour in colours for channel in colour])
+    palette = _Palette(theme, tuple(colours), {c: i for i, c in enumerate(colours)}, image)
+    _PALETTES[id(palette)] = palette
+    return palette
+
+
+def _line(theme: Theme) -> RGB:
+    return _mix(theme.muted, theme.background, 0.35)
+
+
+def _divider(theme: Theme) -> RGB:
+    return _mix(theme.panel, theme.muted, 0.35)
+
+
+# Palettes by id, for the tile cache's key: hashing a Theme on every text costs more than
+# drawing the text once it is cached. _palette keeps each one alive, so ids stay unique.
+_PALETTES: dict[int, _Palette] = {}
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_tile(
+    text: str, size: int, ink: RGB, background: RGB, bold: bool, max_width: int, palette: int
+) -> Image.Image:
+    """``text`` as palette indices on its background (a "P" image pasted without a mask)."""
+    image = text_image(text, size, ink, bold=bold, max_width=max_width)
+    shades = _PALETTES[palette].shades(ink, background)
+    alpha = image.getchannel("A").point(shades)
+    return Image.frombuffer("P", alpha.size, alpha.tobytes(), "raw", "P", 0, 1)
+
+
+@functools.cache
+def _medal(place: int, radius: int, background: RGB, theme: Theme) -> Image.Image:
+    """A medal disc with its place number on ``background``, drawn large and scaled down
+    (smooth edges), then put on the palette."""
     fill, rim = MEDALS.get(place, MEDALS[3])
     big = 4 * radius
-    disc = Image.new("RGBA", (2 * big + 4, 2 * big + 4), (0, 0, 0, 0))
+    disc = Image.new("RGBA", (2 * big + 4, 2 * big + 4), (*background, 255))
     draw = ImageDraw.Draw(disc)
     draw.ellipse((2, 2, 2 * big + 2, 2 * big + 2), fill=(*rim, 255))
     inset = max(2, big // 7)
@@ -239,55 +276,175 @@ def _medal(place: int, radius: int) -> Image.Image:
     disc.alpha_composite(
         number, ((disc.width - number.width) // 2, (disc.height - number.height) // 2)
     )
-    return disc
+    return disc.convert("RGB").quantize(palette=_palette(theme).image, dither=Image.Dither.NONE)
+
+
+class _Painter:
+    """Draws on palette indices: rectangles and lines in the theme's colours, text and
+    medals as tiles made for the background they sit on (``on``: a key of
+    :func:`_surfaces`)."""
+
+    def __init__(self, size: tuple[int, int], theme: Theme, design: int = DEFAULT_WIDTH) -> None:
+        self.palette = _palette(theme)
+        self.surfaces = _surfaces(theme)
+        # One column more than the picture: see finish().
+        self.width = size[0]
+        self.image = Image.new("P", (size[0] + 1, size[1]), self.palette[theme.background])
+        self.draw = ImageDraw.Draw(self.image)
+        self.theme = theme
+        self.s = _Scale(size[0], design)
+
+    def rect(self, box: tuple[int, int, int, int], colour: RGB) -> None:
+        self.draw.rectangle(box, fill=self.palette[colour])
+
+    def box(self, box: tuple[int, int, int, int], fill: RGB, outline: RGB, width: int) -> None:
+        self.draw.rounded_rectangle(
+            box,
+            radius=self.s(8),
+            fill=self.palette[fill],
+            outline=self.palette[outline],
+            width=width,
+        )
+
+    def line(self, points: tuple[int, int, int, int], colour: RGB, width: int = 1) -> None:
+        self.draw.line(points, fill=self.palette[colour], width=width)
+
+    def text(
+        self,
+        text: str,
+        at: tuple[int, int],
+        size: int,
+        colour: RGB,
+        *,
+        on: str = "background",
+        bold: bool = False,
+        max_width: int = 10_000,
+        anchor: str = "lm",
+    ) -> None:
+        """``text`` with its left (``l``), centre (``m``) or right (``r``) at ``at``'s x and
+        its middle at ``at``'s y, on the surface ``on``."""
+        if not text or max_width <= 0:
+            return
+        tile = _text_tile(
+            text, self.s(size), colour, self.surfaces[on], bold, max_width, id(self.palette)
+        )
+        x, y = at
+        if anchor[0] == "m":
+            x -= tile.width // 2
+        elif anchor[0] == "r":
+            x -= tile.width
+        self.image.paste(tile, (x, y - tile.height // 2))
+
+    def medal(self, place: int, centre: tuple[int, int], radius: int, on: str) -> None:
+        disc = _medal(place, radius, self.surfaces[on], self.theme)
+        self.image.paste(disc, (centre[0] - disc.width // 2, centre[1] - disc.height // 2))
+
+    def header(self, title: str, subtitle: str) -> int:
+        """The title band in the board's wood, then the subtitle; returns the y below."""
+        s, theme = self.s, self.theme
+        self.rect((0, 0, self.width, s(HEAD_H)), theme.frame)
+        width = self.width - 2 * s(PAD)
+        self.text(
+            title, (s(PAD), s(HEAD_H) // 2), 36, theme.numbers, on="frame", bold=True,
+            max_width=width,
+        )  # fmt: skip
+        self.text(subtitle, (s(PAD), s(HEAD_H) + s(SUB_H) // 2), 26, theme.muted, max_width=width)
+        return s(HEAD_H + SUB_H)
+
+    def podium(self, lines: Sequence[tuple[int, str]], top: int) -> None:
+        s, theme = self.s, self.theme
+        y = top + s(PAD)
+        for place, name in lines:
+            centre = (s(PAD) + s(18), y + s(PODIUM_H) // 2)
+            self.medal(place, centre, s(18), "background")
+            width = self.width - 3 * s(PAD) - s(40)
+            self.text(
+                name, (s(PAD) + s(48), centre[1]), 28, theme.text, bold=place == 1, max_width=width
+            )
+            y += s(PODIUM_H)
+
+    def finish(self) -> bytes:
+        """The PNG. Each PNG row starts with its filter type (0, none): the canvas has one
+        column more than the picture, set to 0, and the bytes are shifted by one, so that
+        column becomes the next row's filter byte (no copy of the picture into new rows)."""
+        width, height = self.width, self.image.height
+        self.draw.line((width, 0, width, height), fill=0)
+        rows = b"\0" + self.image.tobytes()[:-1]
+        palette = bytes(channel for colour in self.palette.colours for channel in colour)
+        return _write_png(rows, width, height, palette)
+
+
+def _write_png(rows: bytes, width: int, height: int, palette: bytes) -> bytes:
+    """A palette PNG, deflated at the fastest level (ISA-L when installed).
+
+    Not :func:`renderers.png.write_png`: its size budget (a board under 80 KB) makes it
+    compress again at zlib's level 6, 80 ms for a 64-player table that is rightly larger.
+    """
+    data = fast_zlib.compress(rows, 1) if fast_zlib is not None else zlib.compress(rows, 1)
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(body, zlib.crc32(kind))
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette indices
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            chunk(b"IHDR", header),
+            chunk(b"PLTE", palette),
+            chunk(b"IDAT", data),
+            chunk(b"IEND", b""),
+        )
+    )
 
 
 # --- the table ---------------------------------------------------------------------------
 
 
 def render_table(
-    picture: TablePicture, *, width: int = DEFAULT_WIDTH, theme: Theme | str = CLASSIC
+    picture: TablePicture, *, width: int = TABLE_WIDTH, theme: Theme | str = CLASSIC
 ) -> bytes:
     """The standings table as PNG: rank (a medal for the podium), name, then the columns."""
     _check_width(width)
     th = _theme(theme)
     size = table_size(len(picture.rows), width)
-    p = _Painter(size, th)
+    p = _Painter(size, th, TABLE_WIDTH)
     s = p.s
     y = p.header(picture.title, picture.subtitle) + s(PAD) // 2
-    rank_w, cell_w = s(76), s(104)
+    rank_w, cell_w = s(72), s(92)
     cells_left = width - s(PAD) - cell_w * len(picture.columns)
     name_left = s(PAD) + rank_w
     name_w = cells_left - name_left - s(12)
+    rank_x = s(PAD) + rank_w // 2 - s(6)
 
     # The header row: muted words on the panel colour.
-    p.draw.rectangle((s(PAD) // 2, y, width - s(PAD) // 2, y + s(HEADER_H)), fill=th.panel)
+    p.rect((s(PAD) // 2, y, width - s(PAD) // 2, y + s(HEADER_H)), th.panel)
     middle = y + s(HEADER_H) // 2
-    p.text(picture.name_header, (name_left, middle), 24, th.muted, bold=True, max_width=name_w)
+    p.text(picture.name_header, (name_left, middle), 24, th.muted, on="panel", bold=True,
+           max_width=name_w)  # fmt: skip
     for index, column in enumerate(picture.columns):
         x = cells_left + index * cell_w + cell_w // 2
-        p.text(column, (x, middle), 24, th.muted, bold=True, max_width=cell_w - s(6), anchor="m")
+        p.text(column, (x, middle), 24, th.muted, on="panel", bold=True,
+               max_width=cell_w - s(6), anchor="m")  # fmt: skip
     y += s(HEADER_H)
 
-    stripe = _mix(th.background, th.panel, 0.55)
     for number, row in enumerate(picture.rows):
         top, bottom = y, y + s(ROW_H)
-        if row.medal == 1:
-            p.draw.rectangle((s(PAD) // 2, top, width - s(PAD) // 2, bottom), fill=th.panel_active)
-        elif number % 2:
-            p.draw.rectangle((s(PAD) // 2, top, width - s(PAD) // 2, bottom), fill=stripe)
+        on = "active" if row.medal == 1 else "stripe" if number % 2 else "background"
+        if on != "background":
+            p.rect((s(PAD) // 2, top, width - s(PAD) // 2, bottom), p.surfaces[on])
         middle = (top + bottom) // 2
         colour = th.muted if row.muted else th.text
         if row.medal in MEDALS:
-            p.medal(row.medal, (s(PAD) + rank_w // 2 - s(6), middle), s(19))
+            p.medal(row.medal, (rank_x, middle), s(19), on)
         else:
-            p.text(str(row.rank), (s(PAD) + rank_w // 2 - s(6), middle), 26, th.muted, anchor="m")
-        p.text(row.name, (name_left, middle), 28, colour, bold=row.medal == 1, max_width=name_w)
+            p.text(str(row.rank), (rank_x, middle), 26, th.muted, on=on, anchor="m")
+        p.text(row.name, (name_left, middle), 28, colour, on=on, bold=row.medal == 1,
+               max_width=name_w)  # fmt: skip
         for index, cell in enumerate(row.cells):
             x = cells_left + index * cell_w + cell_w // 2
-            p.text(
-                cell, (x, middle), 26, colour, bold=index == 0, max_width=cell_w - s(6), anchor="m"
-            )
+            p.text(cell, (x, middle), 26, colour, on=on, bold=index == 0,
+                   max_width=cell_w - s(6), anchor="m")  # fmt: skip
         y = bottom
     return p.finish()
 
@@ -325,7 +482,7 @@ def render_bracket(
             ]
         centres.append(ys)
 
-    line = _mix(th.muted, th.background, 0.35)
+    line = _line(th)
     for r, matches in enumerate(picture.rounds):
         left = s(PAD) + r * (column_w + gutter)
         title = picture.round_titles[r] if r < len(picture.round_titles) else ""
@@ -338,9 +495,9 @@ def render_bracket(
             if r + 1 < len(picture.rounds) or picture.champion is not None:
                 right, mid_x = box[2], box[2] + gutter // 2
                 target = centres[r + 1][i // 2] if r + 1 < len(picture.rounds) else cy
-                p.draw.line((right, cy, mid_x, cy), fill=line, width=s(3))
-                p.draw.line((mid_x, cy, mid_x, target), fill=line, width=s(3))
-                p.draw.line((mid_x, target, right + gutter, target), fill=line, width=s(3))
+                p.line((right, cy, mid_x, cy), line, s(3))
+                p.line((mid_x, cy, mid_x, target), line, s(3))
+                p.line((mid_x, target, right + gutter, target), line, s(3))
 
     if picture.champion is not None:
         left = s(PAD) + len(picture.rounds) * (column_w + gutter)
@@ -348,10 +505,9 @@ def render_bracket(
         p.text(picture.champion_title, (left + column_w // 2, top + s(ROUND_HEAD) // 2), 24,
                th.muted, bold=True, max_width=column_w, anchor="m")  # fmt: skip
         box = (left, cy - s(SIDE_H) // 2 - s(6), left + column_w, cy + s(SIDE_H) // 2 + s(6))
-        p.draw.rounded_rectangle(box, radius=s(8), fill=th.panel_active, outline=th.accent_dark,
-                                 width=s(2))  # fmt: skip
-        p.medal(1, (left + s(24), cy), s(16))
-        p.text(picture.champion, (left + s(46), cy), 26, th.text, bold=True,
+        p.box(box, th.panel_active, th.accent_dark, s(2))
+        p.medal(1, (left + s(24), cy), s(16), "active")
+        p.text(picture.champion, (left + s(46), cy), 26, th.text, on="active", bold=True,
                max_width=column_w - s(54))  # fmt: skip
 
     if picture.podium:
@@ -363,16 +519,17 @@ def render_bracket(
 def _draw_match(p: _Painter, match: BracketMatch, box: tuple[int, int, int, int]) -> None:
     s, th = p.s, p.theme
     left, top, right, bottom = box
-    p.draw.rounded_rectangle(box, radius=s(8), fill=th.panel, outline=th.frame_edge, width=s(2))
+    p.box(box, th.panel, th.frame_edge, s(2))
     middle = (top + bottom) // 2
-    p.draw.line((left + s(4), middle, right - s(4), middle), fill=_mix(th.panel, th.muted, 0.35))
+    p.line((left + s(4), middle, right - s(4), middle), _divider(th))
     for side, (y0, y1) in ((match.top, (top, middle)), (match.bottom, (middle, bottom))):
         cy = (y0 + y1) // 2
         if side.won:
-            p.draw.rectangle((left + s(3), y0 + s(3), left + s(8), y1 - s(3)), fill=th.accent)
+            p.rect((left + s(3), y0 + s(3), left + s(8), y1 - s(3)), th.accent)
         seed_w = s(40)
         if side.seed is not None:
-            p.text(str(side.seed), (left + s(12) + seed_w // 2, cy), 20, th.muted, anchor="m")
+            p.text(str(side.seed), (left + s(12) + seed_w // 2, cy), 20, th.muted, on="panel",
+                   anchor="m")  # fmt: skip
         score_w = s(64) if side.score else 0
         if side.pending:
             name, colour = "–", th.muted
@@ -380,7 +537,7 @@ def _draw_match(p: _Painter, match: BracketMatch, box: tuple[int, int, int, int]
             name, colour = side.name, th.muted
         else:
             name, colour = side.name, th.text if side.won or not side.score else th.muted
-        p.text(name, (left + s(12) + seed_w, cy), 24, colour, bold=side.won,
+        p.text(name, (left + s(12) + seed_w, cy), 24, colour, on="panel", bold=side.won,
                max_width=right - left - seed_w - score_w - s(18))  # fmt: skip
         p.text(side.score, (right - s(10), cy), 24, th.text if side.won else th.muted,
-               bold=side.won, max_width=score_w, anchor="r")  # fmt: skip
+               on="panel", bold=side.won, max_width=score_w, anchor="r")  # fmt: skip
