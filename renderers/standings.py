@@ -179,16 +179,30 @@ class _Palette:
 
     theme: Theme
     colours: tuple[RGB, ...]
-    index: dict[RGB, int]
+    index: _Index
     image: Image.Image  # a "P" image carrying the palette, for quantizing the medals
 
     def __getitem__(self, colour: RGB) -> int:
         return self.index[colour]
 
-    def shades(self, colour: RGB, background: RGB) -> tuple[int, ...]:
+    def shades(self, colour: RGB, background: RGB) -> list[int]:
         """The palette index for each alpha 0-255 of ``colour`` over ``background``."""
-        steps = [self[_mix(background, colour, k / (SHADES - 1))] for k in range(SHADES)]
-        return tuple(steps[round(a * (SHADES - 1) / 255)] for a in range(256))
+        return _shades(self.index, colour, background)
+
+
+@functools.lru_cache(maxsize=256)
+def _shades(index: _Index, colour: RGB, background: RGB) -> list[int]:
+    steps = [index[_mix(background, colour, k / (SHADES - 1))] for k in range(SHADES)]
+    return [steps[round(a * (SHADES - 1) / 255)] for a in range(256)]
+
+
+class _Index(dict[RGB, int]):
+    """A palette's colour -> index map, hashed by identity (one per cached palette)."""
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
 
 
 def _surfaces(theme: Theme) -> dict[str, RGB]:
@@ -229,7 +243,7 @@ def _palette(theme: Theme) -> _Palette:
     assert len(colours) <= 256
     image = Image.new("P", (1, 1))
     image.putpalette([channel for colour in colours for channel in colour])
-    palette = _Palette(theme, tuple(colours), {c: i for i, c in enumerate(colours)}, image)
+    palette = _Palette(theme, tuple(colours), _Index((c, i) for i, c in enumerate(colours)), image)
     _PALETTES[id(palette)] = palette
     return palette
 
