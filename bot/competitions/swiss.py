@@ -6,7 +6,8 @@ after the last complete round:
 
 - the number of rounds defaults to ``ceil(log2 n) + 1`` (never more than a round robin);
 - with an odd field the bye (one point, unrated) goes to the lowest-ranked player who has
-  not had one (or, once everybody has, to the lowest with the fewest);
+  not had one; only when every such choice would force a rematch (or everybody has had
+  one) does it go to the lowest with the fewest;
 - players are paired within score groups, the top half of a group against its bottom half
   (1 v 5, 2 v 6 ... in a group of eight, as the Dutch system does), a player left over
   floats down to the next group;
