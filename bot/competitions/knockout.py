@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from bot.competitions.model import (
+    CompetitionError,
     NotReady,
     OutcomeKind,
     Pairing,
@@ -44,6 +45,10 @@ from bot.competitions.model import (
     match_length,
 )
 from bot.competitions.seeding import bracket_order
+
+
+class LateEntryClosed(CompetitionError):
+    """No first-round bye is left to take, or its player has already played on."""
 
 
 class Section(StrEnum):
@@ -202,6 +207,21 @@ class Knockout:
         assert top is not None and bottom is not None
         Pairing(top, bottom).check(result)
         return replace(self, results={**self.results, key: result})
+
+    def late_entry(self, player: PlayerId) -> Knockout:
+        """A late entrant takes the next seed, and so a first-round bye slot (the design
+        notes' W4, as Smogon allows), while the bracket keeps its size and the player
+        who had that bye has no second-round result yet. Results stand: no match key
+        changes."""
+        if player in self.seeds:
+            raise ResultError(f"{player} is already in this event")
+        if len(self.seeds) >= self.size:
+            raise LateEntryClosed("the bracket has no bye left")
+        seed = len(self.seeds) + 1
+        slot = bracket_order(self.size).index(seed)
+        if self.rounds >= 2 and MatchKey(Section.MAIN, 2, slot // 4) in self.results:
+            raise LateEntryClosed(f"the bye of seed {seed}'s opponent has been played on")
+        return replace(self, seeds=(*self.seeds, player))
 
     def withdraw(self, player: PlayerId) -> Knockout:
         """The player leaves: their next match is a walkover to the opponent (when the

@@ -19,7 +19,7 @@ from bot.competitions import (
     UnknownMatch,
     bracket_order,
 )
-from bot.competitions.knockout import bracket_size
+from bot.competitions.knockout import LateEntryClosed, bracket_size
 from tests.competitions.support import play_knockout, played
 
 MAIN = Section.MAIN
@@ -203,3 +203,24 @@ def test_every_knockout_ends_with_one_champion(players: int, consolation: bool) 
         )
         assert event.champion is not None
         assert [place for place, _ in event.placings()][:2] == [1, 2]
+
+
+def test_a_late_entrant_takes_a_first_round_bye() -> None:
+    event = Knockout((1, 2, 3, 4, 5))  # seeds 1-3 have byes
+    event = event.record(key(MAIN, 1, 1), played(4, 5))
+    late = event.late_entry(6)
+    assert late.match(key(MAIN, 1, 3)).players == (3, 6)  # seed 6 takes seed 3's bye
+    assert late.match(key(MAIN, 1, 3)).status is Status.READY
+    assert late.results == event.results  # nothing recorded moves
+
+
+def test_late_entry_closes_once_the_bye_holder_has_played_on() -> None:
+    event = Knockout((1, 2, 3, 4, 5))
+    # Seed 6's slot faces seed 3; seed 3's second-round match (v 2) is recorded.
+    event = event.record(key(MAIN, 2, 1), played(2, 3))
+    with pytest.raises(LateEntryClosed):
+        event.late_entry(6)
+    with pytest.raises(ResultError):
+        event.late_entry(1)
+    with pytest.raises(LateEntryClosed):
+        Knockout((1, 2, 3, 4)).late_entry(5)
