@@ -32,6 +32,7 @@ from bot.competitions import (
     lifecycle,
 )
 from bot.competitions import ladder as ladder_rules
+from bot.competitions.knockout import LateEntryClosed
 from bot.competitions.model import NotReady, ResultConflict, ResultError, UnknownMatch
 from bot.competitions.swiss import RoundIncomplete
 from bot.i18n import DECIMAL_SEPARATORS, N_, Text, _, language_of, say
@@ -368,6 +369,7 @@ REFUSALS: dict[type[CompetitionError], Text] = {
     lifecycle.NotEntered: _("You have not joined this competition."),
     lifecycle.TooFewPlayers: _("At least two players are needed to start."),
     RoundIncomplete: _("Wait for every match of this round to finish."),
+    LateEntryClosed: _("It is too late to join this knockout."),
     NotReady: _("This match waits for a player: it cannot be decided yet."),
     ResultConflict: _("This match already has another result; a director can correct it."),
     ResultError: _("That result does not fit this match."),

@@ -171,7 +171,7 @@ def test_group_and_ladder_tables() -> None:
 
 
 def _error_classes() -> set[type[CompetitionError]]:
-    modules = (model, lifecycle, ladder_rules, swiss)
+    modules = (model, lifecycle, ladder_rules, swiss, knockout)
     return {
         value
         for module in modules
