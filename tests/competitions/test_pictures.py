@@ -32,6 +32,7 @@ from bot.competitions import (
     RoundRobin,
     Section,
     Swiss,
+    knockout,
     lifecycle,
     model,
     standings,
