@@ -10,7 +10,16 @@ from itertools import combinations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.competitions import Knockout, Ladder, Result, Section, Status, Swiss, pair_round
+from bot.competitions import (
+    Knockout,
+    Ladder,
+    Result,
+    RoundRobin,
+    Section,
+    Status,
+    Swiss,
+    pair_round,
+)
 from bot.competitions.ladder import CompetitionError
 from tests.competitions.support import play_knockout, played
 
@@ -105,14 +114,15 @@ def test_swiss_rounds_are_sound(players: int, rounds: int, seed: int) -> None:
 @given(
     players=st.integers(min_value=2, max_value=40),
     consolation=st.booleans(),
+    feed_rounds=st.integers(1, 5),
     seed=st.integers(0, 10_000),
     walkovers=st.sampled_from([0.0, 0.2]),
 )
 def test_every_knockout_ends_with_one_champion(
-    players: int, consolation: bool, seed: int, walkovers: float
+    players: int, consolation: bool, feed_rounds: int, seed: int, walkovers: float
 ) -> None:
     event = play_knockout(
-        Knockout(tuple(range(players)), consolation=consolation),
+        Knockout(tuple(range(players)), consolation=consolation, feed_rounds=feed_rounds),
         random.Random(seed),
         walkovers=walkovers,
     )
@@ -131,6 +141,19 @@ def test_every_knockout_ends_with_one_champion(
     ]  # fmt: skip
     assert event.champion not in main_losers
     assert len(main_losers) == len(set(main_losers)) == players - 1
+    if event.has_consolation:
+        # Everyone beaten over the board in the first feed rounds plays in the consolation,
+        # and nobody else.
+        feed = min(feed_rounds, event.rounds - 1)
+        expected = {
+            m.result.loser
+            for r in event.section(Section.MAIN)[:feed]
+            for m in r
+            if m.result is not None and m.result.rated and m.result.loser is not None
+        }
+        entered = {p for m in event.matches() if m.key.section is Section.CONSOLATION
+                   for p in m.players}  # fmt: skip
+        assert entered == expected
 
 
 @settings(max_examples=40, deadline=None)
@@ -206,3 +229,35 @@ def test_pairable_agrees_with_a_hand_case() -> None:
     everyone = frozenset(frozenset(p) for p in combinations(range(4), 2))
     assert not pairable([0, 1, 2, 3], everyone)
     assert pairable([0, 1, 2, 3], frozenset())
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    players=st.integers(min_value=2, max_value=20),
+    cycles=st.sampled_from([1, 2]),
+    seed=st.integers(0, 10_000),
+)
+def test_round_robin_groups_play_everyone_and_count_every_point(
+    players: int, cycles: int, seed: int
+) -> None:
+    rng = random.Random(seed)
+    event = RoundRobin.draw(list(range(players)), cycles=cycles)
+    assert sorted(p for g in event.groups for p in g) == list(range(players))
+    assert all(2 <= len(g) <= 6 for g in event.groups)
+    assert max(map(len, event.groups)) - min(map(len, event.groups)) <= 1
+    for match in event.open_matches():
+        a, b = match.pairing.players
+        winner, loser = (a, b) if rng.random() < 0.5 else (b, a)
+        event = event.record(match.key, played(winner, loser))
+    assert event.finished
+    for index, group in enumerate(event.groups):
+        meetings = [frozenset(m.pairing.players) for m in event.matches(index)]
+        assert sorted(meetings, key=sorted) == sorted(
+            [frozenset(p) for p in combinations(group, 2)] * cycles, key=sorted
+        )
+        for number in {m.key.round for m in event.matches(index)}:
+            seen = [p for m in event.matches(index) if m.key.round == number
+                    for p in m.pairing.players]  # fmt: skip
+            assert len(seen) == len(set(seen))  # once per round
+        table = event.standings(index)
+        assert sum(r.points for r in table) == len(meetings)
