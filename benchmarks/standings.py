@@ -8,19 +8,24 @@ size is drawn after its first round. Each picture is then drawn and PNG-encoded
 ``--rounds`` times (``renderers.standings``); the median and p95 of one call are printed
 with the PNG's size and pixels, twice: with the text caches warm (the names and figures
 drawn before, as for the next round's table) and emptied before each call (every text
-drawn anew; the fonts stay loaded). The very first call (fonts loaded) is reported apart.
+drawn anew; the fonts and the figures' character tiles stay loaded). The very first call
+is reported apart. Beside each median, the median CPU time of this process: on a machine
+shared with other work the wall time is often two or three times the CPU time.
 The names are all different, long enough to be cut, and some need the fallback fonts (CJK,
 emoji), as on a real server.
 
 Target: the standings picture for 64 players in under 50 ms.
 
-Figures on the shared 2-core development machine (2026-11-24, 22:40 UTC, three runs):
-  standings, 64 players: warm median 10-23 ms (p95 26-47), cold 195-263 ms; 149 KB, 800x3654
-  standings, 8 players: warm 0.5 ms, cold 23-27 ms; bracket, 64 players: warm 8-10 ms,
-  cold 83-101 ms (52 KB, 1000x1804). Cold, most of the time goes to shaping and cutting
-  the names (renderers/text.py); with short names the 64-player table takes about 110 ms.
-  Drawing straight onto the palette took the warm figure from 175 ms (full colour, then
-  quantized) to about 25 ms.
+Figures on the shared 2-core development machine (2026-11-24 22:55 UTC, load average 8,
+three runs; wall time, then CPU time of this process):
+  standings, 64 players: warm median 12-31 ms (CPU 7-10 ms), p95 26-38 ms; cold median
+  138-158 ms (CPU 53-58 ms); 149 KB, 800x3654.
+  standings, 8 players: warm 0.6 ms, cold 16-21 ms (CPU 8-9 ms).
+  bracket, 64 players (three rounds shown): warm 7-9 ms (CPU 3 ms), cold 53-72 ms (CPU 26).
+  Drawing straight onto the palette took the warm table from 175 ms (full colour, then
+  quantized and compressed at zlib's level 6) to about 25 ms; cutting long names by
+  cached character widths and composing figures from character tiles took the cold CPU
+  time from 68 to 54 ms. What remains cold is mostly FreeType drawing each new name.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from renderers.standings import render_bracket, render_table
 from renderers.text import text_image
 
 SIZES = (8, 32, 64)
+CPU = [0.0, 0.0]  # the last measure's median CPU time of this process, warm and cold
 SCRIPTS = ("", " 山田", " 🎲", " Ŵ", "")
 
 
@@ -80,17 +86,21 @@ def measure(
     start = time.perf_counter()
     png = draw()
     first = (time.perf_counter() - start) * 1000
-    warm, cold = [], []
+    warm, cold, warm_cpu, cold_cpu = [], [], [], []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         png = draw()
         warm.append((time.perf_counter() - start) * 1000)
+        warm_cpu.append((time.process_time() - cpu) * 1000)
     for _ in range(rounds):
         standings_renderer._text_tile.cache_clear()
         text_image.cache_clear()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         png = draw()
         cold.append((time.perf_counter() - start) * 1000)
+        cold_cpu.append((time.process_time() - cpu) * 1000)
+    CPU[0] = statistics.median(warm_cpu)
+    CPU[1] = statistics.median(cold_cpu)
     return first, warm, cold, png
 
 
@@ -103,8 +113,9 @@ def report(label: str, first: float, warm: list[float], cold: list[float], png: 
     width, height = Image.open(io.BytesIO(png)).size
     print(
         f"{label:<23} first {first:5.1f} ms | warm median {statistics.median(warm):5.1f} "
-        f"p95 {_p95(warm):5.1f} ms | cold median {statistics.median(cold):5.1f} "
-        f"p95 {_p95(cold):5.1f} ms | {len(png) / 1024:5.1f} KB {width}x{height}"
+        f"p95 {_p95(warm):5.1f} (CPU {CPU[0]:4.1f}) ms | cold median "
+        f"{statistics.median(cold):5.1f} p95 {_p95(cold):5.1f} (CPU {CPU[1]:4.1f}) ms | "
+        f"{len(png) / 1024:5.1f} KB {width}x{height}"
     )
 
 
