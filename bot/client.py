@@ -41,6 +41,20 @@ log = logging.getLogger(__name__)
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
 
+# What the invite URL asks for (README, "Connecting it to Discord"; tests/test_install.py
+# checks its number): to see its channels and post boards (files) and embeds (stats, help)
+# there and in the game threads it opens. cogs/publishing.py checks the two thread
+# permissions before opening a thread. No Read Message History: every input arrives as an
+# interaction, and the bot edits and archives only its own messages and threads.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+)
+
 # The bot never joins voice: no start-up warnings about voice libraries it does not need.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
@@ -41,6 +40,7 @@ from bot.records import (
     PlayerStats,
     UserSettings,
 )
+from bot.storage import redact
 from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.rows import (
     COMPUTER_COLUMNS,
@@ -60,11 +60,6 @@ SCHEMA_LOCK = (0x67616D00, 0)  # "gam\0": migrations
 CHANNEL_NAMESPACE = 0x67616D01  # "gam\1": one key per channel
 
 _PLAYER_UPDATE = ", ".join(f"{name} = ${n}" for n, name in enumerate(PLAYER_COLUMNS.split(", "), 1))
-
-
-def redact(url: str) -> str:
-    """A database URL fit for a message or a log line: the password replaced by ``***``."""
-    return re.sub(r"^(\w+://[^:/@]*):[^@]*@", r"\1:***@", url)
 
 
 def channel_key(channel_id: int) -> int:
