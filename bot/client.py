@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.errors import UserError
+from bot.errors import StoreUnavailableError, UserError
 from bot.i18n import Text, _, say
 from bot.session import SessionService
 from bot.workers import quiet_collector
@@ -79,14 +79,21 @@ async def explain(interaction: Interaction, error: BaseException) -> None:
     """Answer a failed interaction privately: the one place deciding what the player sees.
 
     A player's mistake (:class:`~bot.errors.UserError`, a bad option, a failed check) shows
-    its own message and changed nothing. Anything else is a bug: logged, and answered with
-    an apology, or, when the action was already stored (the Reply's ``committed`` flag),
-    with a note that it was saved and how to see the game.
+    its own message and changed nothing; so does a database that cannot be reached
+    (:class:`~bot.errors.StoreUnavailableError`, which says whether the action may have
+    been stored), unless the action was stored before it went. Anything else is a bug:
+    logged, and answered with an apology, or, when the action was already stored (the
+    Reply's ``committed`` flag), with a note that it was saved and how to see the game.
     """
     original = getattr(error, "original", error)  # CommandInvokeError wraps the real one
     reply = Reply.of(interaction)
     language = interaction.locale  # errors are private: the reader's own language
-    if isinstance(original, PLAYER_ERRORS):
+    if isinstance(original, StoreUnavailableError) and reply.committed:
+        # The database went away after the action was stored (publishing it read the
+        # server's settings): "nothing changed" would be false.
+        log.warning("could not post the result of %s: %s", _describe(interaction), original)
+        await reply.error(say(SAVED_TEXT, language))
+    elif isinstance(original, PLAYER_ERRORS):
         await reply.error(say(_player_words(original), language))
     elif reply.committed:
         log.error("could not post the result of %s", _describe(interaction), exc_info=original)
