@@ -12,8 +12,6 @@ server fsyncs as a real one does (``durable``): an immediate stop keeps what was
 from __future__ import annotations
 
 import contextlib
-import os
-from collections.abc import Iterator
 
 import asyncpg
 import pytest
@@ -23,30 +21,11 @@ from bot.errors import STORE_DOWN, STORE_IN_DOUBT, StoreInDoubtError, StoreUnava
 from bot.records import Status
 from bot.session import Player, SessionService
 from bot.storage.postgres import PostgresStore
-from tests.pg_server import PgServer, Unavailable, find_bindir
+from tests.pg_server import PgServer
 
 GUILD, CHANNEL = 10, 20
 ALICE = Player(1, "alice")
 BOB = Player(2, "bob")
-
-
-@pytest.fixture
-def server() -> Iterator[PgServer]:
-    """A server of the test's own (the shared one must not be stopped), fsyncing commits."""
-    bindir = find_bindir()
-    if bindir is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("PostgreSQL binaries are required under CI")
-        pytest.skip("no PostgreSQL binaries to start and stop a server of our own")
-    server = PgServer(bindir, durable=True)
-    try:
-        server.start()
-    except Unavailable as exc:
-        pytest.skip(str(exc))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def started(store: PostgresStore, roller: ScriptedRoller) -> SessionService:
@@ -64,14 +43,14 @@ async def stored_events(store: PostgresStore) -> list[str]:
     return [str(event.action) for event in await store.events(row.id)]
 
 
-async def test_a_restart_mid_game_is_told_truthfully_and_survived(server: PgServer) -> None:
-    store = await PostgresStore.open(server.base_url)
+async def test_a_restart_mid_game_is_told_truthfully_and_survived(pg_server: PgServer) -> None:
+    store = await PostgresStore.open(pg_server.base_url)
     roller = ScriptedRoller()
     try:
         service = await started(store, roller)
         before = await stored_events(store)
 
-        server.crash()
+        pg_server.crash()
         roller.extend([6, 5])
         for attempt in (service.roll(CHANNEL, BOB), service.current(CHANNEL)):
             with pytest.raises(StoreUnavailableError) as caught:
@@ -79,7 +58,7 @@ async def test_a_restart_mid_game_is_told_truthfully_and_survived(server: PgServ
             assert not isinstance(caught.value, StoreInDoubtError)
             assert caught.value.text == STORE_DOWN
 
-        server.launch()  # the same store, never reopened
+        pg_server.launch()  # the same store, never reopened
         assert roller.remaining() == 2  # the dice of the failed roll are still to come
         report = await service.roll(CHANNEL, BOB)
         assert report.match.status == Status.PLAYING
@@ -91,17 +70,17 @@ async def test_a_restart_mid_game_is_told_truthfully_and_survived(server: PgServ
         await store.close()
 
 
-async def test_every_acknowledged_action_survives_the_crash(server: PgServer) -> None:
+async def test_every_acknowledged_action_survives_the_crash(pg_server: PgServer) -> None:
     """What the store answered as applied is there after recovery, from another connection."""
-    store = await PostgresStore.open(server.base_url)
+    store = await PostgresStore.open(pg_server.base_url)
     roller = ScriptedRoller()
     try:
         service = await started(store, roller)
         roller.extend([6, 5])
         acknowledged = await service.roll(CHANNEL, BOB)
-        server.crash()
-        server.launch()
-        connection = await asyncpg.connect(server.base_url)
+        pg_server.crash()
+        pg_server.launch()
+        connection = await asyncpg.connect(pg_server.base_url)
         try:
             version = await connection.fetchval(
                 "SELECT version FROM matches WHERE id = $1", acknowledged.match.id
@@ -114,9 +93,9 @@ async def test_every_acknowledged_action_survives_the_crash(server: PgServer) ->
 
 
 async def test_a_commit_whose_answer_is_lost_is_reported_in_doubt(
-    server: PgServer, monkeypatch: pytest.MonkeyPatch
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = await PostgresStore.open(server.base_url)
+    store = await PostgresStore.open(pg_server.base_url)
     roller = ScriptedRoller()
     try:
         service = await started(store, roller)
@@ -125,7 +104,7 @@ async def test_a_commit_whose_answer_is_lost_is_reported_in_doubt(
         commit = asyncpg.transaction.Transaction.commit
 
         async def crash_then_commit(self: asyncpg.transaction.Transaction) -> None:
-            server.crash()  # the server goes between the last statement and the COMMIT
+            pg_server.crash()  # the server goes between the last statement and the COMMIT
             await commit(self)
 
         monkeypatch.setattr(asyncpg.transaction.Transaction, "commit", crash_then_commit)
@@ -135,7 +114,7 @@ async def test_a_commit_whose_answer_is_lost_is_reported_in_doubt(
         assert caught.value.text == STORE_IN_DOUBT
         monkeypatch.undo()
 
-        server.launch()
+        pg_server.launch()
         # Here the COMMIT never reached the server: the roll is not stored, and the player,
         # told it may not have been, rolls again (committed dice would give the same roll:
         # the count drawn is stored with the action).
@@ -148,17 +127,17 @@ async def test_a_commit_whose_answer_is_lost_is_reported_in_doubt(
         await store.close()
 
 
-async def test_a_lock_held_when_the_server_goes_is_not_handed_on(server: PgServer) -> None:
+async def test_a_lock_held_when_the_server_goes_is_not_handed_on(pg_server: PgServer) -> None:
     """The channel lock's connection dies with the server; the next action gets a live one."""
-    store = await PostgresStore.open(server.base_url)
+    store = await PostgresStore.open(pg_server.base_url)
     roller = ScriptedRoller()
     try:
         service = await started(store, roller)
         with contextlib.suppress(StoreUnavailableError):
             async with store.channel_lock(CHANNEL):
-                server.crash()
+                pg_server.crash()
                 await store.live_match(CHANNEL)
-        server.launch()
+        pg_server.launch()
         roller.extend([6, 5])
         report = await service.roll(CHANNEL, BOB)  # the lock, taken on a fresh connection
         assert report.match.status == Status.PLAYING

@@ -46,6 +46,19 @@ LOST: tuple[type[BaseException], ...] = (
 )
 
 
+# asyncpg answers a call on a connection it has already given up (the server went away
+# under it and its pool took the connection back) with a bare InterfaceError, told apart
+# only by its words.
+_DROPPED = ("connection is closed", "released back to the pool")
+
+
+def is_lost(exc: BaseException) -> bool:
+    """Whether ``exc`` says the server (or our connection to it) is gone."""
+    if isinstance(exc, LOST):
+        return True
+    return isinstance(exc, asyncpg.InterfaceError) and any(words in str(exc) for words in _DROPPED)
+
+
 def _reason(exc: BaseException) -> str:
     text = str(exc).splitlines()[0] if str(exc) else ""
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
@@ -56,7 +69,9 @@ def nothing_written(what: str) -> Iterator[None]:
     """A lost server inside this block is :class:`StoreUnavailableError`: nothing written."""
     try:
         yield
-    except LOST as exc:
+    except Exception as exc:
+        if not is_lost(exc):
+            raise
         log.warning("database unavailable (%s): %s", what, _reason(exc))
         raise StoreUnavailableError() from exc
 
@@ -66,7 +81,9 @@ def maybe_written(what: str) -> Iterator[None]:
     """A lost server inside this block is :class:`StoreInDoubtError`: a write was sent."""
     try:
         yield
-    except LOST as exc:
+    except Exception as exc:
+        if not is_lost(exc):
+            raise
         log.warning("database lost with a write in flight (%s): %s", what, _reason(exc))
         raise StoreInDoubtError() from exc
 
@@ -129,9 +146,11 @@ async def release(pool: asyncpg.Pool, conn: asyncpg.Connection) -> None:
     """
     try:
         await pool.release(conn)
-    except LOST as exc:
+    except Exception as exc:
+        if not is_lost(exc):
+            raise
         # asyncpg terminated it already: its slot is back in the pool, to reconnect later.
         log.info("discarded a connection the server dropped: %s", _reason(exc))
 
 
-__all__ = ["LOST", "Link", "maybe_written", "nothing_written", "release"]
+__all__ = ["LOST", "Link", "is_lost", "maybe_written", "nothing_written", "release"]

@@ -47,7 +47,7 @@ from bot.records import (
     UserSettings,
 )
 from bot.storage import redact
-from bot.storage.pg_link import LOST, Link, maybe_written, nothing_written, release
+from bot.storage.pg_link import Link, is_lost, maybe_written, nothing_written, release
 from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.rows import (
     COMPUTER_COLUMNS,
@@ -337,8 +337,13 @@ class PostgresStore:
             try:
                 row = await self._apply(conn, change)
             except BaseException:
-                with contextlib.suppress(*LOST):  # a lost server rolled it back already
+                # A server that went away discarded the transaction itself; rolling back on
+                # its dead connection would only hide why the action failed.
+                try:
                     await transaction.rollback()
+                except Exception as exc:
+                    if not is_lost(exc):
+                        raise
                 raise
         with maybe_written("commit"):
             await transaction.commit()
