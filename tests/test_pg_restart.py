@@ -20,6 +20,7 @@ from bot.dice import ScriptedRoller
 from bot.errors import STORE_DOWN, STORE_IN_DOUBT, StoreInDoubtError, StoreUnavailableError
 from bot.records import Status
 from bot.session import Player, SessionService
+from bot.storage import Store
 from bot.storage.postgres import PostgresStore
 from tests.pg_server import PgServer
 
@@ -143,3 +144,32 @@ async def test_a_lock_held_when_the_server_goes_is_not_handed_on(pg_server: PgSe
         assert report.match.status == Status.PLAYING
     finally:
         await store.close()
+
+
+# --- SQLite's equivalent: a file that can no longer be written ----------------------------
+
+
+async def test_sqlite_that_cannot_write_is_the_same_truthful_error(
+    store: Store, service: SessionService, roller: ScriptedRoller
+) -> None:
+    """The disk goes read-only under the bot (``query_only``: SQLite's own "attempt to write
+    a readonly database"): the action is refused with the same words as a PostgreSQL that
+    is down and changes nothing; once the disk is writable again, the same action works."""
+    await service.challenge(GUILD, CHANNEL, ALICE, BOB, None)
+    roller.extend([3, 1])
+    await service.accept(CHANNEL, BOB)
+    await service.move(CHANNEL, ALICE, "8/5 6/5")
+    row = await store.live_match(CHANNEL)
+    assert row is not None
+    db = store._db  # the test takes the disk away, as a failing volume would
+    await db.execute("PRAGMA query_only = ON")
+    roller.extend([6, 5])
+    with pytest.raises(StoreUnavailableError) as caught:
+        await service.roll(CHANNEL, BOB)
+    assert caught.value.text == STORE_DOWN and not isinstance(caught.value, StoreInDoubtError)
+    after = await store.live_match(CHANNEL)
+    assert after is not None and after.version == row.version  # nothing changed
+    await db.execute("PRAGMA query_only = OFF")
+    roller.extend([6, 5])
+    report = await service.roll(CHANNEL, BOB)
+    assert report.match.version == row.version + 1
