@@ -46,6 +46,31 @@ LOST: tuple[type[BaseException], ...] = (
 )
 
 
+# Advisory lock keys are two int4: a namespace of ours, then what is locked.
+SCHEMA_LOCK = (0x67616D00, 0)  # "gam\0": migrations
+CHANNEL_NAMESPACE = 0x67616D01  # "gam\1": one key per channel
+
+
+def channel_key(channel_id: int) -> int:
+    """A channel's advisory lock key: 64-bit snowflake folded into a signed int4.
+
+    Two channels sharing a key only wait for each other; they never mix their rows.
+    """
+    folded = (channel_id ^ (channel_id >> 32)) & 0xFFFFFFFF
+    return folded - (1 << 32) if folded >= 1 << 31 else folded
+
+
+async def keep_session(conn: asyncpg.Connection) -> None:
+    """The statement pool's reset: nothing to undo (its sessions take no locks and change
+    no settings; an open transaction is still rolled back by asyncpg), and asyncpg's full
+    reset would cost a round trip after every statement."""
+
+
+def row_count(reply: str) -> int:
+    """The row count of a command tag such as ``UPDATE 1``."""
+    return int(reply.rsplit(" ", 1)[-1])
+
+
 # asyncpg answers a call on a connection it has already given up (the server went away
 # under it and its pool took the connection back) with a bare InterfaceError, told apart
 # only by its words.
@@ -153,4 +178,16 @@ async def release(pool: asyncpg.Pool, conn: asyncpg.Connection) -> None:
         log.info("discarded a connection the server dropped: %s", _reason(exc))
 
 
-__all__ = ["LOST", "Link", "is_lost", "maybe_written", "nothing_written", "release"]
+__all__ = [
+    "CHANNEL_NAMESPACE",
+    "LOST",
+    "SCHEMA_LOCK",
+    "Link",
+    "channel_key",
+    "is_lost",
+    "keep_session",
+    "maybe_written",
+    "nothing_written",
+    "release",
+    "row_count",
+]

@@ -11,7 +11,10 @@ changes is how processes stay out of each other's way:
   which is ``SELECT ... FOR UPDATE`` that also creates a missing player): two matches sharing
   a player finish one after the other, never deadlock, and no rating is lost;
 * migrations run under a transaction-scoped advisory lock, so processes starting together
-  migrate once.
+  migrate once;
+* a server that goes away mid-game is reported to the player truthfully and survived
+  without a restart (:mod:`.pg_link`, which also holds the lock keys and the connections'
+  plumbing).
 
 The statistics policy itself is plain code shared with SQLite (:mod:`bot.storage.stats`).
 """
@@ -47,7 +50,18 @@ from bot.records import (
     UserSettings,
 )
 from bot.storage import redact
-from bot.storage.pg_link import Link, is_lost, maybe_written, nothing_written, release
+from bot.storage.pg_link import (
+    CHANNEL_NAMESPACE,
+    SCHEMA_LOCK,
+    Link,
+    channel_key,
+    is_lost,
+    keep_session,
+    maybe_written,
+    nothing_written,
+    release,
+    row_count,
+)
 from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.rows import (
     COMPUTER_COLUMNS,
@@ -62,31 +76,7 @@ from bot.storage.stats import counts, human_ids, settle
 
 log = logging.getLogger(__name__)
 
-# Advisory lock keys are two int4: a namespace of ours, then what is locked.
-SCHEMA_LOCK = (0x67616D00, 0)  # "gam\0": migrations
-CHANNEL_NAMESPACE = 0x67616D01  # "gam\1": one key per channel
-
 _PLAYER_UPDATE = ", ".join(f"{name} = ${n}" for n, name in enumerate(PLAYER_COLUMNS.split(", "), 1))
-
-
-def channel_key(channel_id: int) -> int:
-    """A channel's advisory lock key: 64-bit snowflake folded into a signed int4.
-
-    Two channels sharing a key only wait for each other; they never mix their rows.
-    """
-    folded = (channel_id ^ (channel_id >> 32)) & 0xFFFFFFFF
-    return folded - (1 << 32) if folded >= 1 << 31 else folded
-
-
-async def _keep_session(conn: asyncpg.Connection) -> None:
-    """The statement pool's reset: nothing to undo (its sessions take no locks and change
-    no settings; an open transaction is still rolled back by asyncpg), and asyncpg's full
-    reset would cost a round trip after every statement."""
-
-
-def _status(reply: str) -> int:
-    """The row count of a command tag such as ``UPDATE 1``."""
-    return int(reply.rsplit(" ", 1)[-1])
 
 
 class PostgresStore:
@@ -119,7 +109,7 @@ class PostgresStore:
                 max_size=pool_size,
                 timeout=10,
                 command_timeout=60,
-                reset=_keep_session,
+                reset=keep_session,
             )
             locks = await asyncpg.create_pool(url, min_size=0, max_size=pool_size, timeout=10)
             store = cls(pool, locks, url)
@@ -534,7 +524,7 @@ class PostgresStore:
             version,
             match_id,
         )
-        return _status(reply) == 1
+        return row_count(reply) == 1
 
     async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
         """Every live challenge and match on a server (unreadable ones left out)."""
