@@ -71,17 +71,17 @@ def row_count(reply: str) -> int:
     return int(reply.rsplit(" ", 1)[-1])
 
 
-# asyncpg answers a call on a connection it has already given up (the server went away
-# under it and its pool took the connection back) with a bare InterfaceError, told apart
-# only by its words.
-_DROPPED = ("connection is closed", "released back to the pool")
-
-
 def is_lost(exc: BaseException) -> bool:
     """Whether ``exc`` says the server (or our connection to it) is gone."""
     if isinstance(exc, LOST):
         return True
-    return isinstance(exc, asyncpg.InterfaceError) and any(words in str(exc) for words in _DROPPED)
+    # asyncpg answers a call on a connection it has already given up (the server went away
+    # under it and its pool took the connection back) with a bare InterfaceError, told apart
+    # only by its words.
+    words = str(exc)
+    return isinstance(exc, asyncpg.InterfaceError) and (
+        "connection is closed" in words or "released back to the pool" in words
+    )
 
 
 def _reason(exc: BaseException) -> str:
