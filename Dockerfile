@@ -5,11 +5,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /app
 
 # The package first (its dependencies change less often than the code).
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY bot ./bot
 COPY cogs ./cogs
 COPY renderers ./renderers
-RUN pip install . && useradd --system --home-dir /app --shell /usr/sbin/nologin gammon \
+# The PostgreSQL driver too (compose.yaml wires DATABASE_URL), at the versions the tests ran
+# with (constraints.txt).
+RUN pip install -c constraints.txt ".[postgres]" \
+    && useradd --system --home-dir /app --shell /usr/sbin/nologin gammon \
     && mkdir -p /app/data && chown gammon /app/data
 
 USER gammon

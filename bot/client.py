@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.errors import UserError
+from bot.errors import StoreUnavailableError, UserError
 from bot.i18n import Text, _, say
 from bot.session import SessionService
 from bot.workers import quiet_collector
@@ -40,6 +40,20 @@ log = logging.getLogger(__name__)
 # which carry the users and members they mention.
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True
+
+# What the invite URL asks for (README, "Connecting it to Discord"; tests/test_install.py
+# checks its number): to see its channels and post boards (files) and embeds (stats, help)
+# there and in the game threads it opens. cogs/publishing.py checks the two thread
+# permissions before opening a thread. No Read Message History: every input arrives as an
+# interaction, and the bot edits and archives only its own messages and threads.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+)
 
 # The bot never joins voice: no start-up warnings about voice libraries it does not need.
 discord.VoiceClient.warn_nacl = False
@@ -65,14 +79,21 @@ async def explain(interaction: Interaction, error: BaseException) -> None:
     """Answer a failed interaction privately: the one place deciding what the player sees.
 
     A player's mistake (:class:`~bot.errors.UserError`, a bad option, a failed check) shows
-    its own message and changed nothing. Anything else is a bug: logged, and answered with
-    an apology, or, when the action was already stored (the Reply's ``committed`` flag),
-    with a note that it was saved and how to see the game.
+    its own message and changed nothing; so does a database that cannot be reached
+    (:class:`~bot.errors.StoreUnavailableError`, which says whether the action may have
+    been stored), unless the action was stored before it went. Anything else is a bug:
+    logged, and answered with an apology, or, when the action was already stored (the
+    Reply's ``committed`` flag), with a note that it was saved and how to see the game.
     """
     original = getattr(error, "original", error)  # CommandInvokeError wraps the real one
     reply = Reply.of(interaction)
     language = interaction.locale  # errors are private: the reader's own language
-    if isinstance(original, PLAYER_ERRORS):
+    if isinstance(original, StoreUnavailableError) and reply.committed:
+        # The database went away after the action was stored (publishing it read the
+        # server's settings): "nothing changed" would be false.
+        log.warning("could not post the result of %s: %s", _describe(interaction), original)
+        await reply.error(say(SAVED_TEXT, language))
+    elif isinstance(original, PLAYER_ERRORS):
         await reply.error(say(_player_words(original), language))
     elif reply.committed:
         log.error("could not post the result of %s", _describe(interaction), exc_info=original)

@@ -40,6 +40,11 @@ CHANNEL_BUSY = _(
     "channel or thread."
 )
 CONFLICT = _("The game changed while you were acting; look again and retry.")
+STORE_DOWN = _("The database is unavailable right now, so nothing changed. Try again in a minute.")
+STORE_IN_DOUBT = _(
+    "The database stopped answering while your action was being saved, so it may or may not "
+    "have been stored. /backgammon board shows the game as it is, once the database is back."
+)
 
 
 class NoGameError(UserError):
@@ -62,6 +67,22 @@ class ConflictError(UserError):
 
     def __init__(self, text: Text | str | None = None) -> None:
         super().__init__(CONFLICT if text is None else text)
+
+
+class StoreUnavailableError(UserError):
+    """The database cannot be reached (stopped, restarting, out of disk or connections) and
+    nothing was written: the player may simply try again once it is back."""
+
+    def __init__(self, text: Text | str | None = None) -> None:
+        super().__init__(STORE_DOWN if text is None else text)
+
+
+class StoreInDoubtError(StoreUnavailableError):
+    """The database went away after a write was sent and before it answered: the write may
+    or may not have been committed, so the player is told to look before trying again."""
+
+    def __init__(self, text: Text | str | None = None) -> None:
+        super().__init__(STORE_IN_DOUBT if text is None else text)
 
 
 class StaleButtonError(UserError):

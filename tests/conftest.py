@@ -18,7 +18,7 @@ from bot.dice import ScriptedRoller
 from bot.records import EventRecord, FinishedGame, MatchRow, PlayerStats
 from bot.session import SessionService, SessionSettings
 from bot.storage import Store
-from tests.pg_server import Schemas, Unavailable, postgres
+from tests.pg_server import PgServer, Schemas, Unavailable, find_bindir, postgres
 
 
 class FakeClock:
@@ -71,6 +71,27 @@ def pg_schemas() -> Iterator[Schemas]:
         pytest.skip(f"no PostgreSQL: {exc}")
     with stack:
         yield schemas
+
+
+@pytest.fixture
+def pg_server() -> Iterator[PgServer]:
+    """A PostgreSQL server of the test's own, to stop and start (the shared one must not be),
+    fsyncing every commit as a real one does. Skips without the binaries (fails under CI)."""
+    bindir = find_bindir()
+    if bindir is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("PostgreSQL binaries are required under CI")
+        pytest.skip("no PostgreSQL binaries to start and stop a server of the test's own")
+    server = PgServer(bindir, durable=True)
+    try:
+        server.start()
+    except Unavailable as exc:
+        server.stop()
+        pytest.skip(str(exc))
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

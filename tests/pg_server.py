@@ -109,6 +109,11 @@ class PgServer:
         )
         if done.returncode != 0:
             raise Unavailable(f"initdb failed: {(done.stderr or done.stdout).strip()[-400:]}")
+        self.launch(timeout)
+
+    def launch(self, timeout: float = 30.0) -> None:
+        """Start the server on the cluster :meth:`start` made (again, after :meth:`crash`)."""
+        env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
         log = open(self.log, "ab")  # noqa: SIM115  (the server writes to it until stopped)
         self.process = subprocess.Popen(
             [
@@ -149,6 +154,21 @@ class PgServer:
             time.sleep(0.05)
         self.stop()
         raise Unavailable(f"postgres did not start within {timeout:.0f} s")
+
+    def crash(self) -> None:
+        """``pg_ctl stop -m immediate``: every server process ends at once, with no
+        checkpoint, as in a crash; the next :meth:`launch` recovers from the WAL."""
+        assert self.process is not None
+        subprocess.run(
+            [str(self.bindir / "pg_ctl"), "stop", "-D", str(self.data), "-m", "immediate", "-w"],
+            capture_output=True,
+            cwd=self.root,
+            timeout=60,
+            check=True,
+            **self._as,
+        )
+        self.process.wait(20)
+        self.process = None
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

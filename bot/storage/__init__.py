@@ -9,9 +9,11 @@ engine, the records and the codec; never Discord, the session or the renderers.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.errors import StoreOpenError
 from bot.storage.protocol import Storage
 from bot.storage.schema import MIGRATIONS
 from bot.storage.sqlite import Store
@@ -24,6 +26,11 @@ SQLiteStore = Store
 
 def is_postgres_url(text: str | Path | None) -> bool:
     return isinstance(text, str) and text.startswith(("postgresql://", "postgres://"))
+
+
+def redact(url: str) -> str:
+    """A database URL fit for a message or a log line: the password replaced by ``***``."""
+    return re.sub(r"^(\w+://[^:/@]*):[^@]*@", r"\1:***@", url)
 
 
 def database_of(settings: Settings) -> str | Path:
@@ -40,8 +47,17 @@ async def open_store(database: str | Path | Settings) -> Storage:
     if not isinstance(database, str | Path):
         database = database_of(database)
     if is_postgres_url(database):
-        from bot.storage.postgres import PostgresStore  # asyncpg only when it is used
-
+        try:
+            from bot.storage.postgres import PostgresStore  # asyncpg only when it is used
+        except ModuleNotFoundError as exc:
+            if exc.name != "asyncpg":
+                raise
+            # asyncpg is an extra (gammon-bot[postgres]): one line for the operator, not a
+            # traceback.
+            raise StoreOpenError(
+                f"cannot open the database {redact(str(database))}: PostgreSQL needs the "
+                f'asyncpg package, which is not installed (pip install -e ".[postgres]")'
+            ) from exc
         return await PostgresStore.open(str(database))
     return await Store.open(database)
 
@@ -64,4 +80,5 @@ __all__ = [
     "database_of",
     "is_postgres_url",
     "open_store",
+    "redact",
 ]

@@ -11,7 +11,10 @@ changes is how processes stay out of each other's way:
   which is ``SELECT ... FOR UPDATE`` that also creates a missing player): two matches sharing
   a player finish one after the other, never deadlock, and no rating is lost;
 * migrations run under a transaction-scoped advisory lock, so processes starting together
-  migrate once.
+  migrate once;
+* a server that goes away mid-game is reported to the player truthfully and survived
+  without a restart (:mod:`.pg_link`, which also holds the lock keys and the connections'
+  plumbing).
 
 The statistics policy itself is plain code shared with SQLite (:mod:`bot.storage.stats`).
 """
@@ -20,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any
 
@@ -28,7 +30,13 @@ import asyncpg
 
 from bot import codec
 from bot.engine import EndReason, GameResult, MatchOptions, ResultKind
-from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, UnreadableMatchError
+from bot.errors import (
+    ChannelBusyError,
+    ConflictError,
+    StoreOpenError,
+    StoreUnavailableError,
+    UnreadableMatchError,
+)
 from bot.records import (
     UNREADABLE,
     Change,
@@ -41,6 +49,19 @@ from bot.records import (
     MatchRow,
     PlayerStats,
     UserSettings,
+)
+from bot.storage import redact
+from bot.storage.pg_link import (
+    CHANNEL_NAMESPACE,
+    SCHEMA_LOCK,
+    Link,
+    channel_key,
+    is_lost,
+    keep_session,
+    maybe_written,
+    nothing_written,
+    release,
+    row_count,
 )
 from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.rows import (
@@ -56,36 +77,7 @@ from bot.storage.stats import counts, human_ids, settle
 
 log = logging.getLogger(__name__)
 
-# Advisory lock keys are two int4: a namespace of ours, then what is locked.
-SCHEMA_LOCK = (0x67616D00, 0)  # "gam\0": migrations
-CHANNEL_NAMESPACE = 0x67616D01  # "gam\1": one key per channel
-
 _PLAYER_UPDATE = ", ".join(f"{name} = ${n}" for n, name in enumerate(PLAYER_COLUMNS.split(", "), 1))
-
-
-def redact(url: str) -> str:
-    """A database URL fit for a message or a log line: the password replaced by ``***``."""
-    return re.sub(r"^(\w+://[^:/@]*):[^@]*@", r"\1:***@", url)
-
-
-def channel_key(channel_id: int) -> int:
-    """A channel's advisory lock key: 64-bit snowflake folded into a signed int4.
-
-    Two channels sharing a key only wait for each other; they never mix their rows.
-    """
-    folded = (channel_id ^ (channel_id >> 32)) & 0xFFFFFFFF
-    return folded - (1 << 32) if folded >= 1 << 31 else folded
-
-
-async def _keep_session(conn: asyncpg.Connection) -> None:
-    """The statement pool's reset: nothing to undo (its sessions take no locks and change
-    no settings; an open transaction is still rolled back by asyncpg), and asyncpg's full
-    reset would cost a round trip after every statement."""
-
-
-def _status(reply: str) -> int:
-    """The row count of a command tag such as ``UPDATE 1``."""
-    return int(reply.rsplit(" ", 1)[-1])
 
 
 class PostgresStore:
@@ -98,6 +90,7 @@ class PostgresStore:
 
     def __init__(self, pool: asyncpg.Pool, locks: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        self._db = Link(pool)  # the pool, each failure of the server told truthfully
         self._locks = locks
         self.url = url
         self.path = redact(url)  # what messages name, as the SQLite store's path
@@ -117,7 +110,7 @@ class PostgresStore:
                 max_size=pool_size,
                 timeout=10,
                 command_timeout=60,
-                reset=_keep_session,
+                reset=keep_session,
             )
             locks = await asyncpg.create_pool(url, min_size=0, max_size=pool_size, timeout=10)
             store = cls(pool, locks, url)
@@ -156,9 +149,7 @@ class PostgresStore:
         await self._pool.close()
 
     async def schema_version(self) -> int:
-        return int(
-            await self._pool.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
-        )
+        return int(await self._db.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
 
     # --- matches -------------------------------------------------------------------------
 
@@ -168,23 +159,28 @@ class PostgresStore:
 
         A session lock on a connection kept for the action: the lock outlives the action's
         transactions, and releasing the connection to its pool unlocks everything it held
-        (asyncpg's reset), even when the action was cancelled half-way.
+        (asyncpg's reset), even when the action was cancelled half-way. A server that went
+        away took the lock with it: the connection is discarded (:func:`.pg_link.release`),
+        and should only that connection have died, each write's version check still keeps
+        a racing process from applying an action twice.
         """
-        conn = await self._locks.acquire()
+        with nothing_written("channel_lock"):
+            conn = await self._locks.acquire()
         try:
-            await conn.execute(
-                "SELECT pg_advisory_lock($1, $2)", CHANNEL_NAMESPACE, channel_key(channel_id)
-            )
+            with nothing_written("channel_lock"):
+                await conn.execute(
+                    "SELECT pg_advisory_lock($1, $2)", CHANNEL_NAMESPACE, channel_key(channel_id)
+                )
             yield
         finally:
-            await self._locks.release(conn)
+            await release(self._locks, conn)
 
     async def live_match(self, channel_id: int) -> MatchRow | None:
         """The challenge or match in progress in a channel, if any, as stored right now.
 
         Raises :class:`UnreadableMatchError` when the row's saved state no longer parses.
         """
-        raw = await self._pool.fetchrow(
+        raw = await self._db.fetchrow(
             f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE channel_id = $1 AND status IN ('challenge', 'playing')",
             channel_id,
@@ -212,7 +208,7 @@ class PostgresStore:
 
     async def quarantine(self, match_id: int, now: float) -> None:
         """Set aside a live row whose state cannot be read: it ends with no result."""
-        await self._pool.execute(
+        await self._db.write(
             "UPDATE matches SET status = 'cancelled', end_reason = $1, updated_at = $2, "
             "version = version + 1 WHERE id = $3 AND status IN ('challenge', 'playing')",
             UNREADABLE,
@@ -234,14 +230,14 @@ class PostgresStore:
         return await self._one_match(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1", match_id)
 
     async def live_matches(self) -> list[MatchRow]:
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE status IN ('challenge', 'playing') ORDER BY id"
         )
         return [parse_match(row) for row in rows]
 
     async def reminder_candidates(self, now: float) -> list[MatchRow]:
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             f"SELECT {MATCH_COLUMNS_OF_M} FROM matches AS m "
             "WHERE m.status = 'playing' "
             "AND (m.notified_version IS NULL OR m.notified_version <> m.version) "
@@ -253,7 +249,7 @@ class PostgresStore:
         return [parse_match(row) for row in rows]
 
     async def _one_match(self, sql: str, *params: Any) -> MatchRow | None:
-        raw = await self._pool.fetchrow(sql, *params)
+        raw = await self._db.fetchrow(sql, *params)
         return parse_match(raw) if raw is not None else None
 
     async def create_challenge(
@@ -273,7 +269,7 @@ class PostgresStore:
         """Store a new challenge; the channel must be free."""
         (p0, n0), (p1, n1) = players
         try:
-            row = await self._pool.fetchrow(
+            row = await self._db.write_row(
                 "INSERT INTO matches (guild_id, channel_id, status, player0_id, player0_name, "
                 "player1_id, player1_name, options, rated, computer_level, created_at, "
                 "updated_at, last_action_at, expires_at, dice_secret, dice_commitment) "
@@ -306,8 +302,11 @@ class PostgresStore:
         longer ``expected_version``: of two processes racing the same action, one wins.
         """
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                row = await self._apply(conn, change)
+            async with self._db.connection() as conn:
+                row = await self._transaction(conn, change)
+        except StoreUnavailableError:
+            self._forget(change.match_id)  # it may have been written: read it afresh
+            raise
         except ConflictError:
             self._forget(change.match_id)  # someone else wrote it: read it afresh
             raise
@@ -318,6 +317,27 @@ class PostgresStore:
             raise ConflictError() from exc
         self.commits += 1
         self._remember(row)
+        return row
+
+    async def _transaction(self, conn: asyncpg.Connection, change: Change) -> MatchRow:
+        """The action's transaction, told apart by where a lost server interrupts it: before
+        COMMIT nothing was written (the server discards it), during COMMIT it may have been."""
+        transaction = conn.transaction()
+        with nothing_written("transaction"):
+            await transaction.start()
+            try:
+                row = await self._apply(conn, change)
+            except BaseException:
+                # A server that went away discarded the transaction itself; rolling back on
+                # its dead connection would only hide why the action failed.
+                try:
+                    await transaction.rollback()
+                except Exception as exc:
+                    if not is_lost(exc):
+                        raise
+                raise
+        with maybe_written("commit"):
+            await transaction.commit()
         return row
 
     def _fault(self, label: str) -> None:
@@ -458,7 +478,7 @@ class PostgresStore:
     # --- events --------------------------------------------------------------------------
 
     async def events(self, match_id: int) -> list[EventRecord]:
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             "SELECT seq, game_number, actor_id, player, action, notation, dice, position_id, "
             "gnu_match_id, created_at FROM events WHERE match_id = $1 ORDER BY seq",
             match_id,
@@ -468,7 +488,7 @@ class PostgresStore:
     async def relocate(self, match_id: int, channel_id: int, home_channel_id: int) -> MatchRow:
         """Move a live match to another channel (its own thread), remembering its home."""
         try:
-            row = await self._pool.fetchrow(
+            row = await self._db.write_row(
                 "UPDATE matches SET channel_id = $1, home_channel_id = $2, "
                 "version = version + 1 WHERE id = $3 AND status IN ('challenge', 'playing') "
                 f"RETURNING {MATCH_COLUMNS}",
@@ -487,7 +507,7 @@ class PostgresStore:
 
     async def note_board(self, match_id: int, channel_id: int, message_id: int) -> None:
         """Remember the match's latest board message (not a change of the game: no version)."""
-        await self._pool.execute(
+        await self._db.write(
             "UPDATE matches SET board_channel_id = $1, board_message_id = $2 WHERE id = $3",
             channel_id,
             message_id,
@@ -499,17 +519,17 @@ class PostgresStore:
 
         The check and the write are one statement, so two processes never both remind.
         """
-        reply = await self._pool.execute(
+        reply = await self._db.write(
             "UPDATE matches SET notified_version = $1 WHERE id = $2 AND version = $1 "
             "AND notified_version IS DISTINCT FROM $1",
             version,
             match_id,
         )
-        return _status(reply) == 1
+        return row_count(reply) == 1
 
     async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
         """Every live challenge and match on a server (unreadable ones left out)."""
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             f"SELECT {MATCH_COLUMNS} FROM matches "
             "WHERE guild_id = $1 AND status IN ('challenge', 'playing') ORDER BY id",
             guild_id,
@@ -521,7 +541,7 @@ class PostgresStore:
         return matches
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        row = await self._pool.fetchrow(
+        row = await self._db.fetchrow(
             "SELECT threads, language, claim FROM guild_settings WHERE guild_id = $1", guild_id
         )
         if row is None:
@@ -529,7 +549,7 @@ class PostgresStore:
         return GuildSettings(threads=bool(row[0]), language=row[1], claim=ClaimRule(row[2]))
 
     async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
-        await self._pool.execute(
+        await self._db.write(
             "INSERT INTO guild_settings (guild_id, threads, language, claim) "
             "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
             "threads = excluded.threads, language = excluded.language, claim = excluded.claim",
@@ -540,7 +560,7 @@ class PostgresStore:
         )
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        row = await self._pool.fetchrow(
+        row = await self._db.fetchrow(
             "SELECT notify, notify_minutes, board_side, theme FROM user_settings "
             "WHERE user_id = $1",
             user_id,
@@ -548,7 +568,7 @@ class PostgresStore:
         return UserSettings(*row) if row is not None else UserSettings()
 
     async def save_user_settings(self, user_id: int, settings: UserSettings) -> None:
-        await self._pool.execute(
+        await self._db.write(
             "INSERT INTO user_settings (user_id, notify, notify_minutes, board_side, theme) "
             "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
             "notify = excluded.notify, notify_minutes = excluded.notify_minutes, "
@@ -569,7 +589,7 @@ class PostgresStore:
 
     async def roll_events(self, guild_id: int) -> list[tuple[tuple[int, int], list[EventRecord]]]:
         """Every match's rolls on a server (opening and roll events), with its two players."""
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             "SELECT m.id, m.player0_id, m.player1_id, e.seq, e.game_number, e.actor_id, "
             "e.player, e.action, e.notation, e.dice, e.position_id, e.gnu_match_id, "
             "e.created_at FROM events e JOIN matches m ON m.id = e.match_id "
@@ -585,7 +605,7 @@ class PostgresStore:
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
         """A player's rating after each rated match on a server: (time, rating), oldest first."""
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             "SELECT rated_at, rating FROM rating_history WHERE guild_id = $1 AND user_id = $2 "
             "ORDER BY rated_at, match_id",
             guild_id,
@@ -594,7 +614,7 @@ class PostgresStore:
         return [(float(row[0]), float(row[1])) for row in rows]
 
     async def game_results(self, match_id: int) -> list[FinishedGame]:
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             "SELECT game_number, winner, kind, cube, points, reason FROM game_results "
             "WHERE match_id = $1 ORDER BY game_number",
             match_id,
@@ -609,7 +629,7 @@ class PostgresStore:
     # --- players -------------------------------------------------------------------------
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
-        row = await self._pool.fetchrow(
+        row = await self._db.fetchrow(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2",
             guild_id,
             user_id,
@@ -618,7 +638,7 @@ class PostgresStore:
 
     async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResults]:
         """A player's record against the computer on a server, one row per level."""
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
             "WHERE guild_id = $1 AND user_id = $2 ORDER BY level",
             guild_id,
@@ -630,7 +650,7 @@ class PostgresStore:
         self, guild_id: int, *, min_rated_matches: int = 1, limit: int = 10
     ) -> list[PlayerStats]:
         """Players of a server by rating, among those with enough rated matches."""
-        rows = await self._pool.fetch(
+        rows = await self._db.fetch(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = $1 AND rated_matches >= $2 "
             "ORDER BY rating DESC, rated_matches DESC, user_id LIMIT $3",
             guild_id,
@@ -642,12 +662,12 @@ class PostgresStore:
     # --- copying (python -m bot copy-db) -------------------------------------------------
 
     async def export_rows(self, table: str, columns: str) -> list[tuple[Any, ...]]:
-        rows = await self._pool.fetch(f"SELECT {columns} FROM {table}")
+        rows = await self._db.fetch(f"SELECT {columns} FROM {table}")
         return [tuple(row) for row in rows]
 
     async def is_empty(self, tables: Sequence[str]) -> bool:
         for table in tables:
-            if await self._pool.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
+            if await self._db.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
                 return False
         return True
 

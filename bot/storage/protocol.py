@@ -4,8 +4,11 @@ Both backends satisfy it: :class:`bot.storage.sqlite.Store` (SQLite, the default
 :class:`bot.storage.postgres.PostgresStore` (PostgreSQL, for several processes). They raise
 the same errors: :class:`~bot.errors.ChannelBusyError` when a channel already has a live
 row, :class:`~bot.errors.ConflictError` when a write's expected version is stale,
-:class:`~bot.errors.UnreadableMatchError` when a row's state no longer parses, and
-:class:`~bot.errors.StoreOpenError` when the database cannot be opened or migrated.
+:class:`~bot.errors.UnreadableMatchError` when a row's state no longer parses,
+:class:`~bot.errors.StoreOpenError` when the database cannot be opened or migrated, and
+:class:`~bot.errors.StoreUnavailableError` when it cannot be reached or written while the
+bot runs (nothing was written; its subclass :class:`~bot.errors.StoreInDoubtError` when a
+PostgreSQL COMMIT's answer was lost and the write may have been applied).
 """
 
 from __future__ import annotations

@@ -25,7 +25,13 @@ import aiosqlite
 
 from bot import codec
 from bot.engine import EndReason, GameResult, MatchOptions, ResultKind
-from bot.errors import ChannelBusyError, ConflictError, StoreOpenError, UnreadableMatchError
+from bot.errors import (
+    ChannelBusyError,
+    ConflictError,
+    StoreOpenError,
+    StoreUnavailableError,
+    UnreadableMatchError,
+)
 from bot.records import (
     UNREADABLE,
     Change,
@@ -54,6 +60,32 @@ from bot.storage.stats import counts, human_ids, settle
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 8  # actions written in one transaction at most
+
+
+# SQLite's answers that mean the file cannot be written now, whatever the action: busy or
+# locked past the timeout, out of memory, read-only, an I/O error, the disk full, the file
+# gone. A failed write is rolled back whole (see Store._write_batch), so nothing changed.
+_UNAVAILABLE = {
+    sqlite3.SQLITE_BUSY,
+    sqlite3.SQLITE_LOCKED,
+    sqlite3.SQLITE_NOMEM,
+    sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_IOERR,
+    sqlite3.SQLITE_FULL,
+    sqlite3.SQLITE_CANTOPEN,
+}
+
+
+def _told(exc: Exception) -> Exception:
+    """A write's failure as the player should hear it: a database that cannot be written
+    is :class:`StoreUnavailableError` (the same words as a PostgreSQL that is down)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in _UNAVAILABLE:
+        log.warning("database unavailable (write): %s", exc)
+        told = StoreUnavailableError()
+        told.__cause__ = exc
+        return told
+    return exc
 
 
 def _prepare_file(path: Path) -> None:
@@ -372,7 +404,7 @@ class Store:
                     if isinstance(result, ConflictError):
                         self._forget(change.match_id)  # someone else wrote it: read it afresh
                     if not future.done():
-                        future.set_exception(result)
+                        future.set_exception(_told(result))
         except BaseException as exc:  # never leave a caller waiting on a future
             for _, future in [*batch, *self._pending]:
                 if not future.done():
