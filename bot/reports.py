@@ -41,9 +41,12 @@ class ActionContext:
     ``match_id``: the game the request names (a button's match); the action is refused
     unless it is still the channel's live game, checked under the channel's lock.
     ``public``: mixed into the match's committed dice when this request starts the match.
+    ``version``: the match's stored version the request was built on (the tap picker's
+    turn); the action is refused unless the match is still at that version.
     """
 
     match_id: int | None = None
+    version: int | None = None
     public: str | None = None  # a value fixed only now (the interaction's id), for the dice
 
 

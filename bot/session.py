@@ -629,6 +629,10 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             raise NoGameError(
                 _("There is no game in this channel. Start one with /backgammon challenge.")
             )
+        if ctx.version is not None and row.version != ctx.version:
+            raise StaleButtonError(
+                _("That turn is over: press Play on the latest board to move again.")
+            )
         if row.status == Status.CHALLENGE and not allow_challenge:
             raise UserError(
                 _(

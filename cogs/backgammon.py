@@ -123,16 +123,22 @@ class Backgammon(
     # --- the guard -----------------------------------------------------------------------
 
     async def _guarded(
-        self, interaction: Interaction, work: Work, *, pressed: bool = False
+        self,
+        interaction: Interaction,
+        work: Work,
+        *,
+        pressed: bool = False,
+        reply: Reply | None = None,
     ) -> None:
         """Run a handler inside the in-flight count, with the acknowledgement watchdog.
 
         Any error goes to the command tree's ``on_error``, the one place that decides what
         the player sees. It is called from here, not left to discord.py, so the answer is
         sent while the action still counts as in flight (a shutdown waits for it) and so
-        button presses, which never reach the tree, are answered the same way.
+        button presses, which never reach the tree, are answered the same way. ``reply``: a
+        front end's own way of answering (the tap picker's), else a plain :class:`Reply`.
         """
-        reply = Reply(interaction, pressed=pressed)
+        reply = reply or Reply(interaction, pressed=pressed)
         if not self.accepting:
             await self.bot.tree.on_error(interaction, UserError(RESTARTING))  # type: ignore[arg-type]
             return
@@ -157,6 +163,7 @@ class Backgammon(
         *,
         pressed: bool = False,
         match_id: int | None = None,
+        reply: Reply | None = None,
     ) -> None:
         """Run a session call and publish its report."""
 
@@ -165,7 +172,7 @@ class Backgammon(
             reply.committed = report.action != Action.BOARD  # a look at the board stores nothing
             await self.publisher.publish(reply, report)
 
-        await self._guarded(interaction, work, pressed=pressed)
+        await self._guarded(interaction, work, pressed=pressed, reply=reply)
 
     def _computer(self) -> Player | None:
         """The bot itself as a player (the computer opponent)."""
