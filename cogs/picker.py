@@ -403,7 +403,7 @@ def _picker_view(
         )
         row += 1
     plays = partial.plays
-    if not partial.complete and 1 < len(plays) <= PLAYS_LISTED:
+    if not partial.complete and len(plays) <= PLAYS_LISTED:
         whole = sorted(((str(p), partial.with_play(p)) for p in plays), key=lambda pair: pair[0])
         options = [
             discord.SelectOption(label=_cut(text), value=encode_steps(built.groups))

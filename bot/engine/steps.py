@@ -184,7 +184,7 @@ class PartialPlay:
         found: dict[tuple[int, ...], Destination] = {}
 
         def walk(point: int, remaining: tuple[int, ...], group: Group, moves: list[Move]) -> None:
-            for die in sorted(set(remaining)):
+            for die in sorted(set(remaining), reverse=True):  # the larger die names a tie
                 move = step(board, point, die)
                 if move is None:
                     continue

@@ -6,6 +6,7 @@ the picker's menus and buttons, found by their labels as a player reads them.
 
 from __future__ import annotations
 
+from bot.engine import Move, Play, format_moves
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import (
     CALLBACK_CHANNEL_MESSAGE,
@@ -57,7 +58,9 @@ async def tapped(
     return updated
 
 
-async def choose(h: Harness, who: FakeMember, picker: RecordedMessage, move: str) -> RecordedMessage:
+async def choose(
+    h: Harness, who: FakeMember, picker: RecordedMessage, move: str
+) -> RecordedMessage:
     """One checker's move by its label (``24/18*/13``, ``bar/22``, ``6/off``)."""
     head = move.split("/")[0]
     source = "25" if head == "bar" else head
@@ -90,6 +93,20 @@ async def play_by_taps(
     return await confirm(h, who, picker)
 
 
-async def press(h: Harness, who: FakeMember, board: RecordedMessage, action: str) -> RecordedMessage:
+async def press(
+    h: Harness, who: FakeMember, board: RecordedMessage, action: str
+) -> RecordedMessage:
     """A public board's button (Roll, Double, Take...): the next public board."""
     return await h.board_after(await h.press(who, board, action))
+
+
+def groups_of(play: Play, *, combine: bool) -> list[str]:
+    """A play as the labels a player taps: one a move, or (``combine``) one a checker where
+    the same checker moves on (``24/18*/13``)."""
+    groups: list[list[Move]] = []
+    for move in play.moves:
+        if combine and groups and groups[-1][-1].target == move.source:
+            groups[-1].append(move)
+        else:
+            groups.append([move])
+    return [format_moves(tuple(group)) for group in groups]

@@ -189,3 +189,10 @@ def test_malformed_step_text_is_refused(text: str) -> None:
 def test_a_bear_off_with_one_one_builds_every_play() -> None:
     position = pos({6: 2, 5: 3, 4: 2, 3: 3, 2: 2, 1: 3, 19: -15})
     check_exact(position, (1, 1))
+
+
+def test_a_bear_off_either_die_could_make_is_named_by_the_larger() -> None:
+    # 3-2 with one checker left on the 2-point: 2/off is the play, and the rules say the 3.
+    start = PartialPlay(pos({2: 1, 20: -3}), (3, 2))
+    (only,) = start.destinations(2)
+    assert (only.target, only.dice) == (0, (3,))
