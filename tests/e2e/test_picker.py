@@ -13,6 +13,7 @@ from tests.e2e.picker_support import (
     options,
     play_by_taps,
     press,
+    tap,
     tapped,
 )
 from tests.e2e.tap_game import FEATURES, covering_seed, script
@@ -91,4 +92,104 @@ async def test_a_whole_game_played_only_with_taps(harness: Harness) -> None:
     assert await h.live() is None  # the game is over, and so the money game
     winner = players[plan.winner or 0].user.username
     assert f"{winner} wins" in board.content, board.content
+    h.fake.assert_clean()
+
+
+async def refused(h: Harness, result) -> str:
+    """The private refusal a tap got (a new private message; the picker is left alone)."""
+    callback = await result.response()
+    assert callback.type == 4 and callback.ephemeral, callback
+    return callback.content or ""
+
+
+async def test_a_stranger_pressing_play_is_refused_privately(harness: Harness) -> None:
+    h = harness
+    board = await start_game(h, (3, 1))
+    before = await h.live()
+    for who in (h.carol, h.bob):
+        text = await refused(h, await h.fake.click(who, board, custom_id(board, "o")))
+        assert "Only alice can move now" in text
+    after = await h.live()
+    assert after is not None and before is not None and after.version == before.version
+    h.fake.assert_clean()
+
+
+async def test_a_stale_picker_changes_nothing_even_with_the_same_roll_again(
+    harness: Harness,
+) -> None:
+    """alice builds 8/5 6/5 but plays another way by typing; bob plays; alice rolls 3-1
+    again. Her old picker's Confirm would be a legal play now: it must still be refused."""
+    h = harness
+    board = await start_game(h, (3, 1))
+    picker = await open_picker(h, h.alice, board)
+    for move in ("8/5", "6/5"):
+        picker = await choose(h, h.alice, picker, move)
+    assert "Press Confirm" in picker.content
+    typed = await h.board_after(await h.slash(h.alice, "move", play="13/10 24/23"))
+    h.roller.extend([2, 1])
+    rolled = await press(h, h.bob, typed, "roll")
+    bob = await h.board_after(await h.slash(h.bob, "move", play="13/11 6/5"))
+    # A tap on the picker now: the turn it was built for is over.
+    text = await refused(h, await tap(h, h.alice, picker, "u"))
+    assert "That turn is over" in text
+    h.roller.extend([3, 1])
+    again = await press(h, h.alice, bob, "roll")
+    before = await h.live()
+    text = await refused(h, await tap(h, h.alice, picker, "c"))
+    assert "That turn is over" in text
+    after = await h.live()
+    assert after is not None and before is not None
+    assert (after.version, after.game) == (before.version, before.game)
+    assert h.fake.message(picker.id).content == picker.content  # the picker is left alone
+    # The fresh board's picker works.
+    moved = await play_by_taps(h, h.alice, again, ["8/5", "6/5"])
+    assert "alice rolls 3-1 and plays 8/5 6/5" in moved.content
+    assert rolled.id != moved.id
+    h.fake.assert_clean()
+
+
+async def test_a_picker_survives_a_restart_and_a_stale_one_is_refused_after_it(
+    harness: Harness,
+) -> None:
+    h = harness
+    board = await start_game(h, (3, 1))
+    picker = await open_picker(h, h.alice, board)
+    picker = await choose(h, h.alice, picker, "8/5")
+    await h.restart()
+    picker = await choose(h, h.alice, picker, "6/5")  # nothing was in memory
+    moved = await confirm(h, h.alice, picker)
+    assert "alice rolls 3-1 and plays 8/5 6/5" in moved.content
+    # bob opens a picker, plays by typing instead, and the bot restarts: the picker is stale.
+    h.roller.extend([6, 5])
+    rolled = await press(h, h.bob, moved, "roll")
+    stale = await open_picker(h, h.bob, rolled)
+    await h.board_after(await h.slash(h.bob, "move", play="24/13"))
+    await h.restart()
+    before = await h.live()
+    for result in (
+        await tap(h, h.bob, stale, "s", "24"),
+        await h.fake.click(h.bob, rolled, custom_id(rolled, "o")),
+    ):
+        assert "That turn is over" in await refused(h, result)
+    after = await h.live()
+    assert after is not None and before is not None and after.version == before.version
+    h.fake.assert_clean()
+
+
+async def test_resigning_from_the_picker_offers_it_on_the_board(harness: Harness) -> None:
+    h = harness
+    board = await start_game(h, (3, 1))
+    picker = await open_picker(h, h.alice, board)
+    picker = await tapped(h, h.alice, picker, "g")
+    kinds = options(picker, "k")
+    assert list(kinds) == ["A single game", "A gammon", "A backgammon"]
+    back = await tapped(h, h.alice, picker, "b")
+    assert "bgpk:s:" in str(back.custom_ids)
+    picker = await tapped(h, h.alice, back, "g")
+    result = await tap(h, h.alice, picker, "k", kinds["A gammon"])
+    offer = await result.answer()
+    assert not offer.ephemeral and "alice offers to resign" in offer.content, offer.content
+    assert sorted(b.label for b in offer.buttons) == ["Accept resignation", "Reject"]
+    after = h.fake.message(picker.id)
+    assert after.components == [] and "resignation" in after.content
     h.fake.assert_clean()
