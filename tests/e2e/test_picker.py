@@ -193,3 +193,20 @@ async def test_resigning_from_the_picker_offers_it_on_the_board(harness: Harness
     after = h.fake.message(picker.id)
     assert after.components == [] and "resignation" in after.content
     h.fake.assert_clean()
+
+
+async def test_the_picker_speaks_the_players_language(harness: Harness) -> None:
+    h = harness
+    board = await start_game(h, (3, 1))
+    result = await h.fake.click(h.alice, board, custom_id(board, "o"), locale="fr")
+    callback = await result.response()
+    assert callback.ephemeral and callback.message is not None
+    picker = h.fake.message(callback.message.id)
+    assert picker.content.startswith("Votre 3-1 : choisissez une dame à jouer")
+    assert [b.label for b in picker.buttons] == ["Annuler", "Recommencer", "Valider", "Abandonner"]
+    assert "case 13 (5 dames)" in options(picker, "s")
+    chosen = await h.fake.click(h.alice, picker, custom_id(picker, "s"), values=["8"], locale="fr")
+    await chosen.response()
+    menu = h.fake.message(picker.id).component(custom_id(h.fake.message(picker.id), "d"))
+    assert {(o["label"], o["description"]) for o in menu.options} >= {("8/5", "avec 3")}
+    h.fake.assert_clean()
