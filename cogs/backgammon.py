@@ -34,11 +34,10 @@ from bot.i18n import _, language_of, say
 from bot.records import Action
 from bot.session import ActionContext, Player, Report, SessionService
 from cogs.helpers import (
-    CHOICE_NAME_LIMIT,
     board_report,
     games_text,
+    play_choices,
     player_of,
-    rank_plays,
     settings_text,
     verify_words,
     versus,
@@ -343,8 +342,8 @@ class Backgammon(
             return []
         # Plays are written in the standard notation in every language: nothing to translate.
         return [
-            app_commands.Choice(name=play[:CHOICE_NAME_LIMIT], value=play[:CHOICE_NAME_LIMIT])
-            for play in rank_plays(plays, current[:200])
+            app_commands.Choice(name=name, value=value)
+            for name, value in play_choices(plays, current[:200])
         ]
 
     @app_commands.command(name="double", description=locale(_("Offer a double before you roll")))
