@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cogs.picker import PLAYS_LISTED
 from tests.e2e.conftest import Harness
+from tests.e2e.fake_discord import _ApiError, _validate_components
 from tests.e2e.picker_support import (
     choose,
     confirm,
@@ -210,3 +213,21 @@ async def test_the_picker_speaks_the_players_language(harness: Harness) -> None:
     menu = h.fake.message(picker.id).component(custom_id(h.fake.message(picker.id), "d"))
     assert {(o["label"], o["description"]) for o in menu.options} >= {("8/5", "avec 3")}
     h.fake.assert_clean()
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        {"label": "x" * 101, "value": "v"},
+        {"label": "", "value": "v"},
+        {"label": "l", "value": "v" * 101},
+        {"label": "l", "value": "v", "description": "d" * 101},
+    ],
+)
+def test_the_fake_refuses_select_options_discord_refuses(option: dict) -> None:
+    select = {"type": 3, "custom_id": "menu", "options": [option]}
+    with pytest.raises(_ApiError):
+        _validate_components([{"type": 1, "components": [select]}], v2=False)
+    twice = {"type": 3, "custom_id": "menu", "options": [{"label": "a", "value": "v"}] * 2}
+    with pytest.raises(_ApiError):
+        _validate_components([{"type": 1, "components": [twice]}], v2=False)
