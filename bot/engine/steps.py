@@ -220,7 +220,7 @@ class _Oracle:
         self.dice = plays.dice
         d1, d2 = plays.dice
         self.all_dice: tuple[int, ...] = (d1,) * 4 if d1 == d2 else (d1, d2)
-        self.finals = frozenset(p.board for p in plays.results())
+        self.finals = plays.result_boards()
         self._memo: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
 
     def completable(self, board: list[int], remaining: tuple[int, ...], top: int = BAR) -> bool:
