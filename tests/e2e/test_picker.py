@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cogs.picker import PLAYS_LISTED
 from tests.e2e.conftest import Harness
-from tests.e2e.fake_discord import _ApiError, _validate_components
+from tests.e2e.fake_discord import FakeDiscord, _ApiError, _validate_components
 from tests.e2e.picker_support import (
     choose,
     confirm,
@@ -20,6 +22,7 @@ from tests.e2e.picker_support import (
     tapped,
 )
 from tests.e2e.tap_game import FEATURES, covering_seed, script
+from tests.e2e.test_trust import ScriptedComputer
 
 
 async def start_game(h: Harness, opening: tuple[int, int]):
@@ -231,3 +234,23 @@ def test_the_fake_refuses_select_options_discord_refuses(option: dict) -> None:
     twice = {"type": 3, "custom_id": "menu", "options": [{"label": "a", "value": "v"}] * 2}
     with pytest.raises(_ApiError):
         _validate_components([{"type": 1, "components": [twice]}], v2=False)
+
+
+async def test_taps_against_the_computer_get_its_reply_in_the_same_board(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    computer = ScriptedComputer()
+    h = Harness(fake, tmp_path / "gammon.db", computer=lambda level: computer)
+    await h.start()
+    try:
+        h.roller.extend([6, 1, 3, 1, 5, 2])  # alice opens 6-1; the computer rolls 3-1
+        started = await h.board_after(await h.slash(h.alice, "play", level="beginner"))
+        moved = await play_by_taps(h, h.alice, started, ["13/7", "8/7"])
+        assert "alice rolls 6-1 and plays 13/7 8/7." in moved.content
+        assert "GammonBot rolls 3-1 and plays" in moved.content
+        assert not [c for c in moved.custom_ids if c.startswith("bgpk:")]  # alice to roll
+        rolled = await press(h, h.alice, moved, "roll")
+        assert custom_id(rolled, "o")  # her Play button; never one for the computer
+        fake.assert_clean()
+    finally:
+        await h.stop()
