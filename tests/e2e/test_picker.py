@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from cogs.picker import PLAYS_LISTED
+from renderers import render_board
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeDiscord, _ApiError, _validate_components
 from tests.e2e.picker_support import (
@@ -254,3 +256,32 @@ async def test_taps_against_the_computer_get_its_reply_in_the_same_board(
         fake.assert_clean()
     finally:
         await h.stop()
+
+
+async def test_a_slow_picture_is_deferred_then_shown_in_the_picker(harness: Harness) -> None:
+    """A picture that takes past the 2 s watchdog: the tap is acknowledged in time (type 6)
+    and the picker is then opened or replaced all the same, privately."""
+    h = harness
+    board = await start_game(h, (3, 1))
+    cog = h.bot.get_cog("Backgammon")  # type: ignore[union-attr]
+
+    def slow(game, **options):  # runs in a thread: the event loop stays free
+        time.sleep(2.3)
+        return render_board(game, **options)
+
+    cog._renderer = slow  # type: ignore[union-attr]
+    opened = await h.fake.click(h.alice, board, custom_id(board, "o"))
+    assert (await opened.response()).type == 6
+    picker = await opened.wait_for(lambda r: r.followups, 10, "the picker")
+    picker = h.fake.message(opened.followups[0].id)
+    assert picker.ephemeral and picker.attachments
+    chosen = await tap(h, h.alice, picker, "s", "8")
+    assert (await chosen.response()).type == 6
+    await h.fake.wait_for(
+        lambda: any(c.startswith("bgpk:d:") for c in h.fake.message(picker.id).custom_ids),
+        10,
+        "the destinations",
+    )
+    assert h.fake.message(picker.id).ephemeral
+    assert not [r for r in (opened, chosen) if r.late]
+    h.fake.assert_clean()
