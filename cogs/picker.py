@@ -246,7 +246,9 @@ async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> No
 async def _turn(cog: Backgammon, interaction: Interaction, tap: Tap) -> tuple[MatchRow, Game]:
     """The channel's game if the tap still belongs to its turn and to the presser."""
     row = await cog.service.current(interaction.channel_id or 0)
-    if row is None or row.id != tap.match_id or row.version != tap.version:
+    if row is None or row.id != tap.match_id:
+        raise StaleButtonError(words.GAME_OVER)
+    if row.version != tap.version:
         raise StaleButtonError(words.STALE)
     game = row.game
     if (

@@ -25,6 +25,7 @@ CHOOSE_PLAY = _("Or pick a whole play")
 CHOOSE_KIND = _("How much do you concede?")
 RESIGN_KINDS = (_("A single game"), _("A gammon"), _("A backgammon"))
 
+GAME_OVER = _("That game is over: there is nothing left to play with this picker.")
 NO_TURN = _("There is no play to make in this channel now.")
 STALE = _("That turn is over: press Play on the latest board to move again.")
 GONE = _("That choice is no longer possible: press Reset, or Play on the latest board.")

@@ -285,3 +285,18 @@ async def test_a_slow_picture_is_deferred_then_shown_in_the_picker(harness: Harn
     assert h.fake.message(picker.id).ephemeral
     assert not [r for r in (opened, chosen) if r.late]
     h.fake.assert_clean()
+
+
+async def test_a_picker_of_a_claimed_game_says_the_game_is_over(harness: Harness) -> None:
+    h = harness
+    board = await start_game(h, (3, 1))
+    picker = await open_picker(h, h.alice, board)
+    h.clock.advance(2 * 3600)  # alice sat on her turn past the limit: bob claims
+    claimed = await h.board_after(await h.slash(h.bob, "claim"))
+    assert "bob" in claimed.content and await h.live() is None
+    for result in (
+        await tap(h, h.alice, picker, "s", "8"),
+        await h.fake.click(h.alice, board, custom_id(board, "o")),
+    ):
+        assert "That game is over" in await refused(h, result)
+    h.fake.assert_clean()
