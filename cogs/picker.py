@@ -194,7 +194,7 @@ class PickerReply(Reply):
     def __init__(self, interaction: Interaction, tap: Tap) -> None:
         super().__init__(interaction, pressed=True)
         self.tap = tap
-        self.sent: Text | None = None
+        self.sent: Text | None = None  # what the picker says once its action is stored
 
     def context(self, match_id: int | None = None) -> ActionContext:
         return ActionContext(
@@ -217,12 +217,21 @@ class PickerReply(Reply):
             await interaction.edit_original_response(**kwargs)
 
     async def remove_buttons(self) -> None:
+        """The picker says what was sent; the board it came from loses its Play button."""
         if self.sent is None:
             return
         text = say(self.sent, self.interaction.locale)
         # The play is stored whatever happens here: the public board tells it.
         with contextlib.suppress(discord.HTTPException):
             await self.show(new=False, content=text, view=None, attachments=[])
+        # The picker was opened by a tap on a board: Discord names that message.
+        picker = self.interaction.message
+        metadata = picker.interaction_metadata if picker is not None else None
+        board_id = metadata.interacted_message_id if metadata is not None else None
+        if board_id is not None and self.interaction.channel_id is not None:
+            channel = self.interaction.client.get_partial_messageable(self.interaction.channel_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(board_id).edit(view=None)
 
 
 async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> None:

@@ -82,6 +82,15 @@ async def confirm(h: Harness, who: FakeMember, picker: RecordedMessage) -> Recor
     return board
 
 
+async def play_button_gone(h: Harness, board: RecordedMessage) -> None:
+    """The board a play was made from loses its Play button (an edit of its own)."""
+    await h.fake.wait_for(
+        lambda: not [c for c in h.fake.message(board.id).custom_ids if c.startswith("bgpk:o:")],
+        5,
+        "the Play button to come off",
+    )
+
+
 async def play_by_taps(
     h: Harness, who: FakeMember, board: RecordedMessage, moves: list[str]
 ) -> RecordedMessage:
@@ -90,7 +99,9 @@ async def play_by_taps(
     for move in moves:
         picker = await choose(h, who, picker, move)
     assert "Press Confirm" in picker.content, picker.content
-    return await confirm(h, who, picker)
+    after = await confirm(h, who, picker)
+    await play_button_gone(h, board)
+    return after
 
 
 async def press(

@@ -18,6 +18,7 @@ from tests.e2e.picker_support import (
     groups_of,
     open_picker,
     options,
+    play_button_gone,
     play_by_taps,
     press,
     tap,
@@ -200,6 +201,7 @@ async def test_resigning_from_the_picker_offers_it_on_the_board(harness: Harness
     assert sorted(b.label for b in offer.buttons) == ["Accept resignation", "Reject"]
     after = h.fake.message(picker.id)
     assert after.components == [] and "resignation" in after.content
+    await play_button_gone(h, board)
     h.fake.assert_clean()
 
 
