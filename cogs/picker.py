@@ -230,8 +230,18 @@ class PickerReply(Reply):
         board_id = metadata.interacted_message_id if metadata is not None else None
         if board_id is not None and self.interaction.channel_id is not None:
             channel = self.interaction.client.get_partial_messageable(self.interaction.channel_id)
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(board_id).edit(view=None)
+            # Off the answer's path: the new board need not wait for the old one's edit.
+            task = asyncio.ensure_future(_edit_quietly(channel.get_partial_message(board_id)))
+            _EDITS.add(task)
+            task.add_done_callback(_EDITS.discard)
+
+
+_EDITS: set[asyncio.Future[None]] = set()  # boards losing their Play button, kept alive
+
+
+async def _edit_quietly(message: discord.PartialMessage) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        await message.edit(view=None)
 
 
 async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> None:
