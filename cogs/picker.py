@@ -17,9 +17,10 @@ whose turn is over changes nothing, in any process, after any restart.
 
 Which choices exist is decided by :class:`bot.engine.steps.PartialPlay` alone.
 
-May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.present`,
-:mod:`bot.records`, :mod:`bot.reports`, :mod:`cogs.replies`, :mod:`cogs.helpers`; the cog
-only for type hints.
+May import: discord, :mod:`bot.engine`, :mod:`bot.errors`, :mod:`bot.i18n`,
+:mod:`bot.present`, :mod:`bot.records`, :mod:`bot.reports`, :mod:`cogs.replies`,
+:mod:`cogs.helpers`; the cog only for type hints (its guard runs every tap, as it runs every
+button press). Never :mod:`cogs.views`, which imports this module for the Play button.
 """
 
 from __future__ import annotations
