@@ -76,7 +76,8 @@ async def test_taps_alternate_between_two_processes_and_a_stale_picker_is_refuse
         await challenge.response(WAIT)
         snap = latest(db, channel_id)
         assert snap is not None
-        await click(bob, await challenge.original_message(WAIT), f"bg:accept:{snap.id}")
+        invitation = await challenge.original_message(WAIT)
+        await click(bob, invitation, cid(invitation, f"bg:accept:{snap.id}"))
         stale_checked = False
         for _ in range(12):
             snap = latest(db, channel_id)
