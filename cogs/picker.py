@@ -198,8 +198,9 @@ class PickerReply(Reply):
         self.sent: Text | None = None  # what the picker says once its action is stored
 
     def context(self, match_id: int | None = None) -> ActionContext:
+        """The picker's own turn, whatever the caller names: its match at its version."""
         return ActionContext(
-            match_id=match_id, version=self.tap.version, public=str(self.interaction.id)
+            match_id=self.tap.match_id, version=self.tap.version, public=str(self.interaction.id)
         )
 
     async def show(self, *, new: bool, **kwargs: Any) -> None:
@@ -357,7 +358,7 @@ async def _confirm(cog: Backgammon, interaction: Interaction, reply: PickerReply
         reply.sent = words.played_line(text)
         return await cog.service.move(channel_id, user, text, ctx)
 
-    await cog._act(interaction, action, pressed=True, match_id=tap.match_id, reply=reply)
+    await cog._act(interaction, action, pressed=True, reply=reply)
 
 
 async def _resign(
@@ -376,7 +377,7 @@ async def _resign(
         reply.sent = words.RESIGN_SENT
         return await cog.service.resign(channel_id, user, kind, ctx)
 
-    await cog._act(interaction, action, pressed=True, match_id=tap.match_id, reply=reply)
+    await cog._act(interaction, action, pressed=True, reply=reply)
 
 
 # --- what the picker shows ------------------------------------------------------------------
