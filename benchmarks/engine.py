@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.engine import Position, legal_plays, parse_play  # noqa: E402
+from bot.engine.steps import PartialPlay  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "legal_plays.jsonl"
 RUNS = 10  # best of RUNS for each case
@@ -122,7 +123,35 @@ def bench_parse_round_trip() -> None:
     print(f"max: {max(ms):.3f} ms")
 
 
+def bench_picker_steps() -> None:
+    """What one tap of the picker costs in rules: the partial play rebuilt from its steps
+    (the custom_id's), its checkers and every checker's destinations, from nothing."""
+    cases = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    ms = []
+    for case in cases:
+        position = Position.from_board(case["board"])
+        dice = tuple(case["dice"])
+        plays = list(legal_plays(position, dice))
+        middle = PartialPlay(position, dice)
+        if plays and plays[0].moves:  # half way through a legal play
+            whole = middle.with_play(plays[0])
+            middle = PartialPlay(position, dice, whole.groups[: len(whole.groups) // 2])
+        steps = middle.groups
+
+        def tap(position=position, dice=dice, steps=steps) -> None:
+            partial = PartialPlay(position, dice, steps)
+            for source in partial.sources():
+                partial.destinations(source.point)
+
+        ms.append(best_time(tap) * 1000)
+    print(f"the picker's choices for one tap, {len(cases)} conformance cases, half-built plays")
+    print(f"  median: {statistics.median(ms):.3f} ms, p95: {percentile(ms, 0.95):.3f} ms, ", end="")
+    print(f"max: {max(ms):.3f} ms")
+
+
 if __name__ == "__main__":
+    bench_picker_steps()
+    print()
     bench_legal_plays()
     print()
     bench_parse_play()

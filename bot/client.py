@@ -30,6 +30,7 @@ from bot.i18n import Text, _, say
 from bot.session import SessionService
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
+from cogs.picker import PickerButton, PickerSelect
 from cogs.replies import Reply
 from cogs.views import ActionButton
 from renderers import warm_up
@@ -171,7 +172,7 @@ class GammonBot(commands.Bot):
             # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
             # player (worker processes warm themselves when they start).
             await asyncio.to_thread(warm_up)
-        self.add_dynamic_items(ActionButton)
+        self.add_dynamic_items(ActionButton, PickerButton, PickerSelect)
         quiet_collector()
         if not self.settings.syncs_commands:
             # Several shard processes: the one running shard 0 registers the commands (they

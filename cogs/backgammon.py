@@ -35,11 +35,10 @@ from bot.i18n import _, language_of, say
 from bot.records import Action, ClaimRule
 from bot.session import ActionContext, Player, Report, SessionService
 from cogs.helpers import (
-    CHOICE_NAME_LIMIT,
     board_report,
     games_text,
+    play_choices,
     player_of,
-    rank_plays,
     settings_text,
     verify_words,
     versus,
@@ -126,16 +125,22 @@ class Backgammon(
     # --- the guard -----------------------------------------------------------------------
 
     async def _guarded(
-        self, interaction: Interaction, work: Work, *, pressed: bool = False
+        self,
+        interaction: Interaction,
+        work: Work,
+        *,
+        pressed: bool = False,
+        reply: Reply | None = None,
     ) -> None:
         """Run a handler inside the in-flight count, with the acknowledgement watchdog.
 
         Any error goes to the command tree's ``on_error``, the one place that decides what
         the player sees. It is called from here, not left to discord.py, so the answer is
         sent while the action still counts as in flight (a shutdown waits for it) and so
-        button presses, which never reach the tree, are answered the same way.
+        button presses, which never reach the tree, are answered the same way. ``reply``: a
+        front end's own way of answering (the tap picker's), else a plain :class:`Reply`.
         """
-        reply = Reply(interaction, pressed=pressed)
+        reply = reply or Reply(interaction, pressed=pressed)
         if not self.accepting:
             await self.bot.tree.on_error(interaction, UserError(RESTARTING))  # type: ignore[arg-type]
             return
@@ -160,6 +165,7 @@ class Backgammon(
         *,
         pressed: bool = False,
         button: ButtonRef | None = None,
+        reply: Reply | None = None,
     ) -> None:
         """Run a session call and publish its report.
 
@@ -175,7 +181,7 @@ class Backgammon(
             reply.committed = report.action != Action.BOARD  # a look at the board stores nothing
             await self.publisher.publish(reply, report)
 
-        await self._guarded(interaction, work, pressed=pressed)
+        await self._guarded(interaction, work, pressed=pressed, reply=reply)
 
     def _computer(self) -> Player | None:
         """The bot itself as a player (the computer opponent)."""
@@ -348,8 +354,8 @@ class Backgammon(
             return []
         # Plays are written in the standard notation in every language: nothing to translate.
         return [
-            app_commands.Choice(name=play[:CHOICE_NAME_LIMIT], value=play[:CHOICE_NAME_LIMIT])
-            for play in rank_plays(plays, current[:200])
+            app_commands.Choice(name=name, value=value)
+            for name, value in play_choices(plays, current[:200])
         ]
 
     @app_commands.command(name="double", description=locale(_("Offer a double before you roll")))

@@ -37,18 +37,62 @@ def player_of(user: discord.abc.User) -> Player:
 
 
 def rank_plays(plays: list[str], typed: str) -> list[str]:
-    """Autocomplete order: prefix matches first, then plays containing the text.
+    """Autocomplete order: plays the text begins, then plays holding the typed moves in
+    any order, then plays containing the text; each group from the highest points.
+
+    Discord's mobile app sends only the text before the cursor, so what is typed is read
+    as the start of a play. It is read the way players write: commas or spaces, ``25/``
+    for the bar, ``/0`` for off, the hit mark ``*`` optional.
 
     >>> rank_plays(["8/5 6/5", "24/21 13/11", "13/10 13/11"], "13")
     ['13/10 13/11', '24/21 13/11']
+    >>> rank_plays(["24/18* 13/8", "24/18* 18/13"], "13/8, 24/18")
+    ['24/18* 13/8']
     """
-    needle = " ".join(typed.lower().split())
+    needle = _normal(typed)
     ordered = sorted(plays, key=_natural_key)
     if not needle:
         return ordered[:AUTOCOMPLETE_LIMIT]
-    prefix = [p for p in ordered if p.lower().startswith(needle)]
-    contains = [p for p in ordered if needle in p.lower() and p not in prefix]
-    return (prefix + contains)[:AUTOCOMPLETE_LIMIT]
+    keys = {p: _normal(p) for p in ordered}
+    prefix = [p for p in ordered if keys[p].startswith(needle)]
+    taken = set(prefix)
+    tokens = needle.split()
+    any_order = [p for p in ordered if p not in taken and _holds(keys[p].split(), tokens)]
+    taken.update(any_order)
+    contains = [p for p in ordered if needle in keys[p] and p not in taken]
+    return (prefix + any_order + contains)[:AUTOCOMPLETE_LIMIT]
+
+
+def play_choices(plays: list[str], typed: str) -> list[tuple[str, str]]:
+    """The autocomplete choices as (name, value): every name distinct (Discord's mobile
+    app merges choices of the same name) and within Discord's 100 characters."""
+    choices: dict[str, str] = {}
+    for play in rank_plays(plays, typed):
+        if len(play) <= CHOICE_NAME_LIMIT and play not in choices:
+            choices[play] = play
+    return list(choices.items())
+
+
+def _normal(text: str) -> str:
+    """A play as compared: lower case, single spaces, ``bar``/``off`` words, no ``*``."""
+    words = []
+    for word in text.lower().replace(",", " ").replace("*", "").split():
+        parts = word.split("/")
+        parts = [
+            "bar" if p == "25" else "off" if p == "0" and i else p for i, p in enumerate(parts)
+        ]
+        words.append("/".join(parts))
+    return " ".join(words)
+
+
+def _holds(moves: list[str], typed: list[str]) -> bool:
+    """Whether a play's moves include every typed move (the last one may be unfinished)."""
+    left = list(moves)
+    for word in typed[:-1]:
+        if word not in left:
+            return False
+        left.remove(word)
+    return any(move.startswith(typed[-1]) for move in left)
 
 
 def _natural_key(play: str) -> tuple[tuple[int, ...], str]:

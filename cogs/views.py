@@ -20,8 +20,8 @@ one ``on_error`` (:mod:`bot.client`) themselves.
 A button's label is drawn in the language of the message it sits on (the server's); after
 a restart the label is not needed, only the ``custom_id``.
 
-May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.records`; the cog only for
-type hints.
+May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.records`,
+:mod:`cogs.picker` (the Play button); the cog only for type hints.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import discord
 from bot.engine import Phase
 from bot.i18n import Text, _, say
 from bot.records import Action, MatchRow, Status
+from cogs.picker import play_button
 
 if TYPE_CHECKING:
     from cogs.backgammon import Backgammon
@@ -155,9 +156,13 @@ def ref_for(row: MatchRow, action: Action) -> ButtonRef:
 def view_for(row: MatchRow, language: str = "en") -> discord.ui.View | None:
     """The next-action buttons for the state ``row`` holds, labelled in ``language``."""
     actions = actions_for(row)
-    if not actions:
+    # --- the tap picker's Play button (cogs/picker.py), when a person must move ---------
+    play = play_button(row, language)
+    if not actions and play is None:
         return None
     view = discord.ui.View(timeout=None)
     for action in actions:
         view.add_item(ActionButton(action, ref_for(row, action), language))
+    if play is not None:
+        view.add_item(play)
     return view

@@ -175,6 +175,11 @@ class LegalPlays:
         """The positions the legal plays reach, still seen by the player who moved."""
         return [Position(board) for board in self._raw]
 
+    def result_boards(self) -> frozenset[tuple[int, ...]]:
+        """The boards the legal plays reach, as raw tuples: :meth:`results` without building
+        a checked :class:`Position` for each (a 1-1 can reach over a thousand)."""
+        return frozenset(self._raw)
+
     def play_for(self, result: Position) -> Play | None:
         """The play that reaches ``result``, or None when no legal play does."""
         return self._play_for_board(result.board)

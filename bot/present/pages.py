@@ -93,8 +93,14 @@ HELP = _(
 HELP_TEXT = str(HELP)  # English, for callers that have no reader's language
 
 
+HELP_TAPS = _(
+    "**On a phone**: press **Play** under the board and build your play with taps: a checker, "
+    "then where it goes; **Confirm** plays it."
+)
+
+
 def help_text(language: str | None = None) -> str:
-    return say(HELP, language)
+    return say(HELP, language) + "\n" + say(HELP_TAPS, language)
 
 
 # --- the computer's advice and reviews --------------------------------------------------------

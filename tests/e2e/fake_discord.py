@@ -1345,12 +1345,38 @@ def _validate_components(components: Sequence[Mapping[str, Any]], *, v2: bool) -
                 raise _form_error("components", "String select needs 1-25 options.")
             if len(c.get("placeholder") or "") > 150:
                 raise _form_error("components", "Select placeholder must be 150 or fewer.")
+            if t == COMPONENT_STRING_SELECT:
+                _validate_select_options(opts, c)
         if cid is not None:
             if not 1 <= len(cid) <= 100:
                 raise _form_error("components", f"custom_id must be 1-100 in length: {cid!r}")
             if cid in seen:
                 raise _form_error("components", f"Component custom id cannot be duplicated: {cid}")
             seen.add(cid)
+
+
+def _validate_select_options(
+    options: Sequence[Mapping[str, Any]], select: Mapping[str, Any]
+) -> None:
+    """A string select's options as Discord documents them (Select Option Structure): label
+    and value 1-100 characters, description up to 100, values distinct, no more defaults
+    than ``max_values`` allows."""
+    values: set[str] = set()
+    for i, option in enumerate(options):
+        where = f"components.options.{i}"
+        label, value = option.get("label"), option.get("value")
+        if not isinstance(label, str) or not 1 <= len(label) <= 100:
+            raise _form_error(f"{where}.label", "Must be between 1 and 100 in length.")
+        if not isinstance(value, str) or not 1 <= len(value) <= 100:
+            raise _form_error(f"{where}.value", "Must be between 1 and 100 in length.")
+        if len(option.get("description") or "") > 100:
+            raise _form_error(f"{where}.description", "Must be 100 or fewer in length.")
+        if value in values:
+            raise _form_error(f"{where}.value", f"Select option values must be unique: {value}")
+        values.add(value)
+    defaults = sum(1 for option in options if option.get("default"))
+    if defaults > int(select.get("max_values") or 1):
+        raise _form_error("components.options", "More default options than max_values.")
 
 
 def _validate_modal(data: Mapping[str, Any]) -> None:

@@ -14,6 +14,7 @@ MODULES = [
     "bot.engine.moves",
     "bot.engine.notation",
     "bot.engine.position",
+    "bot.engine.steps",
 ]
 
 

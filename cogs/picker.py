@@ -1,0 +1,501 @@
+"""The tap picker: a whole turn played with buttons and menus, for players on a phone.
+
+The public board of a player who must move carries a **Play** button. Pressing it opens a
+picker only that player sees (an ephemeral message): their board with the play so far
+drawn, a menu of the checkers that can move, a menu of where the chosen one can go (with
+the dice each uses), every whole play when there are at most 25, and Undo, Reset, Confirm
+and Resign. Each tap answers by replacing the picker (interaction response type 7,
+picture included); Confirm sends the play through the same session action as
+``/backgammon move``.
+
+Restart-proof and multi-process safe: every component's ``custom_id`` carries the match,
+the match's stored version (the turn it was built for) and the groups taken so far
+(``bgpk:<verb>:<match>:<version>:<steps>[:<source>]``, see :mod:`bot.engine.steps`). Nothing
+lives in memory. A tap only reads the channel's game and compares; Confirm and Resign
+carry the version to the session, which checks it under the channel's lock, so a picker
+whose turn is over changes nothing, in any process, after any restart.
+
+Which choices exist is decided by :class:`bot.engine.steps.PartialPlay` alone.
+
+May import: discord, :mod:`bot.engine`, :mod:`bot.errors`, :mod:`bot.i18n`,
+:mod:`bot.present`, :mod:`bot.records`, :mod:`bot.reports`, :mod:`cogs.replies`,
+:mod:`cogs.helpers`; the cog only for type hints (its guard runs every tap, as it runs every
+button press). Never :mod:`cogs.views`, which imports this module for the Play button.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import io
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import present
+from bot.engine import Game, Phase, Play, ResultKind
+from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
+from bot.errors import StaleButtonError, UserError
+from bot.i18n import Text, language_of, say
+from bot.present import picker as words
+from bot.records import MatchRow, Status
+from bot.reports import ActionContext
+from cogs.helpers import player_of
+from cogs.replies import Reply, safe_name
+
+if TYPE_CHECKING:
+    from cogs.backgammon import Backgammon
+
+Interaction = discord.Interaction[Any]
+
+PLAYS_LISTED = 25  # a select holds at most 25 options: list every play up to that many
+LABEL_LIMIT = 100  # an option's label and description (Discord's limits)
+FILENAME = "picker.png"
+KINDS = {
+    "single": ResultKind.SINGLE,
+    "gammon": ResultKind.GAMMON,
+    "backgammon": ResultKind.BACKGAMMON,
+}
+
+# Verbs: o open (the public board's Play), u undo, r reset, c confirm, g resign (ask how
+# much), b back (from the resign menu); selects: s source, d destination, a whole play, k
+# resignation kind.
+_BUTTON_VERBS = "ourcgb"
+_SELECT_VERBS = "sdak"
+_ID = (
+    r"bgpk:(?P<verb>[{verbs}]):(?P<match>[0-9]{{1,19}}):(?P<version>[0-9]{{1,12}}):"
+    r"(?P<steps>[a-z1-6.]{{0,16}})(?::(?P<source>[0-9]{{1,2}}))?"
+)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tap:
+    """What one component of the picker means: its verb and the turn state it carries."""
+
+    verb: str
+    match_id: int
+    version: int
+    steps: str = ""
+    source: int | None = None
+
+    def custom_id(self, verb: str | None = None, *, steps: str | None = None) -> str:
+        tail = "" if self.source is None else f":{self.source}"
+        return (
+            f"bgpk:{verb or self.verb}:{self.match_id}:{self.version}:"
+            f"{self.steps if steps is None else steps}{tail}"
+        )
+
+    @classmethod
+    def parse(cls, match: re.Match[str]) -> Tap:
+        source = match["source"]
+        return cls(
+            match["verb"],
+            int(match["match"]),
+            int(match["version"]),
+            match["steps"],
+            int(source) if source else None,
+        )
+
+
+class PickerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=_ID.format(verbs=_BUTTON_VERBS),
+):
+    """Play (on the public board), Undo, Reset, Confirm, Resign and Back (in the picker)."""
+
+    def __init__(
+        self,
+        tap: Tap,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        *,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or tap.verb,
+                style=style,
+                custom_id=tap.custom_id(),
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.tap = tap
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Button[Any], match: Any, /
+    ) -> PickerButton:
+        return cls(Tap.parse(match))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _dispatch(interaction, self.tap, [])
+
+
+class PickerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=_ID.format(verbs=_SELECT_VERBS),
+):
+    """The menus: a checker, its destination, a whole play, how much to resign."""
+
+    def __init__(
+        self,
+        tap: Tap,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        *,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=tap.custom_id(),
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder,
+                row=row,
+            )
+        )
+        self.tap = tap
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Select[Any], match: Any, /
+    ) -> PickerSelect:
+        return cls(Tap.parse(match))
+
+    async def callback(self, interaction: Interaction) -> None:
+        data = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
+        await _dispatch(interaction, self.tap, values)
+
+
+def play_button(row: MatchRow, language: str) -> PickerButton | None:
+    """The public board's Play button, when a person must move (not the computer)."""
+    game = row.game
+    if row.status != Status.PLAYING or game is None or game.phase is not Phase.MOVE:
+        return None
+    if game.resignation is not None or game.actor is None:
+        return None
+    if row.computer_level is not None and game.actor == 1:
+        return None
+    tap = Tap("o", row.id, row.version)
+    return PickerButton(tap, say(words.PLAY, language), discord.ButtonStyle.primary)
+
+
+class PickerReply(Reply):
+    """The answer to a tap: the picker itself, replaced in place (or opened, for Play).
+
+    After Confirm or a resignation is stored, the picker is replaced by a line saying what
+    was sent (in place of :meth:`Reply.remove_buttons`, which edits a public message), and
+    the public board follows as a followup.
+    """
+
+    def __init__(self, interaction: Interaction, tap: Tap) -> None:
+        super().__init__(interaction, pressed=True)
+        self.tap = tap
+        self.sent: Text | None = None  # what the picker says once its action is stored
+
+    def context(self, match_id: int | None = None) -> ActionContext:
+        """The picker's own turn, whatever the caller names: its match at its version."""
+        return ActionContext(
+            match_id=self.tap.match_id, version=self.tap.version, public=str(self.interaction.id)
+        )
+
+    async def show(self, *, new: bool, **kwargs: Any) -> None:
+        """Open a picker (``new``) or replace the tapped one, whatever was sent so far."""
+        interaction = self.interaction
+        async with self._lock:
+            if not self.done:
+                if new:
+                    await interaction.response.send_message(ephemeral=True, **kwargs)
+                else:
+                    await interaction.response.edit_message(**kwargs)
+                return
+        if new:
+            await interaction.followup.send(ephemeral=True, **kwargs)
+        else:
+            await interaction.edit_original_response(**kwargs)
+
+    async def remove_buttons(self) -> None:
+        """The picker says what was sent; the board it came from loses its Play button."""
+        if self.sent is None:
+            return
+        text = say(self.sent, self.interaction.locale)
+        # The play is stored whatever happens here: the public board tells it.
+        with contextlib.suppress(discord.HTTPException):
+            await self.show(new=False, content=text, view=None, attachments=[])
+        # The picker was opened by a tap on a board: Discord names that message.
+        picker = self.interaction.message
+        metadata = picker.interaction_metadata if picker is not None else None
+        board_id = metadata.interacted_message_id if metadata is not None else None
+        if board_id is not None and self.interaction.channel_id is not None:
+            channel = self.interaction.client.get_partial_messageable(self.interaction.channel_id)
+            # Off the answer's path: the new board need not wait for the old one's edit.
+            task = asyncio.ensure_future(_edit_quietly(channel.get_partial_message(board_id)))
+            _EDITS.add(task)
+            task.add_done_callback(_EDITS.discard)
+
+
+_EDITS: set[asyncio.Future[None]] = set()  # boards losing their Play button, kept alive
+
+
+async def _edit_quietly(message: discord.PartialMessage) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        await message.edit(view=None)
+
+
+async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> None:
+    cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
+    if cog is None:  # pragma: no cover - the cog is always loaded with its components
+        return
+    reply = PickerReply(interaction, tap)
+    try:
+        if tap.verb == "c":
+            await _confirm(cog, interaction, reply)
+        elif tap.verb == "k":
+            await _resign(cog, interaction, reply, values)
+        else:
+            await cog._guarded(
+                interaction, lambda r: _tap(cog, interaction, reply, values), reply=reply
+            )
+    except Exception as exc:  # the guard answers most; this catches what escapes it
+        await interaction.client.tree.on_error(interaction, exc)  # type: ignore[attr-defined]
+
+
+async def _turn(cog: Backgammon, interaction: Interaction, tap: Tap) -> tuple[MatchRow, Game]:
+    """The channel's game if the tap still belongs to its turn and to the presser."""
+    row = await cog.service.current(interaction.channel_id or 0)
+    if row is None or row.id != tap.match_id:
+        raise StaleButtonError(words.GAME_OVER)
+    if row.version != tap.version:
+        raise StaleButtonError(words.STALE)
+    game = row.game
+    if (
+        row.status != Status.PLAYING
+        or game is None
+        or game.phase is not Phase.MOVE
+        or game.resignation is not None
+        or game.dice is None
+    ):
+        raise StaleButtonError(words.NO_TURN)
+    if row.player_index(interaction.user.id) != game.on_roll or (
+        row.computer_level is not None and game.on_roll == 1
+    ):
+        raise UserError(words.not_yours(safe_name(row.player_names[game.on_roll])))
+    return row, game
+
+
+def _partial(game: Game, steps: str) -> PartialPlay:
+    assert game.dice is not None
+    try:
+        return PartialPlay(game.position, game.dice, decode_steps(steps))
+    except StepError as exc:
+        raise StaleButtonError(words.GONE) from exc
+
+
+async def _tap(
+    cog: Backgammon, interaction: Interaction, reply: PickerReply, values: list[str]
+) -> None:
+    """Every tap that acts on nothing: open, choose, undo, reset, resign menu, back."""
+    tap = reply.tap
+    row, game = await _turn(cog, interaction, tap)
+    partial = _partial(game, tap.steps)
+    source: int | None = None
+    resigning = False
+    try:
+        if tap.verb == "s":
+            source = int(values[0])
+            if source not in {s.point for s in partial.sources()}:
+                raise StepError(f"no checker can move from {source}")
+        elif tap.verb == "d":
+            (group,) = decode_steps(values[0])
+            partial = partial.then(group)
+        elif tap.verb == "a":
+            partial = partial.reset()
+            groups = decode_steps(values[0])
+            for group in groups:
+                partial = partial.then(group)
+            if not partial.complete:
+                raise StepError("a whole play that is not whole")
+        elif tap.verb == "u":
+            partial = partial.undo()
+        elif tap.verb == "r":
+            partial = partial.reset()
+        elif tap.verb == "g":
+            resigning = True
+    except (StepError, ValueError, IndexError) as exc:
+        raise StaleButtonError(words.GONE) from exc
+    language = language_of(interaction.locale)
+    state = Tap("", row.id, row.version, encode_steps(partial.groups))
+    view = (
+        _resign_view(state, language)
+        if resigning
+        else _picker_view(state, partial, source, language)
+    )
+    text = say(words.status_line(partial, game.dice or (0, 0)), language)
+    picture = await _picture(cog, row, game, partial, interaction.user.id, language)
+    kwargs: dict[str, Any] = {"content": text, "view": view}
+    if tap.verb == "o":
+        await reply.show(new=True, file=picture, **kwargs)
+    else:
+        await reply.show(new=False, attachments=[picture], **kwargs)
+
+
+async def _confirm(cog: Backgammon, interaction: Interaction, reply: PickerReply) -> None:
+    """Send the built play through the same session action as ``/backgammon move``."""
+    tap = reply.tap
+    user = player_of(interaction.user)
+    channel_id = interaction.channel_id or 0
+
+    async def action(ctx: ActionContext) -> Any:
+        _row, game = await _turn(cog, interaction, tap)  # a clear refusal before the lock
+        partial = _partial(game, tap.steps)
+        if not partial.complete:
+            raise StaleButtonError(words.GONE)
+        text = str(partial.play())
+        reply.sent = words.played_line(text)
+        return await cog.service.move(channel_id, user, text, ctx)
+
+    await cog._act(interaction, action, pressed=True, reply=reply)
+
+
+async def _resign(
+    cog: Backgammon, interaction: Interaction, reply: PickerReply, values: list[str]
+) -> None:
+    """``/backgammon resign`` from the picker: the offer goes on the public board."""
+    tap = reply.tap
+    user = player_of(interaction.user)
+    channel_id = interaction.channel_id or 0
+
+    async def action(ctx: ActionContext) -> Any:
+        await _turn(cog, interaction, tap)
+        kind = KINDS.get(values[0] if values else "")
+        if kind is None:
+            raise StaleButtonError(words.GONE)
+        reply.sent = words.RESIGN_SENT
+        return await cog.service.resign(channel_id, user, kind, ctx)
+
+    await cog._act(interaction, action, pressed=True, reply=reply)
+
+
+# --- what the picker shows ------------------------------------------------------------------
+
+
+def _picker_view(
+    state: Tap, partial: PartialPlay, source: int | None, language: str
+) -> discord.ui.View:
+    """At most 4 rows: the checker menu, its destinations, every whole play (when 25 or
+    fewer), and the buttons."""
+    view = discord.ui.View(timeout=None)
+    row = 0
+    sources = partial.sources()
+    if sources:
+        if source is None and len(sources) == 1:
+            source = sources[0].point
+        options = [
+            discord.SelectOption(
+                label=_cut(say(words.source_label(s), language)),
+                value=str(s.point),
+                default=s.point == source,
+            )
+            for s in sources
+        ]
+        view.add_item(
+            PickerSelect(
+                dataclasses.replace(state, verb="s"),
+                options,
+                _cut(say(words.CHOOSE_CHECKER, language)),
+                row=row,
+            )
+        )
+        row += 1
+    if source is not None:
+        options = [
+            discord.SelectOption(
+                label=_cut(words.destination_label(d)),
+                value=encode_steps((d.group,)),
+                description=_cut(say(words.destination_description(d), language)),
+            )
+            for d in partial.destinations(source)
+        ]
+        tap = dataclasses.replace(state, verb="d", source=source)
+        view.add_item(
+            PickerSelect(tap, options, _cut(say(words.where_to(source), language)), row=row)
+        )
+        row += 1
+    plays = partial.plays
+    if not partial.complete and len(plays) <= PLAYS_LISTED:
+        whole = sorted(((str(p), partial.with_play(p)) for p in plays), key=lambda pair: pair[0])
+        options = [
+            discord.SelectOption(label=_cut(text), value=encode_steps(built.groups))
+            for text, built in whole
+        ]
+        view.add_item(
+            PickerSelect(
+                dataclasses.replace(state, verb="a"),
+                options,
+                say(words.CHOOSE_PLAY, language),
+                row=row,
+            )
+        )
+        row += 1
+    taken = bool(partial.groups)
+    buttons = [
+        ("u", words.UNDO, discord.ButtonStyle.secondary, not taken),
+        ("r", words.RESET, discord.ButtonStyle.secondary, not taken),
+        ("c", words.CONFIRM, discord.ButtonStyle.success, not partial.complete),
+        ("g", words.RESIGN, discord.ButtonStyle.danger, False),
+    ]
+    for verb, label, style, disabled in buttons:
+        tap = dataclasses.replace(state, verb=verb)
+        view.add_item(PickerButton(tap, say(label, language), style, disabled=disabled, row=row))
+    return view
+
+
+def _resign_view(state: Tap, language: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    options = [
+        discord.SelectOption(label=say(label, language), value=value)
+        for label, value in zip(words.RESIGN_KINDS, KINDS, strict=True)
+    ]
+    view.add_item(
+        PickerSelect(
+            dataclasses.replace(state, verb="k"), options, say(words.CHOOSE_KIND, language), row=0
+        )
+    )
+    back = dataclasses.replace(state, verb="b")
+    view.add_item(PickerButton(back, say(words.BACK, language), row=1))
+    return view
+
+
+async def _picture(
+    cog: Backgammon, row: MatchRow, game: Game, partial: PartialPlay, user_id: int, language: str
+) -> discord.File:
+    """The player's board with the play so far drawn as the last play (arrows, hits)."""
+    shown = dataclasses.replace(
+        game,
+        position=partial.board,
+        last_play=Play(partial.moves) if partial.moves else None,
+        last_player=game.on_roll,
+        last_position=game.position,
+    )
+    settings = await cog.service.user_settings(user_id)
+    options: dict[str, Any] = {
+        "perspective": game.on_roll,
+        "names": row.player_names,
+        "words": present.board_words(language),
+        "theme": settings.theme,
+        "home": settings.board_side,
+    }
+    render = cog.publisher.renderer
+    if render is not None:
+        png = await asyncio.to_thread(render, shown, **options)
+    else:
+        png = await cog.service.workers.render(shown, **options)
+    return discord.File(io.BytesIO(png), filename=FILENAME)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= LABEL_LIMIT else text[: LABEL_LIMIT - 1] + "…"
