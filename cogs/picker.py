@@ -80,12 +80,10 @@ class Tap:
     steps: str = ""
     source: int | None = None
 
-    def custom_id(self, verb: str | None = None, *, steps: str | None = None) -> str:
+    def custom_id(self) -> str:
+        """At most 60 characters (a 19-digit match, a 12-digit version, 11 of steps)."""
         tail = "" if self.source is None else f":{self.source}"
-        return (
-            f"bgpk:{verb or self.verb}:{self.match_id}:{self.version}:"
-            f"{self.steps if steps is None else steps}{tail}"
-        )
+        return f"bgpk:{self.verb}:{self.match_id}:{self.version}:{self.steps}{tail}"
 
     @classmethod
     def parse(cls, match: re.Match[str]) -> Tap:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import pytest
 
-from cogs.picker import PLAYS_LISTED
+from cogs.picker import PLAYS_LISTED, PickerSelect, Tap
 from renderers import render_board
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeDiscord, _ApiError, _validate_components
@@ -302,3 +303,11 @@ async def test_a_picker_of_a_claimed_game_says_the_game_is_over(harness: Harness
     ):
         assert "That game is over" in await refused(h, result)
     h.fake.assert_clean()
+
+
+def test_the_longest_custom_id_fits_discords_limit_and_parses_back() -> None:
+    tap = Tap("d", 2**63 - 1, 10**12 - 1, "y1x1.w1v1", 25)
+    text = tap.custom_id()
+    assert len(text) <= 100
+    match = re.fullmatch(PickerSelect.__discord_ui_compiled_template__, text)
+    assert match is not None and Tap.parse(match) == tap
