@@ -64,7 +64,7 @@ from bot.reports import (
     Review,
     SessionSettings,
 )
-from bot.reviews import Reviews
+from bot.reviews import ReviewCache, Reviews
 from bot.storage import Storage
 from bot.turn import (
     Turn,
@@ -116,6 +116,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         self._locks: dict[int, asyncio.Lock] = {}
         self._play_texts: dict[tuple[int, int], list[str]] = {}  # (match, version) -> plays
         self._retries: dict[int, asyncio.Task[None]] = {}
+        self.review_cache = ReviewCache()  # finished games' reviews; /analyze cooldowns
         self._computer_factory = computer
         # Drawing and the computer's thinking run here: worker processes in the bot, the
         # same calls in threads for tests and offline play (with ``computer`` stand-ins).

@@ -98,6 +98,7 @@ class Backgammon(
 
     async def cog_unload(self) -> None:
         self.publisher.stop_reminders()
+        self.publisher.stop_reviews()
 
     async def send_reminders(self) -> int:
         """Remind players who have waited long enough on their turn; the count sent."""
@@ -108,8 +109,10 @@ class Backgammon(
         return await self.publisher.language(interaction.guild_id or 0, interaction.guild_locale)
 
     async def resume_computer_turns(self) -> None:
-        """Finish computer turns left open before this start, and post them."""
+        """Finish computer turns left open before this start, and post them; then post the
+        game reviews still owed."""
         await self.publisher.resume_computer_turns()
+        await self.publisher.resume_reviews()
 
     @property
     def _renderer(self) -> Callable[..., bytes] | None:
@@ -301,8 +304,13 @@ class Backgammon(
     )
     async def analyze(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
+            # Refusals (a live game, the member's cooldown) come at once and privately,
+            # before anyone sees that an analysis has begun.
+            plan = await self.service.plan_analysis(
+                interaction.channel_id or 0, interaction.user.id
+            )
             await reply.acknowledge()
-            review = await self.service.analysis(interaction.channel_id or 0)
+            review = await self.service.run_analysis(plan)
             language = await self._language(interaction)
             await reply.send(**await self.publisher.analysis(review, language))
 

@@ -139,6 +139,16 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE rating_history ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;
     """,
+    # 3: post-game reviews not posted yet: kept until posted, so a restart (or a review
+    # still being worked out at shutdown) loses none; the next start posts them.
+    """
+    CREATE TABLE pending_reviews (
+        match_id    BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        game_number INTEGER NOT NULL,
+        queued_at   DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (match_id, game_number)
+    );
+    """,
 )
 
 __all__ = ["MIGRATIONS"]

@@ -144,6 +144,16 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE guild_settings ADD COLUMN language TEXT;
     """,
+    # 6: post-game reviews not posted yet: kept until posted, so a restart (or a review
+    # still being worked out at shutdown) loses none; the next start posts them.
+    """
+    CREATE TABLE pending_reviews (
+        match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        game_number INTEGER NOT NULL,
+        queued_at   REAL NOT NULL,
+        PRIMARY KEY (match_id, game_number)
+    );
+    """,
 )
 
 

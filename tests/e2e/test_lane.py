@@ -1,0 +1,104 @@
+"""Issue #25, part C, end to end: /analyze never shows a game still being played, a review
+owed at shutdown is posted after the restart, and a reminder Discord did not take is sent
+again at the next round."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import Harness
+from tests.e2e.fake_discord import FakeDiscord, RecordedMessage
+
+MESSAGES = r"/channels/\d+/messages$"
+
+
+async def _rated_game(h: Harness) -> RecordedMessage:
+    """alice challenges bob to a rated 3-point match; bob accepts; alice opens with 3-1."""
+    h.roller.extend([3, 1])
+    challenge = await (
+        await h.slash(h.alice, "challenge", opponent=h.bob.id, length=3)
+    ).original_message()
+    return await h.board_after(await h.press(h.bob, challenge, "accept"))
+
+
+async def test_analyze_of_a_rated_game_in_play_is_refused_privately(harness: Harness) -> None:
+    h = harness
+    await _rated_game(h)
+    assert (await h.live()).rated
+    for who in (h.alice, h.carol):
+        result = await h.slash(who, "analyze")
+        error = await h.error_of(result)
+        assert "finished games only" in error
+    # nothing public was posted about it
+    last = h.fake.last_message("games")
+    assert last is not None and "millipoints" not in (last.content or "")
+    h.fake.assert_clean()
+
+
+async def test_a_review_owed_at_shutdown_is_posted_after_the_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    pytest.importorskip("bgsage")
+    h = Harness(fake, tmp_path / "gammon.db", game_reviews=True)
+    await h.start()
+    try:
+        stuck = asyncio.Event()
+
+        async def never(*args: object, **kwargs: object) -> object:
+            stuck.set()
+            await asyncio.Event().wait()  # the lane is still busy when the bot stops
+            raise AssertionError("unreachable")
+
+        h.service.workers.review_log = never  # type: ignore[method-assign]
+        h.roller.extend([6, 1, 5, 2, 4, 1])  # and the next game's opening
+        challenge = await (
+            await h.slash(h.alice, "challenge", opponent=h.bob.id, length=3)
+        ).original_message()
+        await h.board_after(await h.press(h.bob, challenge, "accept"))
+        await h.board_after(await h.slash(h.alice, "move", play="13/7 8/7"))
+        await h.board_after(await h.slash(h.bob, "roll"))
+        offer = await h.board_after(await h.slash(h.bob, "resign", kind="single"))
+        await h.board_after(await h.press(h.alice, offer, "resign_accept"))
+        await asyncio.wait_for(stuck.wait(), 10)
+        match_id = (await h.service.store.latest_match(fake.channel_id("games"))).id
+        assert await h.service.store.pending_reviews() == [(match_id, 1)]
+
+        await h.restart()
+        review = await fake.wait_for_message(
+            "games", lambda m: "Game 1: skill and luck" in (m.content or ""), timeout=30
+        )
+        assert "**alice**: luck" in review.content
+        for _ in range(50):
+            if not await h.service.store.pending_reviews():
+                break
+            await asyncio.sleep(0.1)
+        assert await h.service.store.pending_reviews() == []
+        await h.restart()  # posted once: not again
+        await asyncio.sleep(0.5)
+        reviews = [m for m in fake.messages_in("games") if "skill and luck" in (m.content or "")]
+        assert len(reviews) == 1
+    finally:
+        await h.stop()
+
+
+async def test_a_reminder_discord_did_not_take_is_sent_at_the_next_round(
+    harness: Harness,
+) -> None:
+    h = harness
+    h.roller.extend([3, 1])
+    challenge = await (await h.slash(h.alice, "challenge", opponent=h.bob.id)).original_message()
+    await h.board_after(await h.press(h.bob, challenge, "accept"))
+    await (await h.slash(h.bob, "settings", notify="idle", idle_minutes=5)).response()
+    await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
+    cog = h.bot.get_cog("Backgammon")
+    h.clock.advance(6 * 60)
+    outage = h.fake.fail_requests("POST", MESSAGES, 503)
+    assert await cog.send_reminders() == 0
+    assert outage.hits == 1
+    assert await cog.send_reminders() == 1  # the next round: sent, and only now marked
+    reminder = h.fake.last_message("games")
+    assert reminder is not None and f"<@{h.bob.id}>, it's your turn" in reminder.content
+    assert await cog.send_reminders() == 0  # once a turn
