@@ -89,6 +89,7 @@ class Backgammon(
         # Names reach messages escaped; turns the session finishes on its own are posted.
         service.display = safe_name
         service.on_background_report = self.publisher.post_background
+        service.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
 
     async def cog_load(self) -> None:

@@ -53,6 +53,10 @@ THREADS_MISSING = _(
     "This server wants a thread per game, but I can't open one here: give me the Create "
     "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
 )
+COMPUTER_STUCK = _(
+    "The computer cannot play this game: it failed several times in a row. A moderator can "
+    "end the game with /backgammon cancel."
+)
 REMINDER_INTERVAL = 60.0  # seconds between looks for players to remind
 MISTAKE_BOARDS = 5  # the most mistake boards an analysis attaches
 
@@ -150,6 +154,18 @@ class Publisher:
             await self._post(channel, report, None, language)
         except discord.HTTPException:
             log.exception("cannot post to channel %s", report.match.channel_id)
+
+    async def computer_stuck(self, row: MatchRow) -> None:
+        """Tell a channel, publicly, that its computer opponent keeps failing and that a
+        moderator can cancel the game (the session has stopped retrying by itself)."""
+        channel = self.bot.get_channel(row.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning(
+                "match %s: the computer is stuck, channel %s unknown", row.id, row.channel_id
+            )
+            return
+        language = await self.language(row.guild_id)
+        await channel.send(content=say(COMPUTER_STUCK, language), allowed_mentions=NO_MENTIONS)
 
     async def resume_computer_turns(self) -> None:
         """Finish computer turns left open before this start, and post them."""

@@ -5,6 +5,8 @@ again at the next round."""
 from __future__ import annotations
 
 import asyncio
+import itertools
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -102,3 +104,51 @@ async def test_a_reminder_discord_did_not_take_is_sent_at_the_next_round(
     reminder = h.fake.last_message("games")
     assert reminder is not None and f"<@{h.bob.id}>, it's your turn" in reminder.content
     assert await cog.send_reminders() == 0  # once a turn
+
+
+async def test_a_computer_that_keeps_failing_is_left_to_a_moderator(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The computer's turn fails again and again: it is retried with longer and longer waits
+    (not every few seconds for ever), then the channel is told once that a moderator can
+    cancel the game, the retries stop, and the moderator's cancel works."""
+    from bot.opponent import COMPUTER_ATTEMPTS
+    from tests.e2e.test_trust import ScriptedComputer
+
+    computer = ScriptedComputer()
+    h = Harness(fake, tmp_path / "gammon.db", computer=lambda level: computer)
+    await h.start()
+    try:
+        # on_ready (2 s after the guilds arrive) resumes computer turns too: let it pass
+        await fake.wait_for(lambda: h.bot.is_ready(), 10, "the bot's on_ready")
+        tries: list[float] = []
+        loop = asyncio.get_running_loop()
+        original = computer.choose_play
+
+        def failing(game):  # type: ignore[no-untyped-def]
+            tries.append(loop.time())
+            raise RuntimeError("the evaluator crashed (scripted)")
+
+        computer.choose_play = failing  # type: ignore[method-assign]
+        h.service.settings = replace(h.service.settings, computer_retry=0.05)
+        h.roller.extend([6, 1, 3, 1])
+        await h.board_after(await h.slash(h.alice, "play", level="beginner"))
+        await h.board_after(await h.slash(h.alice, "move", play="13/7 8/7"))
+        notice = await fake.wait_for_message(
+            "games", lambda m: "computer cannot play this game" in (m.content or ""), timeout=15
+        )
+        assert "/backgammon cancel" in notice.content and fake.would_ping(notice) == set()
+        assert len(tries) == COMPUTER_ATTEMPTS
+        waits = [later - earlier for earlier, later in itertools.pairwise(tries)]
+        assert all(b > 1.8 * a for a, b in itertools.pairwise(waits)), waits  # 3 times longer
+        await asyncio.sleep(5.0)  # another try would come 4.05 s after the last
+        assert len(tries) == COMPUTER_ATTEMPTS  # no more timers
+        notices = [m for m in fake.messages_in("games") if "cannot play" in (m.content or "")]
+        assert len(notices) == 1
+
+        computer.choose_play = original  # type: ignore[method-assign]
+        cancelled = await h.board_after(await h.slash(h.mod, "cancel"))
+        assert "cancelled the game" in cancelled.content
+        assert await h.live() is None
+    finally:
+        await h.stop()
