@@ -86,9 +86,10 @@ def default_size() -> int:
 
 
 def default_lane_size() -> int:
-    """The analysis lane's processes: half the board workers, at least one (they run at a
-    lower priority, so on a small machine they use only what boards leave)."""
-    return max(1, default_size() // 2)
+    """The analysis lane's processes: as many as the board workers. They run at a lower
+    priority, so they use only the CPU that boards and the event loop leave, and a long
+    match's games are reviewed side by side."""
+    return default_size()
 
 
 class WorkerError(RuntimeError):
