@@ -10,7 +10,8 @@ for the match's analysis every ``--every`` seconds, or as soon as the last is an
 - **no analysis**: the boards alone, for reference;
 - **before**: the analysis as the bot ran it before the lane (one call replaying and
   analysing the whole match, in the same worker queue as the boards: ``Workers(lane=0)``);
-- **lane, no cache**: the analysis lane (processes of its own at ``nice`` +10), every
+- **lane, no cache**: the analysis lane (processes of its own at ``nice`` +10 and
+  ``SCHED_IDLE``; "no analysis" measured again just before, as the machine drifts), every
   analysis worked out again (as many members asking about many matches would);
 - **lane + cache**: what the bot does now (``SessionService.run_analysis``): each finished
   game reviewed once, the repeats cost nothing. (The per-member cooldown would refuse most
@@ -210,6 +211,7 @@ async def main() -> None:
             async def cached() -> None:
                 await service.run_analysis(plan)
 
+            print(line("no analysis", *await side(after, None, args, states)))
             print(line("lane, no cache", *await side(after, uncached, args, states)))
             service.review_cache.games.clear()
             t = time.perf_counter()

@@ -94,6 +94,15 @@ class ReviewCache:
         self.next_allowed[user_id] = now + cooldown
 
 
+def server_dice_report(
+    matches: Sequence[tuple[tuple[int, int], Sequence[EventRecord]]],
+) -> DiceReport:
+    """:func:`bot.dicestats.dice_report` of the rolls of ``matches`` (players, events)."""
+    return dice_report(
+        [record for players, events in matches for record in rolls_from_events(events, players)]
+    )
+
+
 async def _ready(review: GameReview) -> GameReview:
     return review
 
@@ -279,19 +288,19 @@ class Reviews:
     async def dice_report(self, guild_id: int) -> DiceReport:
         """Statistics of every roll actually played on a server, per player and in all."""
         matches = await self.store.roll_events(guild_id)
-
-        def work() -> DiceReport:
-            records = [
-                record
-                for players, events in matches
-                for record in rolls_from_events(events, players)
-            ]
-            return dice_report(records)
-
-        return await asyncio.to_thread(work)
+        # Pure Python over every roll of a server: in a thread it would still hold the
+        # event loop's GIL, so it goes to the analysis lane.
+        return await self.workers.lane_call(server_dice_report, matches)
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
         return await self.store.rating_history(guild_id, user_id)
 
 
-__all__ = ["AnalysisCooldownError", "AnalysisPlan", "ReviewCache", "Reviews", "merge_reviews"]
+__all__ = [
+    "AnalysisCooldownError",
+    "AnalysisPlan",
+    "ReviewCache",
+    "Reviews",
+    "merge_reviews",
+    "server_dice_report",
+]

@@ -9,8 +9,9 @@ fonts, sprites and palettes drawn, bgsage's weights loaded. Each worker keeps on
 Two lanes. Boards and the computer's moves go to the board workers; analyses, game
 reviews, luck and charts (seconds of work a member can ask for again and again) go to the
 *analysis lane*, a pool of its own whose processes run at a lower scheduling priority
-(``nice`` +10). A board therefore never queues behind an analysis, and on a machine with
-few cores the kernel gives the board workers and the event loop the CPU first.
+(``nice`` +10, and Linux's ``SCHED_IDLE`` where there is one). A board therefore never
+queues behind an analysis, and on a machine with few cores the kernel gives the board
+workers and the event loop the CPU first.
 
 Offline play and tests use :meth:`Workers.inline`: the same calls in a thread of this
 process (``asyncio.to_thread``), with no processes at all.
@@ -140,6 +141,11 @@ def _init_lane(computer: bool) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # a platform without nice: same priority, own queue
         os.nice(LANE_NICENESS)
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        # Linux: the CPU only when nothing else of the machine's wants it (nice +10 alone
+        # still takes a tenth of a busy core from the board workers).
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     warm_up()  # the mistake boards and charts are drawn here too
     if computer and computer_available():
         _player(DEFAULT_LEVEL).choose_play(Game.new().opening_roll(3, 1))

@@ -154,6 +154,7 @@ class Publisher:
             await self._post(channel, report, None, language)
         except discord.HTTPException:
             log.exception("cannot post to channel %s", report.match.channel_id)
+        await self._review_finished_game(report)  # a game the resumed turn ended
 
     async def computer_stuck(self, row: MatchRow) -> None:
         """Tell a channel, publicly, that its computer opponent keeps failing and that a

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from dataclasses import replace
 from pathlib import Path
 
@@ -152,3 +153,22 @@ async def test_a_computer_that_keeps_failing_is_left_to_a_moderator(
         assert await h.live() is None
     finally:
         await h.stop()
+
+
+async def test_a_board_that_cannot_be_noted_is_logged_not_swallowed(
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The board is out; only its link for /games is lost, and the log says so."""
+    h = harness
+
+    async def broken(match_id: int, channel_id: int, message_id: int) -> None:
+        raise OSError("disk I/O error")
+
+    h.service.store.note_board = broken  # type: ignore[method-assign]
+    with caplog.at_level(logging.ERROR, logger="cogs.publishing"):
+        board = await _rated_game(h)
+    assert board.attachments  # the board was posted all the same
+    match_id = (await h.live()).id
+    noted = [r for r in caplog.records if "could not note the board" in r.getMessage()]
+    assert len(noted) == 1 and str(match_id) in noted[0].getMessage()
+    assert noted[0].exc_info is not None and "disk I/O error" in str(noted[0].exc_info[1])
