@@ -78,6 +78,7 @@ COMPUTER_METHODS = frozenset(
     }
 )
 CLOSE_TIMEOUT = 5.0  # seconds close() waits for work in flight before ending the workers
+LANE_CLOSE_TIMEOUT = 0.5  # seconds a busy analysis may take at close before it is ended
 LANE_NICENESS = 10  # the analysis lane yields the CPU to boards and the computer's moves
 
 
@@ -313,12 +314,20 @@ class Workers:
 
     async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
         """Stop the workers: work in flight may finish within ``timeout`` seconds, queued
-        work is cancelled, and a worker still busy after that is killed. Idempotent."""
+        work is cancelled, and a worker still busy after that is killed. Idempotent.
+
+        The analysis lane gets at most :data:`LANE_CLOSE_TIMEOUT`: a review it was working
+        on is stored as owed and done again after the restart, so a long analysis never
+        holds up a stop."""
         self._closed = True
-        pools = [p for p in (self._pool, self._lane) if p is not None]
+        closing = []
+        if self._pool is not None:
+            closing.append(self._pool.close(timeout))
+        if self._lane is not None:
+            closing.append(self._lane.close(min(timeout, LANE_CLOSE_TIMEOUT)))
         self._pool = self._lane = None
-        if pools:
-            await asyncio.gather(*(pool.close(timeout) for pool in pools))
+        if closing:
+            await asyncio.gather(*closing)
 
     @property
     def pids(self) -> list[int]:
