@@ -87,13 +87,6 @@ def default_size() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
-def default_lane_size() -> int:
-    """The analysis lane's processes: as many as the board workers. They run at a lower
-    priority, so they use only the CPU that boards and the event loop leave, and a long
-    match's games are reviewed side by side."""
-    return default_size()
-
-
 class WorkerError(RuntimeError):
     """A worker process died (killed, out of memory, a crash in C code) during a call.
 
@@ -235,8 +228,10 @@ class Workers:
     Call :meth:`start` once (it spawns and warms the workers) and :meth:`close` at the end.
     Every method is a coroutine whose work runs elsewhere; exceptions raised by the work
     come back as they are, and a worker that dies raises :class:`WorkerError`.
-    ``lane=0`` sends the analyses to the board workers, as before the lane existed (the
-    benchmark's "before").
+    ``lane`` defaults to ``size``: the lane's processes use only the CPU that boards and
+    the event loop leave, and a long match's games are reviewed side by side. ``lane=0``
+    sends the analyses to the board workers, as before the lane existed (the benchmark's
+    "before").
     """
 
     def __init__(
@@ -251,7 +246,7 @@ class Workers:
         self.size = default_size() if size is None else size
         if self.size < 1:
             raise ValueError(f"a pool needs at least one worker, not {self.size}")
-        self.lane_size = default_lane_size() if lane is None else lane
+        self.lane_size = self.size if lane is None else lane  # as many as the board workers
         if self.lane_size < 0:
             raise ValueError(f"an analysis lane cannot have {self.lane_size} workers")
         self.in_process = in_process
