@@ -172,3 +172,50 @@ async def test_a_board_that_cannot_be_noted_is_logged_not_swallowed(
     noted = [r for r in caplog.records if "could not note the board" in r.getMessage()]
     assert len(noted) == 1 and str(match_id) in noted[0].getMessage()
     assert noted[0].exc_info is not None and "disk I/O error" in str(noted[0].exc_info[1])
+
+
+async def test_the_bot_process_posts_the_reviews_owed_when_it_starts(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """A review owed by a process that stopped (killed right after the game) is posted by
+    ``python -m bot`` when it starts, once, and is then no longer owed."""
+    pytest.importorskip("bgsage")
+    from bot.dice import ScriptedRoller
+    from bot.engine import MatchOptions
+    from bot.session import Player, SessionService
+    from bot.storage import Store
+    from tests.e2e.process_support import BotProcess, bot_env, read_only
+
+    database = tmp_path / "db" / "gammon.db"
+    store = await Store.open(database)
+    alice, bob = Player(101, "alice"), Player(102, "bob")
+    channel = fake.channel_id("games")
+    service = SessionService(store, roller=ScriptedRoller([6, 1, 5, 2]))
+    await service.challenge(fake.guild.id, channel, alice, bob, MatchOptions(length=1))
+    await service.accept(channel, bob)
+    await service.move(channel, alice, "13/7 8/7")
+    await service.roll(channel, bob)
+    await service.resign(channel, bob)
+    ended = await service.answer_resignation(channel, alice, True)
+    assert ended.match_over
+    await store.queue_review(ended.match.id, 1, 0.0)  # owed when the last process died
+    await store.close()
+
+    bot = await BotProcess(bot_env(database, fake, WORKERS="1"), tmp_path).start()
+    try:
+        review = await fake.wait_for_message(
+            "games", lambda m: "Game 1: skill and luck" in (m.content or ""), timeout=60
+        )
+        assert "**alice**" in review.content and fake.would_ping(review) == set()
+        for _ in range(100):
+            with read_only(database) as db:
+                owed = db.execute("SELECT COUNT(*) FROM pending_reviews").fetchone()[0]
+            if owed == 0:
+                break
+            await asyncio.sleep(0.1)
+        assert owed == 0
+        assert await bot.terminate() == 0
+    finally:
+        await bot.kill()
+    reviews = [m for m in fake.messages_in("games") if "skill and luck" in (m.content or "")]
+    assert len(reviews) == 1
