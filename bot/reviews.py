@@ -1,8 +1,8 @@
 """What the computer and the records say about play: hints, analysis, luck, dice.
 
 Part of :class:`bot.session.SessionService` (a mixin): reads only, never changes a game.
-Every evaluation runs in the worker processes (analyses in their own lane, see
-:mod:`bot.workers`); the dice figures in a worker thread.
+Every evaluation, and the dice figures of a server, run in the worker processes' analysis
+lane (:mod:`bot.workers`), never in front of a board.
 
 An analysis covers finished games only: a game still being played is never shown (hints
 are off in rated games, and the analysis would be a hint). It is worked out one game at a
