@@ -142,3 +142,41 @@ async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_ga
             [m.equity_lost for m in theirs.mistakes]
         )
     assert [g.game_number for g in first.luck.games] == [1, 2]
+
+
+async def test_a_board_is_drawn_while_a_long_analysis_runs(tmp_path: Path) -> None:
+    """The session's real analysis in real worker processes: a board asked for meanwhile
+    comes back at once, not after the analysis (before the lane it queued behind it)."""
+    import asyncio
+    import time
+
+    from bot.workers import Workers
+    from renderers.examples import EXAMPLES
+
+    store = await Store.open(tmp_path / "long.db")
+    workers = Workers(1, lane=1)
+    await workers.start()
+    try:
+        service = SessionService(store, roller=SeededRoller(8), clock=Clock(), workers=workers)
+        options = MatchOptions(length=3, cube=False)
+        await service.challenge(1, CHANNEL, ALICE, BOB, options, rated=True)
+        await service.accept(CHANNEL, BOB)
+        await play_until_game_over(service, random.Random(8), games=1)
+        plan = await service.plan_analysis(CHANNEL, CAROL.id)
+        assert plan.games == (1,)  # one game: one call of a few seconds in a worker
+        began = time.monotonic()
+        analysis = asyncio.ensure_future(service.run_analysis(plan))
+        await asyncio.sleep(0.3)  # under way in the lane
+        game, perspective = EXAMPLES["hit"]()
+        started = time.monotonic()
+        png = await workers.render(game, perspective=perspective)
+        drawn = time.monotonic() - started
+        assert png[:4] == b"\x89PNG"
+        review = await analysis
+        took = time.monotonic() - began
+        assert [g.game_number for g in review.luck.games] == [1]
+        assert took > 1.5, f"the analysis took {took:.2f} s: too short to tell anything"
+        assert drawn < took / 3, (drawn, took)
+    finally:
+        await workers.close()
+        await store.close()
