@@ -7,15 +7,17 @@ lane (:mod:`bot.workers`), never in front of a board.
 An analysis covers finished games only: a game still being played is never shown (hints
 are off in rated games, and the analysis would be a hint). It is worked out one game at a
 time, the games spread over the analysis lane's workers, and each finished game's result is
-kept (:class:`ReviewCache`): the review posted when a game ends fills it, so analysing a
-whole match afterwards costs almost nothing, and asking twice costs nothing the second
-time. Each member may ask once per ``analysis_cooldown`` seconds.
+kept, in memory (:class:`ReviewCache`) and in the database (:mod:`bot.reviewcodec`): the
+review posted when a game ends fills both, so analysing a whole match afterwards, even
+after a restart, costs almost nothing, and asking twice costs nothing the second time.
+Each member may ask once per ``analysis_cooldown`` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -28,11 +30,13 @@ from bot.i18n import _
 from bot.luck import MatchLuck
 from bot.records import EventRecord, MatchRow, Status
 from bot.reports import Player, Review, SessionSettings
+from bot.reviewcodec import GameReview, review_from_text, review_to_text
 from bot.storage import Storage
 from bot.workers import Workers
 
+log = logging.getLogger(__name__)
+
 GAMES_KEPT = 1024  # finished games whose review is kept in memory (a few KB each)
-GameReview = tuple[dict[int, PlayerAnalysis], MatchLuck]  # one game's analyses and luck
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,9 +230,23 @@ class Reviews:
             if running is None:
                 # Shared by whoever asks for this game meanwhile; kept once done, even if
                 # the one who started it has stopped waiting.
-                running = cache.running[key] = asyncio.ensure_future(gated(number))
+                running = cache.running[key] = asyncio.ensure_future(stored(number))
                 running.add_done_callback(lambda done: cache.finished(key, done))
             return asyncio.shield(running)
+
+        async def stored(number: int) -> GameReview:
+            """A finished game's review: read back if it was stored, else worked out and
+            stored (a failure to store costs only the work next time)."""
+            text = await self.store.game_review(row.id, number)
+            review = review_from_text(text) if text is not None else None
+            if review is not None:
+                return review
+            review = await gated(number)
+            try:
+                await self.store.save_game_review(row.id, number, review_to_text(review))
+            except Exception:
+                log.exception("could not keep the review of game %s of match %s", number, row.id)
+            return review
 
         parts = await asyncio.gather(*(one(number) for number in games))
         analyses, luck = merge_reviews(parts, humans)

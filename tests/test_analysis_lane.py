@@ -143,6 +143,19 @@ async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_ga
         )
     assert [g.game_number for g in first.luck.games] == [1, 2]
 
+    # after a restart (nothing in memory) the stored reviews are read, not worked out again
+    restarted = SessionService(service.store, clock=service.clock)
+    redone: list[int | None] = []
+
+    async def recounted(*args, **kwargs):
+        redone.append(kwargs.get("game_number"))
+        raise AssertionError("a stored review was worked out again")
+
+    monkeypatch.setattr(restarted.workers, "review_log", recounted)
+    read_back = await restarted.analysis(CHANNEL, CAROL.id)
+    assert redone == []
+    assert read_back.analyses == first.analyses and read_back.luck == first.luck
+
 
 async def test_a_board_is_drawn_while_a_long_analysis_runs(tmp_path: Path) -> None:
     """The session's real analysis in real worker processes: a board asked for meanwhile

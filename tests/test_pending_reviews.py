@@ -1,5 +1,5 @@
-"""Post-game reviews owed, on both backends: kept until posted, once each, oldest first, and
-gone with their match's row."""
+"""Post-game reviews owed, on both backends: kept until posted, once each, oldest first;
+and finished games' reviews kept as written."""
 
 from __future__ import annotations
 
@@ -34,10 +34,17 @@ async def test_reviews_owed_are_kept_until_posted(database: Path | str) -> None:
         await store.review_posted(first, 1)
         await store.review_posted(first, 9)  # nothing owed: nothing happens
         assert await store.pending_reviews() == [(second, 1), (first, 2)]
+        assert await store.game_review(first, 1) is None
+        await store.save_game_review(first, 1, '{"format":1}')
+        await store.save_game_review(first, 1, '{"format":1,"again":true}')  # no error
+        await store.save_game_review(second, 1, "{}")
     finally:
         await store.close()
     reopened = await open_store(database)  # across a restart
     try:
         assert await reopened.pending_reviews() == [(second, 1), (first, 2)]
+        assert await reopened.game_review(first, 1) == '{"format":1,"again":true}'
+        assert await reopened.game_review(second, 1) == "{}"
+        assert await reopened.game_review(second, 2) is None
     finally:
         await reopened.close()

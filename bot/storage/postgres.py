@@ -523,6 +523,24 @@ class PostgresStore:
             game_number,
         )
 
+    async def save_game_review(self, match_id: int, game_number: int, review: str) -> None:
+        """Keep a finished game's review (JSON): it never changes."""
+        await self._pool.execute(
+            "INSERT INTO game_reviews (match_id, game_number, review) VALUES ($1, $2, $3) "
+            "ON CONFLICT (match_id, game_number) DO UPDATE SET review = EXCLUDED.review",
+            match_id,
+            game_number,
+            review,
+        )
+
+    async def game_review(self, match_id: int, game_number: int) -> str | None:
+        value = await self._pool.fetchval(
+            "SELECT review FROM game_reviews WHERE match_id = $1 AND game_number = $2",
+            match_id,
+            game_number,
+        )
+        return None if value is None else str(value)
+
     async def pending_reviews(self) -> list[tuple[int, int]]:
         """(match id, game number) of every review owed, oldest first."""
         rows = await self._pool.fetch(

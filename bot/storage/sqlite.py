@@ -613,6 +613,22 @@ class Store:
                 (match_id, game_number),
             )
 
+    async def save_game_review(self, match_id: int, game_number: int, review: str) -> None:
+        """Keep a finished game's review (JSON): it never changes."""
+        async with self._lock:
+            await self._db.execute(
+                "INSERT OR REPLACE INTO game_reviews (match_id, game_number, review) "
+                "VALUES (?, ?, ?)",
+                (match_id, game_number, review),
+            )
+
+    async def game_review(self, match_id: int, game_number: int) -> str | None:
+        rows = await self._select(
+            "SELECT review FROM game_reviews WHERE match_id = ? AND game_number = ?",
+            (match_id, game_number),
+        )
+        return str(rows[0][0]) if rows else None
+
     async def pending_reviews(self) -> list[tuple[int, int]]:
         """(match id, game number) of every review owed, oldest first."""
         rows = await self._select(
