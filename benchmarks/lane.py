@@ -12,14 +12,15 @@ for the match's analysis every ``--every`` seconds, or as soon as the last is an
   analysing the whole match, in the same worker queue as the boards: ``Workers(lane=0)``);
 - **lane, no cache**: the analysis lane (processes of its own at ``nice`` +10 and
   ``SCHED_IDLE``; "no analysis" measured again just before, as the machine drifts), every
-  analysis worked out again (as many members asking about many matches would);
+  analysis worked out again, memory and database forgotten (as many members asking about
+  many matches would);
 - **lane + cache**: what the bot does now (``SessionService.run_analysis``): each finished
   game reviewed once, the repeats cost nothing. (The per-member cooldown would refuse most
   of the repeats too; it is left out, so the figures show the lane and the cache.)
 
 Each side prints the boards' p50/p99/max and the analyses answered meanwhile (with how long
 the first took). Last, the whole match's analysis with no boards: game by game in the lane
-(cold), and asked again (cached).
+(cold), asked again (from memory), and after a restart (read from the database).
 
 Run: ``python benchmarks/lane.py [--rate 40] [--seconds 20] [--length 25]``
 """
@@ -60,6 +61,15 @@ class SeededRoller:
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+async def _forget(store: Store) -> None:
+    """Drop the stored reviews: the next analysis works everything out again."""
+    async with store._lock:
+        await store._db.execute("DELETE FROM game_reviews")
+
+
+Store.forget_game_reviews = _forget  # type: ignore[attr-defined]
 
 
 async def play_match(store: Store, length: int, seed: int) -> SessionService:
@@ -206,6 +216,7 @@ async def main() -> None:
 
             async def uncached() -> None:
                 service.review_cache.games.clear()
+                await store.forget_game_reviews()
                 await service.run_analysis(plan)
 
             async def cached() -> None:
@@ -214,19 +225,25 @@ async def main() -> None:
             print(line("no analysis", *await side(after, None, args, states)))
             print(line("lane, no cache", *await side(after, uncached, args, states)))
             service.review_cache.games.clear()
+            await store.forget_game_reviews()
             t = time.perf_counter()
             await service.run_analysis(plan)
             cold = time.perf_counter() - t
             t = time.perf_counter()
             await service.run_analysis(plan)
             warm = time.perf_counter() - t
+            restarted = SessionService(store, workers=after)  # nothing in memory
+            t = time.perf_counter()
+            await restarted.run_analysis(plan)
+            stored = time.perf_counter() - t
             print(line("lane + cache", *await side(after, cached, args, states)))
         finally:
             await after.close()
         print(
             f"the whole match's analysis with no boards: game by game in the lane "
-            f"({after.lane_size} worker(s)) {cold:.1f} s; asked again (cached) "
-            f"{1000 * warm:.1f} ms"
+            f"({after.lane_size} worker(s)) {cold:.1f} s; asked again (in memory) "
+            f"{1000 * warm:.1f} ms; after a restart (read from the database) "
+            f"{1000 * stored:.1f} ms"
         )
         del played
         await store.close()
