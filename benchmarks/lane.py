@@ -72,6 +72,16 @@ async def _forget(store: Store) -> None:
 Store.forget_game_reviews = _forget  # type: ignore[attr-defined]
 
 
+async def settle(service: SessionService, workers: Workers) -> None:
+    """Stop the reviews a side left running (its member gave up waiting, the work went on)
+    and let the lane finish the call it is on, so the next timing starts from nothing."""
+    running = list(service.review_cache.running.values())
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
+    await workers.lane_call(abs, 0)  # queued behind whatever the lane is still doing
+
+
 async def play_match(store: Store, length: int, seed: int) -> SessionService:
     """A whole match of random legal play (no cube): the long log to analyse."""
     service = SessionService(store, roller=SeededRoller(seed))
@@ -224,6 +234,7 @@ async def main() -> None:
 
             print(line("no analysis", *await side(after, None, args, states)))
             print(line("lane, no cache", *await side(after, uncached, args, states)))
+            await settle(service, after)
             service.review_cache.games.clear()
             await store.forget_game_reviews()
             t = time.perf_counter()
