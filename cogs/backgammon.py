@@ -112,8 +112,10 @@ class Backgammon(
     async def resume_computer_turns(self) -> None:
         """Finish computer turns left open before this start, and post them; then post the
         game reviews still owed."""
-        await self.publisher.resume_computer_turns()
-        await self.publisher.resume_reviews()
+        try:
+            await self.publisher.resume_computer_turns()
+        finally:
+            await self.publisher.resume_reviews()
 
     @property
     def _renderer(self) -> Callable[..., bytes] | None:

@@ -440,7 +440,9 @@ class Publisher:
 
     async def resume_reviews(self) -> int:
         """Post the reviews owed since before this start (on this process's servers); the
-        count started."""
+        count started. With reviews turned off (or no evaluator) they stay owed, unposted."""
+        if not self.game_reviews or not computer_available():
+            return 0
         started = 0
         for row, number in await self.service.pending_reviews():
             if self.bot.get_guild(row.guild_id) is None:
