@@ -57,16 +57,21 @@ def serve(
     initializer: Callable[..., None],
     initargs: tuple[Any, ...],
 ) -> None:
-    """A worker's life: warm up, say so, then answer calls until the pipe closes."""
+    """A worker's life: warm up, say so, then answer calls until the pipe closes.
+
+    A parent that died (killed, crashed) closes both pipes with it: the worker notices at
+    its next read or write and exits quietly, with no traceback on the service's log.
+    """
     initializer(*initargs)
-    answers.send_bytes(pickle.dumps(os.getpid()))
+    try:
+        answers.send_bytes(pickle.dumps(os.getpid()))
+    except OSError:  # the parent is gone already (BrokenPipeError is an OSError)
+        return _quit(requests, answers)
     while True:
         try:
             request = requests.recv_bytes()
         except (EOFError, OSError):  # the pool closed the pipe, or the bot is gone
-            answers.close()
-            requests.close()
-            return
+            return _quit(requests, answers)
         try:
             fn, args = pickle.loads(request)
             answer: tuple[bool, Any] = (True, fn(*args))
@@ -76,7 +81,16 @@ def serve(
             payload = pickle.dumps(answer)
         except Exception as exc:  # an unpicklable result or exception
             payload = pickle.dumps((False, PoolError(f"the answer cannot be sent: {exc!r}")))
-        answers.send_bytes(payload)
+        try:
+            answers.send_bytes(payload)
+        except OSError:  # nobody is listening any more: the parent died during the call
+            return _quit(requests, answers)
+
+
+def _quit(requests: Connection, answers: Connection) -> None:
+    for connection in (answers, requests):
+        with contextlib.suppress(OSError):
+            connection.close()
 
 
 class _Reader(asyncio.Protocol):

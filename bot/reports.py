@@ -32,6 +32,7 @@ class SessionSettings:
     inactivity_timeout: float = 60 * 60.0
     hints_in_casual: bool = True  # rated games never allow hints
     computer_retry: float = 5.0  # seconds before a failed computer turn is tried again
+    analysis_cooldown: float = 30.0  # seconds a member waits between two /analyze
 
 
 @dataclass(frozen=True, slots=True)

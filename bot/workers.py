@@ -6,6 +6,13 @@ loop between switches. :class:`Workers` runs them in a small pool of worker proc
 fonts, sprites and palettes drawn, bgsage's weights loaded. Each worker keeps one
 :class:`~bot.computer.ComputerPlayer` per level, as the session did.
 
+Two lanes. Boards and the computer's moves go to the board workers; analyses, game
+reviews, luck and charts (seconds of work a member can ask for again and again) go to the
+*analysis lane*, a pool of its own whose processes run at a lower scheduling priority
+(``nice`` +10, and Linux's ``SCHED_IDLE`` where there is one). A board therefore never
+queues behind an analysis, and on a machine with few cores the kernel gives the board
+workers and the event loop the CPU first.
+
 Offline play and tests use :meth:`Workers.inline`: the same calls in a thread of this
 process (``asyncio.to_thread``), with no processes at all.
 
@@ -28,6 +35,7 @@ b'\\x89PNG'
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import os
@@ -37,7 +45,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from bot.computer import LEVELS, ComputerPlayer, PlayerAnalysis, computer_available
+from bot.computer import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    ComputerPlayer,
+    PlayerAnalysis,
+    computer_available,
+)
 from bot.engine import Game, MatchOptions
 from bot.luck import MatchLuck, match_luck
 from bot.pool import PoolError, ProcessPool
@@ -64,6 +78,8 @@ COMPUTER_METHODS = frozenset(
     }
 )
 CLOSE_TIMEOUT = 5.0  # seconds close() waits for work in flight before ending the workers
+LANE_CLOSE_TIMEOUT = 0.5  # seconds a busy analysis may take at close before it is ended
+LANE_NICENESS = 10  # the analysis lane yields the CPU to boards and the computer's moves
 
 
 def default_size() -> int:
@@ -110,6 +126,23 @@ def _init_worker(computer: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _warm(computer)
+    quiet_collector()
+
+
+def _init_lane(computer: bool) -> None:
+    """An analysis lane worker: as a board worker, but second in line for the CPU."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with contextlib.suppress(OSError):  # a platform without nice: same priority, own queue
+        os.nice(LANE_NICENESS)
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        # Linux: the CPU only when nothing else of the machine's wants it (nice +10 alone
+        # still takes a tenth of a busy core from the board workers).
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    warm_up()  # the mistake boards and charts are drawn here too
+    if computer and computer_available():
+        _player(DEFAULT_LEVEL).choose_play(Game.new().opening_roll(3, 1))
     quiet_collector()
 
 
@@ -189,17 +222,23 @@ def _review_with(
 
 
 class Workers:
-    """A pool of ``size`` worker processes, or the same calls in threads (:meth:`inline`).
+    """A pool of ``size`` worker processes and an analysis lane of ``lane`` more, or the same
+    calls in threads (:meth:`inline`).
 
     Call :meth:`start` once (it spawns and warms the workers) and :meth:`close` at the end.
     Every method is a coroutine whose work runs elsewhere; exceptions raised by the work
     come back as they are, and a worker that dies raises :class:`WorkerError`.
+    ``lane`` defaults to ``size``: the lane's processes use only the CPU that boards and
+    the event loop leave, and a long match's games are reviewed side by side. ``lane=0``
+    sends the analyses to the board workers, as before the lane existed (the benchmark's
+    "before").
     """
 
     def __init__(
         self,
         size: int | None = None,
         *,
+        lane: int | None = None,
         warm_computer: bool = True,
         computer: Callable[[str], Any] | None = None,
         in_process: bool = False,
@@ -207,11 +246,15 @@ class Workers:
         self.size = default_size() if size is None else size
         if self.size < 1:
             raise ValueError(f"a pool needs at least one worker, not {self.size}")
+        self.lane_size = self.size if lane is None else lane  # as many as the board workers
+        if self.lane_size < 0:
+            raise ValueError(f"an analysis lane cannot have {self.lane_size} workers")
         self.in_process = in_process
         self.warm_computer = warm_computer
         self._factory = computer  # in-process only: tests' stand-in computers
         self._computers: dict[str, Any] = {}
         self._pool: ProcessPool | None = None
+        self._lane: ProcessPool | None = None
         self._closed = False
 
     @classmethod
@@ -221,11 +264,18 @@ class Workers:
         ``computer(level)`` makes the computer player for a level (default: a
         :class:`~bot.computer.ComputerPlayer`); it is called once per level.
         """
-        return cls(1, in_process=True, computer=computer)
+        return cls(1, lane=1, in_process=True, computer=computer)
 
     def __repr__(self) -> str:
-        kind = "in-process" if self.in_process else f"{self.size} processes"
+        kind = "in-process" if self.in_process else f"{self.size}+{self.lane_size} processes"
         return f"<Workers {kind}{' closed' if self._closed else ''}>"
+
+    @property
+    def parallel_analyses(self) -> int:
+        """How many analysis calls run at once (a match's games are split over them)."""
+        if self.in_process:
+            return 1
+        return self.lane_size or self.size
 
     # --- life -----------------------------------------------------------------------------
 
@@ -237,45 +287,73 @@ class Workers:
             await asyncio.to_thread(_warm, self.warm_computer and self._factory is None)
             return
         started = time.perf_counter()
-        pool = self._ensure()
+        pools = [self._ensure()]
+        if self.lane_size:
+            pools.append(self._ensure_lane())
         try:
-            pids = await pool.start()
+            pids = [pid for pool in pools for pid in await pool.start()]
         except PoolError as exc:
             # A worker that fails to start (say, a main module that starts the bot again
             # on import, without `if __name__ == "__main__"`) dies before it answers.
-            self._pool = None
+            for pool in pools:
+                await pool.close(0.0)
+            self._pool = self._lane = None
             raise WorkerError("the worker processes did not start") from exc
         log.info(
-            "%d worker processes ready in %.1f s (pids %s)",
+            "%d worker processes ready in %.1f s (pids %s; analysis lane %s)",
             len(pids),
             time.perf_counter() - started,
             ", ".join(map(str, sorted(pids))),
+            ", ".join(map(str, self._lane.pids)) if self._lane is not None else "shared",
         )
 
     async def close(self, timeout: float = CLOSE_TIMEOUT) -> None:
         """Stop the workers: work in flight may finish within ``timeout`` seconds, queued
-        work is cancelled, and a worker still busy after that is killed. Idempotent."""
+        work is cancelled, and a worker still busy after that is killed. Idempotent.
+
+        The analysis lane gets at most :data:`LANE_CLOSE_TIMEOUT`: a review it was working
+        on is stored as owed and done again after the restart, so a long analysis never
+        holds up a stop."""
         self._closed = True
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await pool.close(timeout)
+        closing = []
+        if self._pool is not None:
+            closing.append(self._pool.close(timeout))
+        if self._lane is not None:
+            closing.append(self._lane.close(min(timeout, LANE_CLOSE_TIMEOUT)))
+        self._pool = self._lane = None
+        if closing:
+            await asyncio.gather(*closing)
 
     @property
     def pids(self) -> list[int]:
-        """The worker processes' ids (empty in-process or before start)."""
+        """The board workers' process ids (empty in-process or before start)."""
         return self._pool.pids if self._pool is not None else []
+
+    @property
+    def lane_pids(self) -> list[int]:
+        """The analysis lane's process ids (empty in-process, before start, or shared)."""
+        return self._lane.pids if self._lane is not None else []
 
     # --- work -----------------------------------------------------------------------------
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker; ``fn`` must be a module-level function and its
+        """``fn(*args)`` in a board worker; ``fn`` must be a module-level function and its
         arguments and result picklable."""
+        return await self._call(False, fn, args)
+
+    async def lane_call(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the analysis lane: work that may take seconds and must never
+        hold up a board (analyses, reviews, charts)."""
+        return await self._call(True, fn, args)
+
+    async def _call(self, lane: bool, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
         if self._closed:
             raise RuntimeError("these workers are closed")
         if self.in_process:
             return await asyncio.to_thread(fn, *args)
+        pool = self._ensure_lane() if lane and self.lane_size else self._ensure()
         try:
-            return await self._ensure().call(fn, *args)
+            return await pool.call(fn, *args)
         except PoolError as exc:
             if self._closed:  # close() ended a worker that was still busy with this call
                 raise WorkerError(f"the workers were closed during {_name(fn)}") from exc
@@ -285,9 +363,12 @@ class Workers:
         """:func:`renderers.render_board` (same keyword options) in a worker."""
         return await self.call(render, game, options)
 
-    async def render_many(self, jobs: Iterable[tuple[Game, dict[str, Any]]]) -> list[bytes]:
-        """Pictures of several ``(game, options)`` in one round trip, in order."""
-        return await self.call(render_many, list(jobs))
+    async def render_many(
+        self, jobs: Iterable[tuple[Game, dict[str, Any]]], *, lane: bool = False
+    ) -> list[bytes]:
+        """Pictures of several ``(game, options)`` in one round trip, in order (in the
+        analysis lane with ``lane``: an analysis's mistake boards)."""
+        return await self._call(lane, render_many, (list(jobs),))
 
     async def computer(self, level: str, method: str, game: Game, *args: Any) -> Any:
         """``ComputerPlayer(level).<method>(game, *args)``: ``choose_play``,
@@ -301,12 +382,13 @@ class Workers:
     async def analyze(
         self, decisions: Sequence[tuple[Game, Decision]], *, level: str, players: Iterable[int]
     ) -> dict[int, PlayerAnalysis]:
-        """Error rates of ``players`` over ``decisions`` (see ComputerPlayer.analyze)."""
+        """Error rates of ``players`` over ``decisions`` (see ComputerPlayer.analyze), in
+        the analysis lane."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
             local = self._local(level)
             return await asyncio.to_thread(local.analyze, list(decisions), players=players)
-        return await self.call(analyze, list(decisions), level, players)
+        return await self.lane_call(analyze, list(decisions), level, players)
 
     async def analyze_log(
         self,
@@ -317,7 +399,7 @@ class Workers:
         players: Iterable[int],
     ) -> dict[int, PlayerAnalysis]:
         """Replay a match's event log (``bot.replay.decisions_from_events``) and analyse
-        the decisions of ``players``, all in a worker."""
+        the decisions of ``players``, all in the analysis lane."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
 
@@ -326,7 +408,7 @@ class Workers:
                 return self._local(level).analyze(decisions, players=players)
 
             return await asyncio.to_thread(work)
-        return await self.call(analyze_log, options, list(events), level, players)
+        return await self.lane_call(analyze_log, options, list(events), level, players)
 
     async def review_log(
         self,
@@ -337,14 +419,14 @@ class Workers:
         players: Iterable[int],
         game_number: int | None = None,
     ) -> tuple[dict[int, PlayerAnalysis], MatchLuck]:
-        """Skill and luck of a match from its event log, in a worker: ``(analyses, luck)``
-        (``bot.session.Review`` holds them with the match row)."""
+        """Skill and luck of a match from its event log, in the analysis lane:
+        ``(analyses, luck)`` (``bot.session.Review`` holds them with the match row)."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
             return await asyncio.to_thread(
                 _review_with, self._local(level), options, events, players, game_number
             )
-        return await self.call(review_log, options, list(events), level, players, game_number)
+        return await self.lane_call(review_log, options, list(events), level, players, game_number)
 
     # --- internals ------------------------------------------------------------------------
 
@@ -359,6 +441,11 @@ class Workers:
         if self._pool is None:
             self._pool = ProcessPool(self.size, _init_worker, (self.warm_computer,))
         return self._pool
+
+    def _ensure_lane(self) -> ProcessPool:
+        if self._lane is None:
+            self._lane = ProcessPool(self.lane_size, _init_lane, (self.warm_computer,))
+        return self._lane
 
 
 def _name(fn: Callable[..., Any]) -> str:

@@ -91,6 +91,7 @@ class Backgammon(
         # Names reach messages escaped; turns the session finishes on its own are posted.
         service.display = safe_name
         service.on_background_report = self.publisher.post_background
+        service.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -100,6 +101,7 @@ class Backgammon(
 
     async def cog_unload(self) -> None:
         self.publisher.stop_reminders()
+        self.publisher.stop_reviews()
 
     async def send_reminders(self) -> int:
         """Remind players who have waited long enough on their turn; the count sent."""
@@ -110,8 +112,12 @@ class Backgammon(
         return await self.publisher.language(interaction.guild_id or 0, interaction.guild_locale)
 
     async def resume_computer_turns(self) -> None:
-        """Finish computer turns left open before this start, and post them."""
-        await self.publisher.resume_computer_turns()
+        """Finish computer turns left open before this start, and post them; then post the
+        game reviews still owed."""
+        try:
+            await self.publisher.resume_computer_turns()
+        finally:
+            await self.publisher.resume_reviews()
 
     @property
     def _renderer(self) -> Callable[..., bytes] | None:
@@ -319,8 +325,13 @@ class Backgammon(
     )
     async def analyze(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
+            # Refusals (a live game, the member's cooldown) come at once and privately,
+            # before anyone sees that an analysis has begun.
+            plan = await self.service.plan_analysis(
+                interaction.channel_id or 0, interaction.user.id
+            )
             await reply.acknowledge()
-            review = await self.service.analysis(interaction.channel_id or 0)
+            review = await self.service.run_analysis(plan)
             language = await self._language(interaction)
             await reply.send(**await self.publisher.analysis(review, language))
 

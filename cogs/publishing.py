@@ -53,6 +53,10 @@ THREADS_MISSING = _(
     "This server wants a thread per game, but I can't open one here: give me the Create "
     "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
 )
+COMPUTER_STUCK = _(
+    "The computer cannot play this game: it failed several times in a row. A moderator can "
+    "end the game with /backgammon cancel."
+)
 REMINDER_INTERVAL = 60.0  # seconds between looks for players to remind
 MISTAKE_BOARDS = 5  # the most mistake boards an analysis attaches
 
@@ -86,6 +90,7 @@ class Publisher:
         self.game_reviews = game_reviews
         self.reminder_interval = REMINDER_INTERVAL
         self._background: set[asyncio.Task[None]] = set()
+        self._reviewing: set[tuple[int, int]] = set()  # (match, game) reviews under way
         self._reminders: asyncio.Task[None] | None = None
 
     async def language(self, guild_id: int, guild_locale: object = None) -> str:
@@ -131,7 +136,7 @@ class Publisher:
             await self._note_board(report, message)
         if report.match_over:
             await self._close_thread(report, language)
-        self._review_finished_game(report)
+        await self._review_finished_game(report)
 
     async def post_background(self, report: Report) -> None:
         """Post what happened without a request (the computer's resumed turn) in its channel."""
@@ -149,6 +154,19 @@ class Publisher:
             await self._post(channel, report, None, language)
         except discord.HTTPException:
             log.exception("cannot post to channel %s", report.match.channel_id)
+        await self._review_finished_game(report)  # a game the resumed turn ended
+
+    async def computer_stuck(self, row: MatchRow) -> None:
+        """Tell a channel, publicly, that its computer opponent keeps failing and that a
+        moderator can cancel the game (the session has stopped retrying by itself)."""
+        channel = self.bot.get_channel(row.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning(
+                "match %s: the computer is stuck, channel %s unknown", row.id, row.channel_id
+            )
+            return
+        language = await self.language(row.guild_id)
+        await channel.send(content=say(COMPUTER_STUCK, language), allowed_mentions=NO_MENTIONS)
 
     async def resume_computer_turns(self) -> None:
         """Finish computer turns left open before this start, and post them."""
@@ -162,11 +180,13 @@ class Publisher:
         last_play: bool = True,
         style: dict[str, Any] | None = None,
         language: str = "en",
+        lane: bool = False,
     ) -> list[discord.File]:
         """Draw every board of a report, off the event loop (in the worker processes).
 
         ``style``: the player to act's board choices (theme, home board side); ``language``:
-        the words drawn on the board.
+        the words drawn on the board; ``lane``: in the analysis lane (an analysis's mistake
+        boards, which must not hold up a game's next board).
         """
         names = report.match.player_names
         jobs = []
@@ -190,7 +210,7 @@ class Publisher:
 
             pngs = await asyncio.to_thread(draw)
         else:
-            pngs = await self.service.workers.render_many(jobs)
+            pngs = await self.service.workers.render_many(jobs, lane=lane)
         return [png_file(png, f"board-{index}.png") for index, png in enumerate(pngs, start=1)]
 
     async def _message(
@@ -229,9 +249,13 @@ class Publisher:
         await self._note_board(report, message)
 
     async def _note_board(self, report: Report, message: discord.Message) -> None:
+        """Remember the latest board (for /games' links). The board is out already, so a
+        failure here costs only the link: it is logged, never raised or swallowed."""
         if report.boards and report.match.live:
-            with contextlib.suppress(Exception):
+            try:
                 await self.service.note_board(report.match.id, message.channel.id, message.id)
+            except Exception:
+                log.exception("could not note the board of match %s", report.match.id)
 
     # --- threads and match files ---------------------------------------------------------
 
@@ -360,7 +384,7 @@ class Publisher:
         history = await self.service.rating_history(guild_id, user.id)
         if not history:
             return {"embed": embed, "allowed_mentions": NO_MENTIONS}
-        png = await self.service.workers.call(
+        png = await self.service.workers.lane_call(
             functools.partial(
                 rating_chart, history, name=user.display_name, labels=present.chart_labels(language)
             )
@@ -377,44 +401,88 @@ class Publisher:
         text = present.analysis_text(names, analyses, review.luck, language=language)
         boards = [m.game for result in analyses.values() for m in result.mistakes]
         report = Report(Action.ANALYZE, row, [], boards[:MISTAKE_BOARDS])
-        files = await self.render(report, last_play=False, language=language)
-        inputs = review.luck.games[-1].chart_inputs()
-        chart = await self.service.workers.call(
-            functools.partial(
-                win_chance_chart,
-                **inputs,
-                names=row.player_names,
-                labels=present.chart_labels(language),
+        files = await self.render(report, last_play=False, language=language, lane=True)
+        if review.luck.games:  # a game with no roll at all has no chart
+            inputs = review.luck.games[-1].chart_inputs()
+            chart = await self.service.workers.lane_call(
+                functools.partial(
+                    win_chance_chart,
+                    **inputs,
+                    names=row.player_names,
+                    labels=present.chart_labels(language),
+                )
             )
-        )
-        files.insert(0, png_file(chart, "game-chart.png"))
+            files.insert(0, png_file(chart, "game-chart.png"))
         return {"content": text, "files": files, "allowed_mentions": NO_MENTIONS}
 
-    def _review_finished_game(self, report: Report) -> None:
-        """After a game ends, post both players' luck and error rates (in the background)."""
+    async def _review_finished_game(self, report: Report) -> None:
+        """After a game ends, post both players' luck and error rates (in the background).
+
+        The review is stored as owed first: a stop before it is posted (a restart, a crash,
+        the analysis lane still busy at shutdown) only delays it to the next start
+        (:meth:`resume_reviews`).
+        """
         if not self.game_reviews or report.finished is None:
             return
         over = [game for game in report.boards if game.phase is Phase.OVER]
         if not over or not computer_available():
             return
-        task = asyncio.create_task(self._post_review(report.match, over[-1].game_number))
+        row, number = report.match, over[-1].game_number
+        try:
+            await self.service.queue_review(row, number)
+        except Exception:  # the game is stored and posted: the review alone is at risk
+            log.exception("could not store the review owed for match %s", row.id)
+        self._start_review(row, number)
+
+    def _start_review(self, row: MatchRow, game_number: int) -> None:
+        key = (row.id, game_number)
+        if key in self._reviewing:
+            return  # being posted already (a second ready after a reconnect)
+        self._reviewing.add(key)
+        task = asyncio.create_task(self._post_review(row, game_number))
         self._background.add(task)
-        task.add_done_callback(self._background.discard)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._background.discard(task)
+            self._reviewing.discard(key)
+
+        task.add_done_callback(done)
+
+    async def resume_reviews(self) -> int:
+        """Post the reviews owed since before this start (on this process's servers); the
+        count started. With reviews turned off (or no evaluator) they stay owed, unposted."""
+        if not self.game_reviews or not computer_available():
+            return 0
+        started = 0
+        for row, number in await self.service.pending_reviews():
+            if self.bot.get_guild(row.guild_id) is None:
+                continue  # another shard's server (or one the bot has left)
+            self._start_review(row, number)
+            started += 1
+        return started
+
+    def stop_reviews(self) -> None:
+        """Stop the reviews being worked out: they stay owed, and the next start posts them."""
+        for task in list(self._background):
+            task.cancel()
 
     async def _post_review(self, row: MatchRow, game_number: int) -> None:
         try:
             review = await self.service.review(row, game_number)
-            if not review.luck.players:
-                return
-            names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
-            language = await self.language(row.guild_id)
-            title = say(_("**Game {number}: skill and luck**", number=game_number), language)
-            luck = present.luck_lines(names, review.luck, review.analyses, language=language)
-            text = f"{title}\n{luck}"
             channel = self.bot.get_channel(row.channel_id)
-            if isinstance(channel, discord.abc.Messageable):
+            if review.luck.players and isinstance(channel, discord.abc.Messageable):
+                names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
+                language = await self.language(row.guild_id)
+                title = say(_("**Game {number}: skill and luck**", number=game_number), language)
+                luck = present.luck_lines(names, review.luck, review.analyses, language=language)
+                text = f"{title}\n{luck}"
                 await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
+            # Posted, or nothing to post (no luck to tell, the channel is gone): settled.
+            await self.service.review_posted(row, game_number)
+        except asyncio.CancelledError:
+            raise  # a stop: still owed, posted at the next start
         except Exception:
+            # Still owed: the next start tries again (a worker that died, Discord refusing).
             log.exception("could not review game %s of match %s", game_number, row.id)
 
     # --- turn reminders ------------------------------------------------------------------
@@ -436,20 +504,38 @@ class Publisher:
 
     async def send_reminders(self) -> int:
         """Ping each player who asked to be reminded after N idle minutes and has waited
-        that long on their turn: once a turn, even with several processes. The count sent."""
+        that long on their turn: once a turn. The count sent.
+
+        A reminder is marked sent only once Discord has it: one that could not be sent (a
+        Discord outage) is tried again at the next round. Only a channel that refuses the
+        bot for good (no access, deleted) marks it without sending, so it is not retried
+        every minute for ever.
+        """
         sent = 0
         for row, user_id in await self.service.due_reminders():
             channel = self.bot.get_channel(row.channel_id)
             if not isinstance(channel, discord.abc.Messageable):
                 continue
-            if not await self.service.note_reminded(row):
-                continue  # reminded already (another process)
+            fresh = await self.service.store.get_match(row.id)
+            if (
+                fresh is None
+                or fresh.version != row.version
+                or fresh.notified_version == row.version
+            ):
+                continue  # the player acted meanwhile, or was reminded (another process)
             language = await self.language(row.guild_id)
             idle = self.service.clock() - row.last_action_at
             text = reminder_text(row, user_id, idle, language)
             try:
                 await channel.send(content=text, allowed_mentions=mentions_for([user_id]))
-                sent += 1
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.warning("cannot remind %s in %s: %s", user_id, row.channel_id, exc)
             except discord.HTTPException:
-                log.exception("could not remind %s in %s", user_id, row.channel_id)
+                log.exception(
+                    "could not remind %s in %s; trying again later", user_id, row.channel_id
+                )
+                continue
+            else:
+                sent += 1
+            await self.service.note_reminded(row)
         return sent

@@ -322,3 +322,69 @@ async def test_calls_fail_rather_than_wait_when_no_worker_can_be_started_again(m
             await asyncio.wait_for(pool.call(nap, 0.01), 5)
     finally:
         await pool.close(5.0)
+
+
+async def test_a_board_is_drawn_while_the_analysis_lane_is_busy():
+    """Analyses have a lane of their own: a board never queues behind one (before the lane,
+    one worker busy with a long analysis held every board until it finished)."""
+    workers = Workers(1, lane=1, warm_computer=False)
+    await workers.start()
+    try:
+        assert workers.lane_pids and not set(workers.lane_pids) & set(workers.pids)
+        long_analysis = asyncio.ensure_future(workers.lane_call(nap, 3.0))
+        await asyncio.sleep(0.2)  # it is running in the lane now
+        game, perspective = EXAMPLES["opening"]()
+        started = time.monotonic()
+        png = await asyncio.wait_for(workers.render(game, perspective=perspective), 2.5)
+        assert png[:4] == b"\x89PNG" and time.monotonic() - started < 1.5
+        assert not long_analysis.done()
+        # and the lane's processes run second in line for the CPU
+        with open(f"/proc/{workers.lane_pids[0]}/stat") as stat:
+            nice = int(stat.read().split(")")[-1].split()[16])
+        assert nice >= 10
+        assert await long_analysis == 3.0
+    finally:
+        await workers.close()
+
+
+ORPHAN = """
+import asyncio, os, sys, time
+sys.path.insert(0, {root!r})
+from bot.pool import ProcessPool
+from tests.test_workers import nap
+
+async def main():
+    pool = ProcessPool(1, time.sleep, (0,))
+    (pid,) = await pool.start()
+    print(pid, flush=True)
+    asyncio.ensure_future(pool.call(nap, 1.0))
+    await asyncio.sleep(0.3)
+    os._exit(9)  # the bot dies outright (kill -9, a crash) while its worker is busy
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_a_worker_whose_parent_died_exits_quietly(tmp_path):
+    """No traceback on the service's log when the bot dies under a busy worker: the worker
+    finishes its call, finds nobody listening, and exits."""
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    script = tmp_path / "orphan.py"
+    script.write_text(ORPHAN.format(root=root))
+    errors = tmp_path / "stderr.txt"
+    with open(errors, "wb") as stderr:
+        done = subprocess.run(
+            [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=stderr, timeout=60
+        )
+    assert done.returncode == 9
+    pid = int(done.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)
+    time.sleep(0.2)
+    assert "Traceback" not in errors.read_text(), errors.read_text()

@@ -39,6 +39,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("rating_history", "guild_id, user_id, match_id, rated_at, rating"),
     ("guild_settings", "guild_id, threads, language, claim"),
     ("user_settings", "user_id, notify, notify_minutes, board_side, theme"),
+    ("pending_reviews", "match_id, game_number, queued_at"),
 )
 
 

@@ -144,6 +144,24 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE guild_settings ADD COLUMN claim TEXT NOT NULL DEFAULT 'match'
         CHECK (claim IN ('match', 'game'));
     """,
+    # 4: post-game reviews not posted yet: kept until posted, so a restart (or a review
+    # still being worked out at shutdown) loses none; the next start posts them. And each
+    # finished game's review once worked out (bot.reviewcodec's JSON), read instead of
+    # evaluating the game again.
+    """
+    CREATE TABLE pending_reviews (
+        match_id    BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        game_number INTEGER NOT NULL,
+        queued_at   DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (match_id, game_number)
+    );
+    CREATE TABLE game_reviews (
+        match_id    BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        game_number INTEGER NOT NULL,
+        review      TEXT NOT NULL,
+        PRIMARY KEY (match_id, game_number)
+    );
+    """,
 )
 
 __all__ = ["MIGRATIONS"]

@@ -527,6 +527,49 @@ class PostgresStore:
         )
         return row_count(reply) == 1
 
+    async def queue_review(self, match_id: int, game_number: int, now: float) -> None:
+        """Remember that a finished game's review is owed (until :meth:`review_posted`)."""
+        await self._pool.execute(
+            "INSERT INTO pending_reviews (match_id, game_number, queued_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT DO NOTHING",
+            match_id,
+            game_number,
+            now,
+        )
+
+    async def review_posted(self, match_id: int, game_number: int) -> None:
+        await self._pool.execute(
+            "DELETE FROM pending_reviews WHERE match_id = $1 AND game_number = $2",
+            match_id,
+            game_number,
+        )
+
+    async def save_game_review(self, match_id: int, game_number: int, review: str) -> None:
+        """Keep a finished game's review (JSON): it never changes."""
+        await self._pool.execute(
+            "INSERT INTO game_reviews (match_id, game_number, review) VALUES ($1, $2, $3) "
+            "ON CONFLICT (match_id, game_number) DO UPDATE SET review = EXCLUDED.review",
+            match_id,
+            game_number,
+            review,
+        )
+
+    async def game_review(self, match_id: int, game_number: int) -> str | None:
+        value = await self._pool.fetchval(
+            "SELECT review FROM game_reviews WHERE match_id = $1 AND game_number = $2",
+            match_id,
+            game_number,
+        )
+        return None if value is None else str(value)
+
+    async def pending_reviews(self) -> list[tuple[int, int]]:
+        """(match id, game number) of every review owed, oldest first."""
+        rows = await self._pool.fetch(
+            "SELECT match_id, game_number FROM pending_reviews "
+            "ORDER BY queued_at, match_id, game_number"
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
     async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
         """Every live challenge and match on a server (unreadable ones left out)."""
         rows = await self._db.fetch(

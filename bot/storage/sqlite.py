@@ -630,6 +630,47 @@ class Store:
             await cursor.close()
         return changed == 1
 
+    async def queue_review(self, match_id: int, game_number: int, now: float) -> None:
+        """Remember that a finished game's review is owed (until :meth:`review_posted`)."""
+        async with self._lock:
+            await self._db.execute(
+                "INSERT OR IGNORE INTO pending_reviews (match_id, game_number, queued_at) "
+                "VALUES (?, ?, ?)",
+                (match_id, game_number, now),
+            )
+
+    async def review_posted(self, match_id: int, game_number: int) -> None:
+        async with self._lock:
+            await self._db.execute(
+                "DELETE FROM pending_reviews WHERE match_id = ? AND game_number = ?",
+                (match_id, game_number),
+            )
+
+    async def save_game_review(self, match_id: int, game_number: int, review: str) -> None:
+        """Keep a finished game's review (JSON): it never changes."""
+        async with self._lock:
+            await self._db.execute(
+                "INSERT OR REPLACE INTO game_reviews (match_id, game_number, review) "
+                "VALUES (?, ?, ?)",
+                (match_id, game_number, review),
+            )
+
+    async def game_review(self, match_id: int, game_number: int) -> str | None:
+        rows = await self._select(
+            "SELECT review FROM game_reviews WHERE match_id = ? AND game_number = ?",
+            (match_id, game_number),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def pending_reviews(self) -> list[tuple[int, int]]:
+        """(match id, game number) of every review owed, oldest first."""
+        rows = await self._select(
+            "SELECT match_id, game_number FROM pending_reviews ORDER BY queued_at, match_id, "
+            "game_number",
+            (),
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
     async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
         """Every live challenge and match on a server (unreadable ones left out)."""
         rows = await self._select(

@@ -1,0 +1,196 @@
+"""/analyze: finished games only (a live game is never shown), a cooldown per member, each
+finished game reviewed once (the post-game review fills the cache), and the games of a
+match reviewed apart then merged into what one review of the whole log gives."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.computer import ComputerPlayer
+from bot.engine import MatchOptions, Phase
+from bot.errors import UserError
+from bot.replay import decisions_from_events
+from bot.reviews import AnalysisCooldownError
+from bot.session import Player, SessionService
+from bot.storage import Store
+
+pytest.importorskip("bgsage")
+
+ALICE, BOB, CAROL = Player(1, "alice"), Player(2, "bob"), Player(3, "carol")
+CHANNEL = 7
+
+
+class SeededRoller:
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+
+    def die(self) -> int:
+        return self.random.randint(1, 6)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def play_until_game_over(service: SessionService, rng: random.Random, games: int) -> None:
+    """Random legal play (no cube) until ``games`` games of the match are over."""
+    for _ in range(2000):
+        row = await service.current(CHANNEL)
+        if row is None or row.game is None:
+            return
+        game = row.game
+        if game.game_number > games:
+            return
+        who = (ALICE, BOB)[game.actor]
+        if game.phase is Phase.ROLL:
+            await service.roll(CHANNEL, who)
+        else:
+            choices = await service.legal_play_texts(CHANNEL, who.id)
+            await service.move(CHANNEL, who, rng.choice(choices))
+    raise AssertionError("the games did not end")
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    store = await Store.open(tmp_path / "lane.db")
+    service = SessionService(store, roller=SeededRoller(5), clock=Clock())
+    await service.challenge(1, CHANNEL, ALICE, BOB, MatchOptions(length=7, cube=False), rated=True)
+    await service.accept(CHANNEL, BOB)
+    yield service
+    await store.close()
+
+
+async def test_a_live_rated_game_is_never_analysed_and_finished_games_are(service) -> None:
+    with pytest.raises(UserError, match="finished games only"):
+        await service.analysis(CHANNEL, CAROL.id)
+    rng = random.Random(2)
+    await play_until_game_over(service, rng, games=1)
+    row = await service.current(CHANNEL)
+    assert row is not None and row.live and row.game.game_number == 2
+    # a few moves into game 2: still nothing of it is shown
+    for _ in range(4):
+        game = (await service.current(CHANNEL)).game
+        who = (ALICE, BOB)[game.actor]
+        if game.phase is Phase.ROLL:
+            await service.roll(CHANNEL, who)
+        else:
+            await service.move(
+                CHANNEL, who, rng.choice(await service.legal_play_texts(CHANNEL, who.id))
+            )
+    review = await service.analysis(CHANNEL, CAROL.id)
+    assert [game.game_number for game in review.luck.games] == [1]
+    events = await service.store.events(row.id)
+    first = [e for e in events if e.game_number == 1]
+    decisions = [d for d in decisions_from_events(row.options, first) if d[0].game_number == 1]
+    whole = ComputerPlayer("expert").analyze(decisions)
+    for player in (0, 1):
+        assert review.analyses[player].decisions == whole[player].decisions > 0
+
+
+async def test_each_member_waits_between_two_analyses(service) -> None:
+    await play_until_game_over(service, random.Random(3), games=1)
+    await service.analysis(CHANNEL, CAROL.id)
+    with pytest.raises(AnalysisCooldownError, match=r"try again in 30 s"):
+        await service.analysis(CHANNEL, CAROL.id)
+    await service.analysis(CHANNEL, ALICE.id)  # someone else may
+    service.clock.now += 29.5
+    with pytest.raises(AnalysisCooldownError, match=r"try again in 1 s"):
+        await service.analysis(CHANNEL, CAROL.id)
+    service.clock.now += 1
+    await service.analysis(CHANNEL, CAROL.id)
+
+
+async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_games(
+    service, monkeypatch
+) -> None:
+    calls: list[int | None] = []
+    review_log = service.workers.review_log
+
+    async def counted(*args, **kwargs):
+        calls.append(kwargs.get("game_number"))
+        return await review_log(*args, **kwargs)
+
+    monkeypatch.setattr(service.workers, "review_log", counted)
+    await play_until_game_over(service, random.Random(4), games=2)
+    row = await service.current(CHANNEL)
+    # the review posted when game 1 ended fills the cache
+    await service.review(row, 1)
+    assert calls == [1]
+    first = await service.analysis(CHANNEL, CAROL.id)
+    assert calls == [1, 2]  # only game 2 was new
+    again = await service.analysis(CHANNEL, ALICE.id)
+    assert calls == [1, 2]  # nothing new: the second analysis costs nothing
+    assert again.analyses == first.analyses
+    # the games reviewed apart add up to one review of the whole log
+    events = await service.store.events(row.id)
+    done = [e for e in events if e.game_number <= 2]
+    decisions = [d for d in decisions_from_events(row.options, done) if d[0].game_number <= 2]
+    whole = ComputerPlayer("expert").analyze(decisions)
+    for player in (0, 1):
+        mine, theirs = first.analyses[player], whole[player]
+        assert mine.decisions == theirs.decisions
+        assert mine.blunders == theirs.blunders
+        assert mine.total_error == pytest.approx(theirs.total_error)
+        assert [m.equity_lost for m in mine.mistakes] == pytest.approx(
+            [m.equity_lost for m in theirs.mistakes]
+        )
+    assert [g.game_number for g in first.luck.games] == [1, 2]
+
+    # after a restart (nothing in memory) the stored reviews are read, not worked out again
+    restarted = SessionService(service.store, clock=service.clock)
+    redone: list[int | None] = []
+
+    async def recounted(*args, **kwargs):
+        redone.append(kwargs.get("game_number"))
+        raise AssertionError("a stored review was worked out again")
+
+    monkeypatch.setattr(restarted.workers, "review_log", recounted)
+    read_back = await restarted.analysis(CHANNEL, CAROL.id)
+    assert redone == []
+    assert read_back.analyses == first.analyses and read_back.luck == first.luck
+
+
+async def test_a_board_is_drawn_while_a_long_analysis_runs(tmp_path: Path) -> None:
+    """The session's real analysis in real worker processes: a board asked for meanwhile
+    comes back at once, not after the analysis (before the lane it queued behind it)."""
+    import asyncio
+    import time
+
+    from bot.workers import Workers
+    from renderers.examples import EXAMPLES
+
+    store = await Store.open(tmp_path / "long.db")
+    workers = Workers(1, lane=1)
+    await workers.start()
+    try:
+        service = SessionService(store, roller=SeededRoller(8), clock=Clock(), workers=workers)
+        options = MatchOptions(length=3, cube=False)
+        await service.challenge(1, CHANNEL, ALICE, BOB, options, rated=True)
+        await service.accept(CHANNEL, BOB)
+        await play_until_game_over(service, random.Random(8), games=1)
+        plan = await service.plan_analysis(CHANNEL, CAROL.id)
+        assert plan.games == (1,)  # one game: one call of a few seconds in a worker
+        game, perspective = EXAMPLES["hit"]()
+        await workers.render(game, perspective=perspective)  # fonts loaded: time the queue only
+        began = time.monotonic()
+        analysis = asyncio.ensure_future(service.run_analysis(plan))
+        await asyncio.sleep(0.3)  # under way in the lane
+        started = time.monotonic()
+        png = await workers.render(game, perspective=perspective)
+        drawn = time.monotonic() - started
+        assert png[:4] == b"\x89PNG"
+        review = await analysis
+        took = time.monotonic() - began
+        assert [g.game_number for g in review.luck.games] == [1]
+        assert took > 1.5, f"the analysis took {took:.2f} s: too short to tell anything"
+        assert drawn < took / 3, (drawn, took)
+    finally:
+        await workers.close()
+        await store.close()
