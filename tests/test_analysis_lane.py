@@ -189,7 +189,7 @@ async def test_a_board_is_drawn_while_a_long_analysis_runs(tmp_path: Path) -> No
         review = await analysis
         took = time.monotonic() - began
         assert [g.game_number for g in review.luck.games] == [1]
-        assert took > 1.5, f"the analysis took {took:.2f} s: too short to tell anything"
+        assert took > 0.6, f"the analysis took {took:.2f} s: too short to tell anything"
         assert drawn < took / 3, (drawn, took)
     finally:
         await workers.close()
