@@ -174,6 +174,8 @@ from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
 
+from tests.e2e.discord_contract import ContractViolation, check_request
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -302,7 +304,9 @@ OPT_MENTIONABLE = 9
 OPT_NUMBER = 10
 OPT_ATTACHMENT = 11
 
-_COMMAND_NAME_RE = re.compile(r"[-_'\w]{1,32}")
+_COMMAND_NAME_RE = re.compile(
+    r"[-_'\w\u0900-\u0950\u0955-\u0963\u0966-\u097f\ua8e0-\ua8ff\u0e01-\u0e3a\u0e40-\u0e5b]{1,32}"
+)  # Discord's: [-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]
 # The locales Discord knows (https://discord.com/developers/docs/reference#locales):
 # localization keys must be one of them.
 DISCORD_LOCALES = frozenset(
@@ -3240,7 +3244,20 @@ class FakeDiscord:
             self._interactions[token].errors.append(rec)
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
-        """JSON body, or multipart ``payload_json`` + ``files[n]`` parts (as discord.py sends)."""
+        """The body, checked against Discord's contract (``discord_contract``): 400 50035.
+
+        JSON, or multipart ``payload_json`` + ``files[n]`` parts (as discord.py sends), where
+        the ``payload_json`` part is what Discord validates.
+        """
+        payload, uploads = await self._parse_body(request)
+        try:
+            check_request(request.method, request.path, payload)
+        except ContractViolation as broken:
+            log.warning("fake discord: contract: %s %s: %s", request.method, request.path, broken)
+            raise _ApiError(broken.status, broken.code, broken.message, broken.errors) from None
+        return payload, uploads
+
+    async def _parse_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
         if request.content_type.startswith("multipart/"):
             payload: Any = {}
             uploads: list[_Upload] = []
