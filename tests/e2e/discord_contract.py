@@ -100,9 +100,23 @@ def _spec() -> dict[str, Any]:
         return json.load(f)
 
 
+# Snowflakes: the spec types them as strings only, but Discord takes a JSON integer too
+# (its docs only promise that it *returns* strings), and discord.py sends integers: an
+# attachment's id is its index, a DM's recipient_id an int. A non-negative integer passes.
+_SNOWFLAKE = {
+    "anyOf": [
+        {"type": "string", "pattern": "^(0|[1-9][0-9]*)$"},
+        {"type": "integer", "minimum": 0, "maximum": 2**64 - 1},
+    ]
+}
+
+
 @functools.cache
 def _registry() -> Registry:
-    resource = Resource.from_contents(_spec(), default_specification=DRAFT202012)
+    spec = dict(_spec())
+    spec["components"] = {**spec["components"]}
+    spec["components"]["schemas"] = {**spec["components"]["schemas"], "SnowflakeType": _SNOWFLAKE}
+    resource = Resource.from_contents(spec, default_specification=DRAFT202012)
     return Registry().with_resource(_SPEC_URI, resource)
 
 
@@ -124,7 +138,8 @@ def operations() -> tuple[Operation, ...]:
             content = (op.get("requestBody") or {}).get("content") or {}
             pointer = None
             if "application/json" in content:
-                pointer = f"#/paths/{_pointer_escape(template)}/{method}/requestBody/content/application~1json/schema"
+                where = f"#/paths/{_pointer_escape(template)}/{method}/requestBody/content"
+                pointer = where + "/application~1json/schema"
             ops.append(
                 (
                     (params, -len(template)),
@@ -393,9 +408,12 @@ def _check_limits(op: Operation, body: Any) -> None:
         data = body.get("data")
         if body.get("type") in _MESSAGE_CALLBACKS and isinstance(data, Mapping):
             check_message(data, ["data"])
-    elif "/messages" in template or template.startswith("/webhooks/"):
-        if op.method in ("POST", "PATCH") and isinstance(body, Mapping):
-            check_message(body)
+    elif (
+        ("/messages" in template or template.startswith("/webhooks/"))
+        and op.method in ("POST", "PATCH")
+        and isinstance(body, Mapping)
+    ):
+        check_message(body)
 
 
 def check_request(method: str, path: str, body: Any) -> None:
