@@ -50,6 +50,9 @@ from cogs.translator import CommandTranslator, locale
 log = logging.getLogger(__name__)
 
 RESTARTING = _("The bot is restarting; try again in a moment.")
+# Discord's integer options stop at 2^53-1 (JavaScript's safe integers): a larger bound
+# makes it refuse the whole command sync (400 50035), and the bot would not start.
+MAX_MATCH_NUMBER = 2**53 - 1
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="the server's Discord language", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -123,7 +126,12 @@ class Backgammon(
     # --- the guard -----------------------------------------------------------------------
 
     async def _guarded(
-        self, interaction: Interaction, work: Work, *, pressed: bool = False
+        self,
+        interaction: Interaction,
+        work: Work,
+        *,
+        pressed: bool = False,
+        private: bool = False,
     ) -> None:
         """Run a handler inside the in-flight count, with the acknowledgement watchdog.
 
@@ -132,7 +140,7 @@ class Backgammon(
         sent while the action still counts as in flight (a shutdown waits for it) and so
         button presses, which never reach the tree, are answered the same way.
         """
-        reply = Reply(interaction, pressed=pressed)
+        reply = Reply(interaction, pressed=pressed, private=private)
         if not self.accepting:
             await self.bot.tree.on_error(interaction, UserError(RESTARTING))  # type: ignore[arg-type]
             return
@@ -287,14 +295,14 @@ class Backgammon(
     @app_commands.command(name="hint", description=locale(_("The computer's advice for your turn")))
     async def hint(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await reply.acknowledge()  # the computer thinks: privately, by the Reply's lock
             _game, advice = await self.service.hint(
                 interaction.channel_id or 0, player_of(interaction.user)
             )
             text = present.hint_text(advice, language=interaction.locale)
-            await interaction.followup.send(text, ephemeral=True)
+            await reply.private(content=text)
 
-        await self._guarded(interaction, work)
+        await self._guarded(interaction, work, private=True)
 
     @app_commands.command(
         name="analyze", description=locale(_("Error rates and biggest mistakes of the last game"))
@@ -520,7 +528,7 @@ class Backgammon(
             )
             await reply.private(embed=embed)
 
-        await self._guarded(interaction, work)
+        await self._guarded(interaction, work, private=True)
 
     @app_commands.command(
         name="settings", description=locale(_("Your board and turn notices; the server's games"))
@@ -585,7 +593,7 @@ class Backgammon(
             )
             await reply.private(content=text)
 
-        await self._guarded(interaction, work)
+        await self._guarded(interaction, work, private=True)
 
     @app_commands.command(
         name="export", description=locale(_("A match as a file for GNU Backgammon"))
@@ -597,7 +605,7 @@ class Backgammon(
     async def export(
         self,
         interaction: Interaction,
-        match: app_commands.Range[int, 1, 2**62] | None = None,
+        match: app_commands.Range[int, 1, MAX_MATCH_NUMBER] | None = None,
         format: Literal["mat", "sgf"] = "mat",
     ) -> None:
         async def work(reply: Reply) -> None:
