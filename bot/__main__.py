@@ -120,7 +120,7 @@ def make_workers(settings: Settings) -> Workers:
 async def _serve(settings: Settings, token: str, store: Storage, workers: Workers) -> int:
     import discord
 
-    from bot.client import make_bot, point_discord_at
+    from bot.client import CommandSyncError, make_bot, point_discord_at
 
     # SQLite still runs in a thread (and boards too with WORKERS=0); with CPython's default
     # 5 ms GIL switch interval the event loop waits behind them on every hand-off.
@@ -161,6 +161,10 @@ async def _serve(settings: Settings, token: str, store: Storage, workers: Worker
         return 2
     except StartupError as exc:
         print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
+    except CommandSyncError as exc:
+        log.error("cannot start without commands: %s", exc)
+        print(f"gammon-bot: cannot register the slash commands: {exc}", file=sys.stderr)
         return 1
     except discord.HTTPException as exc:
         print(f"gammon-bot: Discord refused the bot at start-up: {exc}", file=sys.stderr)
