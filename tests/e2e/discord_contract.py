@@ -20,6 +20,7 @@ nothing of the fake's state.
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import re
@@ -113,11 +114,73 @@ _SNOWFLAKE = {
 
 @functools.cache
 def _registry() -> Registry:
-    spec = dict(_spec())
-    spec["components"] = {**spec["components"]}
-    spec["components"]["schemas"] = {**spec["components"]["schemas"], "SnowflakeType": _SNOWFLAKE}
+    spec = copy.deepcopy(_spec())
+    schemas = spec["components"]["schemas"]
+    schemas["SnowflakeType"] = _SNOWFLAKE
+    _dispatch_unions(spec, schemas)
     resource = Resource.from_contents(spec, default_specification=DRAFT202012)
     return Registry().with_resource(_SPEC_URI, resource)
+
+
+def _tags(branch: Any, schemas: Mapping[str, Any]) -> list[Any] | None:
+    """The ``type`` values an object schema (or a ``$ref`` to one) requires, if it has any."""
+    if isinstance(branch, Mapping) and set(branch) == {"$ref"}:
+        ref = str(branch["$ref"])
+        if not ref.startswith("#/components/schemas/"):
+            return None
+        branch = schemas.get(ref.rsplit("/", 1)[1])
+    if not isinstance(branch, Mapping) or branch.get("type") != "object":
+        return None
+    if "type" not in (branch.get("required") or ()):
+        return None
+    tag = (branch.get("properties") or {}).get("type") or {}
+    values = tag.get("enum") or ([tag["const"]] if "const" in tag else None)
+    return list(values) if values else None
+
+
+def _dispatch_unions(node: Any, schemas: Mapping[str, Any]) -> None:
+    """Rewrite unions tagged by ``type`` so a body is checked against its own kind only.
+
+    Discord's unions (callback kinds, component kinds...) are ``anyOf``/``oneOf`` of object
+    schemas each requiring its own ``type`` values, and its enumerations unions of named
+    constants (checked as one ``enum``). Checked as written, every message body
+    is tried against every kind of every component: ~7 ms a body, 10 % of the e2e suite. As
+    ``if type in tags then branch`` for each branch (tags disjoint, so it accepts exactly
+    what the union does), only the matching branch is walked, and an error names the field
+    of the kind the body is.
+    """
+    if isinstance(node, list):
+        for item in node:
+            _dispatch_unions(item, schemas)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _dispatch_unions(value, schemas)
+    for keyword in ("anyOf", "oneOf"):
+        branches = node.get(keyword)
+        if not isinstance(branches, list) or len(branches) < 2:
+            continue
+        consts = [b.get("const") for b in branches if isinstance(b, Mapping) and "const" in b]
+        if len(consts) == len(branches) and all(
+            set(b) <= {"const", "title", "description"} for b in branches
+        ):
+            # An enumeration spelled as a union of named constants: one ``enum`` check.
+            del node[keyword]
+            node["enum"] = consts
+            continue
+        tags = [_tags(branch, schemas) for branch in branches]
+        flat = [v for values in tags if values for v in values]
+        if any(t is None for t in tags) or len(flat) != len(set(map(repr, flat))):
+            continue
+        del node[keyword]
+        rules: list[Any] = [{"type": "object", "required": ["type"]}]
+        rules.append({"properties": {"type": {"enum": flat}}})
+        rules += [
+            {"if": {"properties": {"type": {"enum": values}}}, "then": branch}
+            for values, branch in zip(tags, branches, strict=True)
+        ]
+        node["allOf"] = [*node.get("allOf", []), *rules]
 
 
 def _pointer_escape(step: str) -> str:

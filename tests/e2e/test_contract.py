@@ -85,6 +85,21 @@ async def test_a_private_answer_stays_private_after_the_watchdog(
     h.fake.assert_clean()
 
 
+async def test_a_body_discord_refuses_is_answered_like_discord(harness: Harness) -> None:
+    """Through discord.py, as the bot would meet it: 400, 50035, the field's path."""
+    import discord
+
+    h = harness
+    channel = h.bot.get_channel(h.fake.channel_id("general"))
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("x" * 2001)
+    assert (refused.value.status, refused.value.code) == (400, 50035)
+    assert "content" in refused.value.text
+    (record,) = h.fake.errors
+    assert record.errors["content"]["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
+    assert h.fake.messages_in("general") == []
+
+
 # --- the command sync at start-up ------------------------------------------------------------
 
 
@@ -93,16 +108,18 @@ def quick_sync(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(client, "SYNC_PAUSES", (0.1, 0.1, 0.1, 0.1))
 
 
+@pytest.mark.parametrize(("status", "count"), [(503, 2), (500, 1)])
 async def test_a_sync_that_fails_for_a_while_is_retried(
-    fake: FakeDiscord, tmp_path: Path, quick_sync: None
+    fake: FakeDiscord, tmp_path: Path, quick_sync: None, status: int, count: int
 ) -> None:
-    """503 twice (discord.py does not retry a 503 on a bot route): the bot tries again
-    and starts with its commands, instead of running on without them."""
-    rule = fake.fail_requests("PUT", SYNC_ROUTE, 503, count=2)
+    """503 twice (discord.py does not retry a 503 on a bot route: the bot does), or a 500
+    (discord.py retries it itself): the bot starts with its commands, instead of running on
+    without them."""
+    rule = fake.fail_requests("PUT", SYNC_ROUTE, status, count=count)
     h = Harness(fake, tmp_path / "gammon.db")
     await h.start()
     try:
-        assert rule.hits == 2
+        assert rule.hits == count
         assert [c["name"] for c in fake.commands(fake.guild.id)] == ["backgammon"]
     finally:
         await h.stop()
