@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -63,7 +64,7 @@ async def login(bot: GammonBot, token: str, api_base: str) -> None:
     pause = 1.0
     for attempt in range(1, LOGIN_ATTEMPTS + 1):
         try:
-            await asyncio.wait_for(bot.login(token), LOGIN_TIMEOUT)
+            await _login_once(bot, token)
             return
         except discord.LoginFailure:
             raise
@@ -78,6 +79,29 @@ async def login(bot: GammonBot, token: str, api_base: str) -> None:
             log.info("Discord unreachable (%s); retrying in %.0f s", reason, pause)
             await asyncio.sleep(pause)
             pause *= 2
+
+
+async def _login_once(bot: GammonBot, token: str) -> None:
+    """One login; :data:`LOGIN_TIMEOUT` bounds reaching Discord, not the start-up after it.
+
+    ``bot.login`` goes on to run ``setup_hook``, whose command sync has its own bounded
+    retries (15 s): timing it here would cut them short and blame the wrong thing.
+    """
+    attempt = asyncio.create_task(bot.login(token), name="login-once")
+    reached = asyncio.create_task(bot.logged_in.wait(), name="logged-in")
+    try:
+        done, _ = await asyncio.wait(
+            {attempt, reached}, timeout=LOGIN_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+        )
+        if not done:
+            raise TimeoutError
+        await attempt
+    finally:
+        reached.cancel()
+        if not attempt.done():
+            attempt.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await attempt
 
 
 def _reason(exc: BaseException) -> str:

@@ -154,8 +154,10 @@ class GammonBot(commands.Bot):
         self.settings = settings
         self.service = service
         self.synced = asyncio.Event()
+        self.logged_in = asyncio.Event()  # Discord took the token: setup_hook has begun
 
     async def setup_hook(self) -> None:
+        self.logged_in.set()
         if self.get_cog("Backgammon") is None:
             cog = Backgammon(
                 self,

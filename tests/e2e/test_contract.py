@@ -225,3 +225,22 @@ async def test_an_interaction_token_expires_after_its_lifetime(harness: Harness)
     with pytest.raises(discord.HTTPException) as gone:
         await webhook.send("too late")
     assert (gone.value.status, gone.value.code) == (401, 50027)
+
+
+async def test_python_m_bot_exits_when_discord_never_takes_the_commands(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Always 503: the process tries for 15 s (1, 2, 4, 8 s apart), then stops with one line
+    naming the cause, instead of running on with no commands (what it used to do)."""
+    rule = fake.fail_requests("PUT", SYNC_ROUTE, 503, count=100)
+    env = bot_env(tmp_path / "gammon.db", fake, log_level="CRITICAL")
+    bot = await BotProcess(env, tmp_path).start()
+    try:
+        code, stderr, _ = await bot.wait_exit(60)
+    finally:
+        await bot.kill()
+    assert code == 1
+    (line,) = stderr_lines(stderr)
+    assert line.startswith("gammon-bot: cannot register the slash commands: Discord did not")
+    assert "after 5 tries" in line and "503" in line
+    assert rule.hits == 5
