@@ -5,14 +5,17 @@ real start (issue 25: a command option bounded at 2^62 was refused by Discord wi
 the fake had accepted it 64 times). So the fake checks each body the bot sends against Discord's
 own published OpenAPI description (``discord_api/openapi.json``, vendored with its licence) and
 against the documented limits that schema does not encode. Where the docs and the spec disagree
-the docs win, being the stricter (see ``discord_api/README.md``).
+the docs win (``discord_api/README.md``): content <= 2000, a string choice value <= 100. One
+place the spec is stricter than Discord: it types snowflakes as strings only, while Discord
+takes integers (and discord.py sends them), so an integer snowflake passes.
 
 ``check_request(method, path, body)`` raises ``ContractViolation`` (status 400, code 50035, and
 Discord's nested ``errors`` object: ``{"data": {"content": {"_errors": [{"code", "message"}]}}}``)
 or returns quietly. Paths are the request's own (``/api/v10/...``); the operation is found by
-method and path template, its validator built once and cached (the spec is 1.2 MB: loading it
-takes ~50 ms, a validator is compiled lazily on first use). Multipart bodies are checked through
-their ``payload_json``, which is what the caller passes.
+method and path template, its validator built once and cached (the spec is 1.2 MB: loading and
+preparing it takes ~0.4 s once per test run; Discord's tagged unions are rewritten so a body
+is checked against its own kind only, ~3 ms for a message with an embed and a row of buttons).
+Multipart bodies are checked through their ``payload_json``, which is what the caller passes.
 
 This module imports only the standard library, ``jsonschema`` and ``referencing``; it knows
 nothing of the fake's state.
