@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -63,7 +64,7 @@ async def login(bot: GammonBot, token: str, api_base: str) -> None:
     pause = 1.0
     for attempt in range(1, LOGIN_ATTEMPTS + 1):
         try:
-            await asyncio.wait_for(bot.login(token), LOGIN_TIMEOUT)
+            await _login_once(bot, token)
             return
         except discord.LoginFailure:
             raise
@@ -78,6 +79,29 @@ async def login(bot: GammonBot, token: str, api_base: str) -> None:
             log.info("Discord unreachable (%s); retrying in %.0f s", reason, pause)
             await asyncio.sleep(pause)
             pause *= 2
+
+
+async def _login_once(bot: GammonBot, token: str) -> None:
+    """One login; :data:`LOGIN_TIMEOUT` bounds reaching Discord, not the start-up after it.
+
+    ``bot.login`` goes on to run ``setup_hook``, whose command sync has its own bounded
+    retries (15 s): timing it here would cut them short and blame the wrong thing.
+    """
+    attempt = asyncio.create_task(bot.login(token), name="login-once")
+    reached = asyncio.create_task(bot.logged_in.wait(), name="logged-in")
+    try:
+        done, _ = await asyncio.wait(
+            {attempt, reached}, timeout=LOGIN_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+        )
+        if not done:
+            raise TimeoutError
+        await attempt
+    finally:
+        reached.cancel()
+        if not attempt.done():
+            attempt.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await attempt
 
 
 def _reason(exc: BaseException) -> str:
@@ -120,7 +144,7 @@ def make_workers(settings: Settings) -> Workers:
 async def _serve(settings: Settings, token: str, store: Storage, workers: Workers) -> int:
     import discord
 
-    from bot.client import make_bot, point_discord_at
+    from bot.client import CommandSyncError, make_bot, point_discord_at
 
     # SQLite still runs in a thread (and boards too with WORKERS=0); with CPython's default
     # 5 ms GIL switch interval the event loop waits behind them on every hand-off.
@@ -161,6 +185,10 @@ async def _serve(settings: Settings, token: str, store: Storage, workers: Worker
         return 2
     except StartupError as exc:
         print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
+    except CommandSyncError as exc:
+        log.error("cannot start without commands: %s", exc)
+        print(f"gammon-bot: cannot register the slash commands: {exc}", file=sys.stderr)
         return 1
     except discord.HTTPException as exc:
         print(f"gammon-bot: Discord refused the bot at start-up: {exc}", file=sys.stderr)

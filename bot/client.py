@@ -2,7 +2,9 @@
 
 The bot opens nothing itself; its dependencies are made in ``main`` and passed in.
 ``setup_hook`` loads the cog, registers the restart-proof buttons and syncs the commands
-(to DEV_GUILD_ID when set, which is instant; otherwise globally).
+(to DEV_GUILD_ID when set, which is instant; otherwise globally), retrying what is
+transient; a sync Discord refuses, or never takes, raises :class:`CommandSyncError`, which
+ends the process with one line saying why (a bot without commands is no use to anyone).
 
 :func:`explain` is the only place that maps an error to the player's answer. discord.py
 calls it through :meth:`GammonTree.on_error` for command errors (bad options, failed
@@ -19,6 +21,7 @@ import asyncio
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -123,6 +126,22 @@ def _describe(interaction: Interaction) -> str:
     return f"{command} (channel {interaction.channel_id}, user {interaction.user.id})"
 
 
+# Pauses between tries of the command sync at start-up (discord.py already retries a 500
+# itself, for 16 s): 5 tries over 15 s more, then the process stops and says why.
+SYNC_PAUSES = (1.0, 2.0, 4.0, 8.0)
+TRANSIENT = (aiohttp.ClientError, OSError, TimeoutError)
+
+
+class CommandSyncError(Exception):
+    """The commands could not be registered: the bot must not run without them."""
+
+
+def _sync_reason(exc: BaseException) -> str:
+    if isinstance(exc, discord.HTTPException):
+        return str(exc).replace("\n", "; ")  # "400 Bad Request (error code: 50035): ..."
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
 class GammonTree(app_commands.CommandTree[Any]):
     """The command tree, with :func:`explain` as its one error handler."""
 
@@ -157,36 +176,66 @@ class GammonBot(commands.Bot):
         self.settings = settings
         self.service = service
         self.synced = asyncio.Event()
+        self.logged_in = asyncio.Event()  # Discord took the token: setup_hook has begun
 
     async def setup_hook(self) -> None:
-        if self.get_cog("Backgammon") is not None:
-            return  # a retried login runs the hook again; it did its work already
-        cog = Backgammon(
-            self,
-            self.service,
-            leaderboard_min_matches=self.settings.leaderboard_min_matches,
-            game_reviews=self.settings.game_reviews,
-        )
-        await self.add_cog(cog)
-        if self.service.workers.in_process:
-            # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
-            # player (worker processes warm themselves when they start).
-            await asyncio.to_thread(warm_up)
-        self.add_dynamic_items(ActionButton, PickerButton, PickerSelect)
-        quiet_collector()
+        self.logged_in.set()
+        if self.get_cog("Backgammon") is None:
+            cog = Backgammon(
+                self,
+                self.service,
+                leaderboard_min_matches=self.settings.leaderboard_min_matches,
+                game_reviews=self.settings.game_reviews,
+            )
+            await self.add_cog(cog)
+            if self.service.workers.in_process:
+                # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
+                # player (worker processes warm themselves when they start).
+                await asyncio.to_thread(warm_up)
+            self.add_dynamic_items(ActionButton, PickerButton, PickerSelect)
+            quiet_collector()
+        # A retried login runs the hook again: the cog is there, but a sync that failed
+        # must still happen (never run on with no commands).
+        if not self.synced.is_set():
+            await self.sync_commands()
+            self.synced.set()
+
+    async def sync_commands(self) -> None:
+        """Register the command tree with Discord, or raise :class:`CommandSyncError`.
+
+        What is transient (a 5xx, a rate limit, Discord unreachable) is tried again after
+        :data:`SYNC_PAUSES`; a refusal (a 4xx such as 50035 Invalid Form Body) is not, as the
+        same commands would be refused again. Either way the caller learns of it: a bot
+        without its commands must not start quietly.
+        """
         if not self.settings.syncs_commands:
             # Several shard processes: the one running shard 0 registers the commands (they
             # belong to the application, not to a shard); the others would only race it.
             log.info("commands are synced by the process running shard 0")
-        elif self.settings.dev_guild_id:
+            return
+        guild: discord.Object | None = None
+        if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            commands_ = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(commands_), guild.id)
-        else:
-            commands_ = await self.tree.sync()
-            log.info("synced %d commands globally", len(commands_))
-        self.synced.set()
+        where = f"guild {guild.id}" if guild else "globally"
+        for attempt, pause in enumerate((*SYNC_PAUSES, None), start=1):
+            try:
+                commands_ = await self.tree.sync(guild=guild)
+            except (discord.DiscordServerError, discord.RateLimited, *TRANSIENT) as exc:
+                reason = _sync_reason(exc)
+                if pause is None:
+                    raise CommandSyncError(
+                        f"Discord did not take the commands after {attempt} tries: {reason}"
+                    ) from exc
+                log.warning("syncing commands failed (%s); retrying in %.0f s", reason, pause)
+                await asyncio.sleep(pause)
+            except discord.HTTPException as exc:
+                raise CommandSyncError(
+                    f"Discord refused the commands: {_sync_reason(exc)}"
+                ) from exc
+            else:
+                log.info("synced %d commands %s", len(commands_), where)
+                return
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")

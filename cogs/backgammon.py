@@ -52,6 +52,9 @@ from cogs.views import ButtonRef
 log = logging.getLogger(__name__)
 
 RESTARTING = _("The bot is restarting; try again in a moment.")
+# Discord's integer options stop at 2^53-1 (JavaScript's safe integers): a larger bound
+# makes it refuse the whole command sync (400 50035), and the bot would not start.
+MAX_MATCH_NUMBER = 2**53 - 1
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="the server's Discord language", value="auto"),
     app_commands.Choice(name="English", value="en"),
@@ -137,6 +140,7 @@ class Backgammon(
         *,
         pressed: bool = False,
         reply: Reply | None = None,
+        private: bool = False,
     ) -> None:
         """Run a handler inside the in-flight count, with the acknowledgement watchdog.
 
@@ -146,7 +150,7 @@ class Backgammon(
         button presses, which never reach the tree, are answered the same way. ``reply``: a
         front end's own way of answering (the tap picker's), else a plain :class:`Reply`.
         """
-        reply = reply or Reply(interaction, pressed=pressed)
+        reply = reply or Reply(interaction, pressed=pressed, private=private)
         if not self.accepting:
             await self.bot.tree.on_error(interaction, UserError(RESTARTING))  # type: ignore[arg-type]
             return
@@ -311,14 +315,14 @@ class Backgammon(
     @app_commands.command(name="hint", description=locale(_("The computer's advice for your turn")))
     async def hint(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await reply.acknowledge()  # the computer thinks: privately, by the Reply's lock
             _game, advice = await self.service.hint(
                 interaction.channel_id or 0, player_of(interaction.user)
             )
             text = present.hint_text(advice, language=interaction.locale)
-            await interaction.followup.send(text, ephemeral=True)
+            await reply.private(content=text)
 
-        await self._guarded(interaction, work)
+        await self._guarded(interaction, work, private=True)
 
     @app_commands.command(
         name="analyze", description=locale(_("Error rates and biggest mistakes of the last game"))
@@ -559,7 +563,7 @@ class Backgammon(
             )
             await reply.private(embed=embed)
 
-        await self._guarded(interaction, work)
+        await self._guarded(interaction, work, private=True)
 
     @app_commands.command(
         name="settings", description=locale(_("Your board and turn notices; the server's games"))
@@ -635,7 +639,7 @@ class Backgammon(
             )
             await reply.private(content=text)
 
-        await self._guarded(interaction, work)
+        await self._guarded(interaction, work, private=True)
 
     @app_commands.command(
         name="export", description=locale(_("A match as a file for GNU Backgammon"))
@@ -647,7 +651,7 @@ class Backgammon(
     async def export(
         self,
         interaction: Interaction,
-        match: app_commands.Range[int, 1, 2**62] | None = None,
+        match: app_commands.Range[int, 1, MAX_MATCH_NUMBER] | None = None,
         format: Literal["mat", "sgf"] = "mat",
     ) -> None:
         async def work(reply: Reply) -> None:

@@ -6,7 +6,9 @@ Discord instead of a deferral and then a followup. A watchdog defers whatever is
 unanswered after :data:`WATCHDOG_SECONDS` (a locked database, the computer thinking long),
 and :meth:`Reply.acknowledge` defers at once for work known to be slow (an analysis). The
 pressed message loses its buttons by an edit of its own, sent while the new board is drawn.
-Errors stay private whatever was acknowledged, and once the action is stored a Discord
+A command whose answer is private (its Reply made with ``private=True``) is deferred
+privately, since Discord gives the first followup the deferral's visibility. Errors stay
+private whatever was acknowledged, and once the action is stored a Discord
 failure is never reported as "nothing changed" (the ``committed`` flag, read by the tree's
 error handler in :mod:`bot.client` through :meth:`Reply.of`).
 
@@ -60,12 +62,19 @@ class Reply:
     """The answer to one interaction.
 
     ``pressed``: a button was pressed, so acknowledging is a silent deferred update of the
-    pressed message; otherwise (a command) it is a public "thinking..." message.
+    pressed message; otherwise (a command) it is a "thinking..." message, public unless
+    ``private``: the command's answer is for its user alone (their games, their settings,
+    a hint). Discord keeps a deferral's visibility for the first followup, whatever that
+    followup asks, so a private answer must be deferred privately or it is shown to all.
     """
 
-    def __init__(self, interaction: Interaction, *, pressed: bool = False) -> None:
+    def __init__(
+        self, interaction: Interaction, *, pressed: bool = False, private: bool = False
+    ) -> None:
         self.interaction = interaction
         self.pressed = pressed
+        self.private_answer = private
+        self._deferred_publicly = False
         self.committed = False  # the action is stored: never say "unchanged" after this
         self._lock = asyncio.Lock()
         self._finished = asyncio.Event()
@@ -93,8 +102,11 @@ class Reply:
                 return
             if self.pressed:
                 await self.interaction.response.defer()
+            elif self.private_answer:
+                await self.interaction.response.defer(thinking=True, ephemeral=True)
             else:
                 await self.interaction.response.defer(thinking=True)
+                self._deferred_publicly = True
 
     async def watch(self) -> None:
         """Acknowledge after :data:`WATCHDOG_SECONDS` unless the work finished first."""
@@ -154,11 +166,21 @@ class Reply:
         return await channel.send(**kwargs)
 
     async def private(self, **kwargs: Any) -> None:
-        """A private answer that is not an error (settings, a player's own games)."""
-        if self.done:
-            await self.interaction.followup.send(**kwargs, ephemeral=True)
-        else:
-            await self.interaction.response.send_message(**kwargs, ephemeral=True)
+        """A private answer that is not an error (settings, a player's own games, a hint).
+
+        Make the Reply with ``private=True`` so a deferral is private too; should a public
+        "thinking..." message stand anyway, it is removed first, as for an error: the
+        followup would otherwise take its place and its public visibility.
+        """
+        interaction = self.interaction
+        async with self._lock:
+            if not self.done:
+                await interaction.response.send_message(**kwargs, ephemeral=True)
+                return
+        if self._deferred_publicly and _is_thinking(interaction):
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        await interaction.followup.send(**kwargs, ephemeral=True)
 
     async def remove_buttons(self) -> None:
         """Take the buttons off the pressed message, so it cannot be pressed again.

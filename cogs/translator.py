@@ -12,8 +12,9 @@ French words by itself. The words come from the same gettext catalogues as every
   sentence ("play"). They are marked below with :func:`pgettext`, which Babel extracts by
   default (``msgctxt``).
 
-A name Discord would refuse (capitals, spaces, too long) is never sent: the English name
-stays. May import: discord and :mod:`bot.i18n`.
+A name Discord would refuse (punctuation other than "-", "_" and "'", too long) is never
+sent: the English name stays; capitals are lowered and spaces become "-", as Discord
+wants. May import: discord and :mod:`bot.i18n`.
 """
 
 from __future__ import annotations
@@ -27,9 +28,14 @@ from bot.i18n import SOURCE_LANGUAGE, Text, catalogue, language_of, say
 
 Location = app_commands.TranslationContextLocation
 
-# Discord's rule for a chat command's, option's name: lowercase letters (any script),
-# digits, "-" and "_", 1-32 of them.
-NAME_RULE = re.compile(r"^[-_\w]{1,32}$")
+# Discord's rule for a chat command's or option's name,
+# ``^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$``, lowercase where the script has case:
+# letters and digits of any script, "-", "_", the apostrophe ("l'adversaire"), and the
+# Devanagari and Thai scripts whole, vowel signs included (marks, not letters). Python's
+# ``\w`` is letters, digits and "_".
+_DEVANAGARI = "\u0900-\u0950\u0955-\u0963\u0966-\u097f\ua8e0-\ua8ff\U00011b00-\U00011b09"
+_THAI = "\u0e01-\u0e3a\u0e40-\u0e5b"
+NAME_RULE = re.compile(rf"^[-'\w{_DEVANAGARI}{_THAI}]{{1,32}}$")
 DESCRIPTION_LIMIT = 100
 CHOICE_LIMIT = 100
 

@@ -141,14 +141,42 @@ Every live gateway session gets broadcasts (GUILD_CREATE, MESSAGE_*). Interactio
 ``autocomplete`` and ``click`` take ``session=i``: an index into the live sessions, oldest first
 (waits for it to exist). ``r.session_index`` tells where an interaction went.
 
+Discord's contract (every e2e test is a contract test)
+-----------------------------------------------------
+Every request body the bot sends (JSON, or a multipart request's ``payload_json``) is checked
+against Discord's published OpenAPI description (``discord_api/openapi.json``, vendored with its
+MIT licence) for the operation its method and path name, and against the documented limits the
+schema leaves out (``discord_contract``): integer options and their choices/bounds within
+±(2^53-1) (NUMBER ±2^53), 8000 characters per slash command (names, descriptions, choice
+values; per field the longest of default and localizations), 25 choices and 25 options,
+custom_id 1-100, 5 action rows of 5 buttons, 25 select options, 10 embeds and 6000 characters
+across them, content <= 2000 and a string choice value <= 100 (the docs win over the spec's
+4000 and 6000). A body Discord would refuse is answered 400 with Discord's error body,
+``{"code": 50035, "errors": {<field path>: {"_errors": [{"code", "message"}]}}, "message":
+"Invalid Form Body"}``, has no effect, and lands in ``fake.errors`` (so ``assert_clean`` fails).
+Never loosen it to make a test pass: fix the bot.
+
+Rate limits (``fake.rate_limits``, a ``fake_ratelimit.RateLimits``; or ``rate_limits=`` to the
+constructor): every ``/api/`` answer carries Discord's bucket headers (``X-RateLimit-Limit``,
+``-Remaining``, ``-Reset``, ``-Reset-After``, ``-Bucket``); a bucket (route + major parameter)
+over ``route_limit`` per ``route_window`` s (default 10 per 1 s), or everything over
+``global_limit`` per second (50), gets Discord's 429 (``Retry-After``, ``X-RateLimit-Scope``,
+``retry_after``/``global`` in the body), with no effect; discord.py waits and retries. Those go
+to ``fake.rate_limited``, not ``fake.errors``. Interaction callbacks are bound by neither, the
+interaction token's webhook routes not by the global limit. ``fake.rate_limits.reset()``
+forgets the buckets; ``enabled = False`` switches them off.
+
 Realism worth knowing (it mirrors Discord and catches real bugs)
 ----------------------------------------------------------------
 - The initial response must arrive within ``interaction_deadline`` (3 s; ``None`` disables),
   else 404 "Unknown interaction" (10062); a second response gives 400 (40060).
+- An interaction token lives ``interaction_token_lifetime`` seconds (15 minutes): after it,
+  its webhook routes (followups, edits) answer 401 "Invalid Webhook Token" (50027).
 - After a type-5 defer, the *first* followup edits the "thinking" message instead of creating a
-  new one and keeps the defer's ephemeral state (Discord documents this).
-- Messages are validated (content <= 2000, <= 10 embeds, <= 5 action rows of <= 5 buttons,
-  unique custom_ids <= 100 chars, labels <= 80, <= 25 autocomplete choices, modal limits...).
+  new one and keeps the defer's ephemeral state (Discord documents this): a private answer
+  after a public deferral is shown to everyone.
+- Messages are also validated by the fake's own checks (labels <= 80, unique custom_ids,
+  <= 25 autocomplete choices, modal limits...).
 - Ephemeral messages are not reachable through channel routes (404), only the interaction
   webhook. Sending in a channel requires the bot's view/send permissions.
 - The application id differs from the bot user id, to catch code mixing them up.
@@ -173,6 +201,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from aiohttp import WSMsgType, web
+
+from tests.e2e.discord_contract import ContractViolation, check_request
+from tests.e2e.fake_ratelimit import RateLimits
 
 log = logging.getLogger(__name__)
 
@@ -302,7 +333,9 @@ OPT_MENTIONABLE = 9
 OPT_NUMBER = 10
 OPT_ATTACHMENT = 11
 
-_COMMAND_NAME_RE = re.compile(r"[-_'\w]{1,32}")
+_COMMAND_NAME_RE = re.compile(
+    r"[-_'\w\u0900-\u0950\u0955-\u0963\u0966-\u097f\ua8e0-\ua8ff\u0e01-\u0e3a\u0e40-\u0e5b]{1,32}"
+)  # Discord's: [-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]
 # The locales Discord knows (https://discord.com/developers/docs/reference#locales):
 # localization keys must be one of them.
 DISCORD_LOCALES = frozenset(
@@ -1609,12 +1642,17 @@ class FakeDiscord:
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
         interaction_deadline: float | None = 3.0,
+        interaction_token_lifetime: float = 15 * 60,
+        rate_limits: RateLimits | None = None,
         heartbeat_interval_ms: int = 41_250,
         host: str = "127.0.0.1",
         port: int = 0,
     ) -> None:
         self.token = token
         self.interaction_deadline = interaction_deadline
+        self.interaction_token_lifetime = interaction_token_lifetime
+        self.rate_limits = rate_limits if rate_limits is not None else RateLimits()
+        self.rate_limited: list[RequestRecord] = []
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.bot_permissions = bot_permissions
         self.everyone_permissions = everyone_permissions
@@ -3229,6 +3267,15 @@ class FakeDiscord:
             log.info("fake discord: injected %s for %s %s", rule.status, request.method, path)
             self._changed()
             return response
+        verdict = self.rate_limits.check(request.method, path)
+        if verdict is not None and verdict.refused:
+            # Discord's 429: no effect; discord.py waits and retries (not a bot error).
+            rec.status, rec.code, rec.message = 429, 0, "You are being rate limited."
+            self.rate_limited.append(rec)
+            self._changed()
+            response = _json_response(verdict.body(), 429)
+            response.headers.update(verdict.headers)
+            return response
         try:
             if (
                 path.startswith("/api/")
@@ -3257,6 +3304,8 @@ class FakeDiscord:
             self.server_errors.append(rec)
             response = _json_response({"message": rec.message, "code": 0}, 500)
         rec.status = response.status
+        if verdict is not None:
+            response.headers.update(verdict.headers)
         self._changed()
         return response
 
@@ -3266,7 +3315,20 @@ class FakeDiscord:
             self._interactions[token].errors.append(rec)
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
-        """JSON body, or multipart ``payload_json`` + ``files[n]`` parts (as discord.py sends)."""
+        """The body, checked against Discord's contract (``discord_contract``): 400 50035.
+
+        JSON, or multipart ``payload_json`` + ``files[n]`` parts (as discord.py sends), where
+        the ``payload_json`` part is what Discord validates.
+        """
+        payload, uploads = await self._parse_body(request)
+        try:
+            check_request(request.method, request.path, payload)
+        except ContractViolation as broken:
+            log.warning("fake discord: contract: %s %s: %s", request.method, request.path, broken)
+            raise _ApiError(broken.status, broken.code, broken.message, broken.errors) from None
+        return payload, uploads
+
+    async def _parse_body(self, request: web.Request) -> tuple[Any, list[_Upload]]:
         if request.content_type.startswith("multipart/"):
             payload: Any = {}
             uploads: list[_Upload] = []
@@ -3450,6 +3512,12 @@ class FakeDiscord:
                 raise _ApiError(404, 10062, "Unknown interaction")
         elif inter is None or int(request.match_info["app_id"]) != self.application_id:
             raise _ApiError(404, 10015, "Unknown Webhook")
+        elif (
+            asyncio.get_running_loop().time() - inter.dispatched_at
+            > self.interaction_token_lifetime
+        ):
+            # An interaction token lives 15 minutes; after that Discord answers 401.
+            raise _ApiError(401, 50027, "Invalid Webhook Token")
         return inter
 
     async def _h_callback(self, request: web.Request) -> web.Response:
