@@ -22,7 +22,8 @@ from bot.engine import EngineError, MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import Text, _, language_of, say
 from bot.records import MatchRow
-from bot.session import Player, Report, SessionService, SessionSettings
+from bot.services import Services, build_services
+from bot.session import Player, Report, SessionSettings
 from bot.storage import open_store
 from renderers import render_board
 
@@ -49,13 +50,14 @@ def _board_words(language: str) -> dict[str, object]:
 class Terminal:
     def __init__(
         self,
-        service: SessionService,
+        services: Services,
         players: tuple[Player, Player],
         out: Path,
         stdout: TextIO,
         language: str = "en",
     ) -> None:
-        self.service = service
+        self.services = services
+        self.service = services.session
         self.players = players
         self.out = out
         self.stdout = stdout
@@ -140,7 +142,7 @@ class Terminal:
         elif command == "beaver":
             report = await svc.beaver(channel, user)
         elif command == "hint":
-            advice = (await svc.hint(channel, user))[1]
+            advice = (await self.services.reviews.hint(channel, user))[1]
             self.say(present.hint_text(advice, language=self.language))
             return True
         elif command == "resign":
@@ -183,13 +185,14 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     store = await open_store(args.db or settings)
     try:
-        service = SessionService(
+        services = build_services(
             store,
             roller=roller,
             settings=SessionSettings(challenge_timeout=365 * 24 * 3600.0),
         )
+        service = services.session
         players = (Player(1, names[0]), Player(2, names[1]))
-        terminal = Terminal(service, players, Path(args.out), sys.stdout, language)
+        terminal = Terminal(services, players, Path(args.out), sys.stdout, language)
         row = await service.current(OFFLINE_CHANNEL)
         if row is not None and args.new:
             await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))

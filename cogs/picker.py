@@ -264,7 +264,7 @@ async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> No
 
 async def _turn(cog: Backgammon, interaction: Interaction, tap: Tap) -> tuple[MatchRow, Game]:
     """The channel's game if the tap still belongs to its turn and to the presser."""
-    row = await cog.service.current(interaction.channel_id or 0)
+    row = await cog.session.current(interaction.channel_id or 0)
     if row is None or row.id != tap.match_id:
         raise StaleButtonError(words.GAME_OVER)
     if row.version != tap.version:
@@ -354,7 +354,7 @@ async def _confirm(cog: Backgammon, interaction: Interaction, reply: PickerReply
             raise StaleButtonError(words.GONE)
         text = str(partial.play())
         reply.sent = words.played_line(text)
-        return await cog.service.move(channel_id, user, text, ctx)
+        return await cog.session.move(channel_id, user, text, ctx)
 
     await cog._act(interaction, action, pressed=True, reply=reply)
 
@@ -373,7 +373,7 @@ async def _resign(
         if kind is None:
             raise StaleButtonError(words.GONE)
         reply.sent = words.RESIGN_SENT
-        return await cog.service.resign(channel_id, user, kind, ctx)
+        return await cog.session.resign(channel_id, user, kind, ctx)
 
     await cog._act(interaction, action, pressed=True, reply=reply)
 
@@ -479,7 +479,7 @@ async def _picture(
         last_player=game.on_roll,
         last_position=game.position,
     )
-    settings = await cog.service.user_settings(user_id)
+    settings = await cog.services.club.user_settings(user_id)
     options: dict[str, Any] = {
         "perspective": game.on_roll,
         "names": row.player_names,
@@ -491,7 +491,7 @@ async def _picture(
     if render is not None:
         png = await asyncio.to_thread(render, shown, **options)
     else:
-        png = await cog.service.workers.render(shown, **options)
+        png = await cog.services.workers.render(shown, **options)
     return discord.File(io.BytesIO(png), filename=FILENAME)
 
 
