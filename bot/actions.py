@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 
-from bot.engine import Game
+from bot.engine import Game, Play
 from bot.errors import NotYourTurnError, UserError
 from bot.i18n import _
 from bot.present import dice_words, points_words
@@ -55,10 +55,12 @@ def roll(turn: Turn, user: Player) -> Action:
     return Action.ROLL
 
 
-def move(turn: Turn, user: Player, text: str) -> Action:
+def move(turn: Turn, user: Player, play: Play | str) -> Action:
+    """A checker play: the engine's :class:`~bot.engine.Play` (the computer's), or text in
+    standard notation (a person's), parsed against the legal plays."""
     me, game = turn.my_turn(user, Action.MOVE)
     dice = game.dice
-    turn.game = game.move(text)
+    turn.game = game.play(play) if isinstance(play, Play) else game.move(play)
     play = turn.game.last_play
     assert play is not None and dice is not None
     turn.log(Action.MOVE, user.id, me, notation=str(play), dice=dice)

@@ -25,8 +25,9 @@ from collections.abc import Awaitable, Callable
 from typing import TypeGuard
 
 from bot import actions
+from bot.computer import CubeDecision
 from bot.engine import Phase
-from bot.records import MatchRow, Status
+from bot.records import Action, MatchRow, Status
 from bot.reports import Player
 from bot.turn import Turn
 from bot.workers import Workers
@@ -35,6 +36,13 @@ log = logging.getLogger(__name__)
 
 COMPUTER_ATTEMPTS = 5  # failed tries of one computer turn before a moderator is asked to step in
 RETRY_BACKOFF = 3.0  # each wait before another try is this many times the one before
+
+# The computer's answer to a double, as the action it takes (any other answer drops).
+CUBE_ANSWERS: dict[CubeDecision, Callable[[Turn, Player], Action]] = {
+    CubeDecision.TAKE: actions.take,
+    CubeDecision.BEAVER: actions.beaver,
+    CubeDecision.DROP: actions.drop,
+}
 
 
 class ComputerRetries:
@@ -110,26 +118,18 @@ class ComputerOpponent:
             game = turn.game
             if turn.status != Status.PLAYING or game is None or game.actor != 1:
                 return
-            level = row.computer_level
-            think = self.workers.computer
+            level, workers = row.computer_level, self.workers
             if game.resignation is not None:
-                accept = await think(level, "accepts_resignation", game)
+                accept = await workers.accepts_resignation(level, game)
                 actions.answer_resignation(turn, me, accept)
             elif game.phase is Phase.ROLL:
-                doubling = await think(level, "should_double", game)
+                doubling = await workers.should_double(level, game)
                 (actions.double if doubling else actions.roll)(turn, me)
             elif game.phase is Phase.MOVE:
-                play = await think(level, "choose_play", game)
-                actions.move(turn, me, str(play))
+                actions.move(turn, me, await workers.choose_play(level, game))
             elif game.phase is Phase.DOUBLED:
-                answer = str(await think(level, "cube_response", game))
-                step = {
-                    "beaver": actions.beaver,
-                    "take": actions.take,
-                }.get(  # CubeDecision values
-                    answer, actions.drop
-                )
-                step(turn, me)
+                answer = await workers.cube_response(level, game)
+                CUBE_ANSWERS.get(answer, actions.drop)(turn, me)
             else:
                 return
 

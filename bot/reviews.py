@@ -183,7 +183,7 @@ class ReviewService:
         game = row.game
         if game.actor != me or game.resignation is not None:
             raise UserError(_("Hints are for your own turn."))
-        advice = await self.workers.computer(DEFAULT_LEVEL, "hints", game, 3)
+        advice = await self.workers.hints(DEFAULT_LEVEL, game, 3)
         return row, advice
 
     async def analysis(self, channel_id: int, user_id: int | None = None) -> Review:
