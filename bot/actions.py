@@ -61,9 +61,9 @@ def move(turn: Turn, user: Player, play: Play | str) -> Action:
     me, game = turn.my_turn(user, Action.MOVE)
     dice = game.dice
     turn.game = game.play(play) if isinstance(play, Play) else game.move(play)
-    play = turn.game.last_play
-    assert play is not None and dice is not None
-    turn.log(Action.MOVE, user.id, me, notation=str(play), dice=dice)
+    made = turn.game.last_play
+    assert made is not None and dice is not None
+    turn.log(Action.MOVE, user.id, me, notation=str(made), dice=dice)
     rolled = _("{player} rolls {dice}.", player=turn.name(me), dice=dice_words(dice))
     if turn.lines and turn.lines[-1] == rolled:
         turn.lines.pop()  # the roll and the play in one line when both happen here
@@ -72,7 +72,7 @@ def move(turn: Turn, user: Player, play: Play | str) -> Action:
             "{player} rolls {dice} and plays {play}.",
             player=turn.name(me),
             dice=dice_words(dice),
-            play=str(play),
+            play=str(made),
         )
     )
     turn.after_play()

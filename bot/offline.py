@@ -18,14 +18,15 @@ from typing import TextIO
 from bot import present
 from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
-from bot.engine import EngineError, MatchOptions, ResultKind
+from bot.engine import EngineError, Game, MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import Text, _, language_of, say
 from bot.records import Action, MatchRow, Status
 from bot.services import Services, build_services
 from bot.session import Player, Report, SessionSettings
 from bot.storage import open_store
-from renderers import render_board
+from renderers import BoardWords, render_board
+from renderers.panels import ENGLISH
 
 # The terminal is its own little "server": one guild, one channel.
 OFFLINE_GUILD = 0
@@ -54,11 +55,11 @@ COMMAND_ACTIONS = {
 GAME_SAVED = _("Game saved: run the same command again to continue.")
 
 
-def _board_words(language: str) -> dict[str, object]:
+def _board_words(language: str) -> BoardWords:
     """The board picture's words in ``language``: English is the renderer's own default."""
     if language == "en":
-        return {}
-    return {"words": present.board_words(language)}
+        return ENGLISH
+    return present.board_words(language)
 
 
 class Terminal:
@@ -97,7 +98,7 @@ class Terminal:
         if step:
             self.say(step)
 
-    def write_png(self, row: MatchRow, game: object) -> None:
+    def write_png(self, row: MatchRow, game: Game) -> None:
         self.images += 1
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"board-{self.images:04d}.png"
@@ -105,7 +106,7 @@ class Terminal:
             game,
             perspective=present.perspective(game),
             names=row.player_names,
-            **_board_words(self.language),
+            words=_board_words(self.language),
         )
         path.write_bytes(png)
         self.say(_("[board image: {path}]", path=path))

@@ -30,6 +30,7 @@ import contextlib
 import dataclasses
 import io
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -125,7 +126,7 @@ class PickerButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button[Any], match: Any, /
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickerButton:
         return cls(Tap.parse(match))
 
@@ -159,13 +160,13 @@ class PickerSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select[Any], match: Any, /
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickerSelect:
         return cls(Tap.parse(match))
 
     async def callback(self, interaction: Interaction) -> None:
-        data = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
+        data: Mapping[str, Any] = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
         await _dispatch(interaction, self.tap, values)
 
 
@@ -245,7 +246,7 @@ async def _edit_quietly(message: discord.PartialMessage) -> None:
 
 
 async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> None:
-    cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
+    cog: Backgammon | None = interaction.client.get_cog("Backgammon")
     if cog is None:  # pragma: no cover - the cog is always loaded with its components
         return
     reply = PickerReply(interaction, tap)
@@ -259,7 +260,7 @@ async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> No
                 interaction, lambda r: _tap(cog, interaction, reply, values), reply=reply
             )
     except Exception as exc:  # the guard answers most; this catches what escapes it
-        await interaction.client.tree.on_error(interaction, exc)  # type: ignore[attr-defined]
+        await interaction.client.tree.on_error(interaction, exc)
 
 
 async def _turn(cog: Backgammon, interaction: Interaction, tap: Tap) -> tuple[MatchRow, Game]:
