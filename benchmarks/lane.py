@@ -14,7 +14,7 @@ for the match's analysis every ``--every`` seconds, or as soon as the last is an
   ``SCHED_IDLE``; "no analysis" measured again just before, as the machine drifts), every
   analysis worked out again, memory and database forgotten (as many members asking about
   many matches would);
-- **lane + cache**: what the bot does now (``SessionService.run_analysis``): each finished
+- **lane + cache**: what the bot does now (``ReviewService.run_analysis``): each finished
   game reviewed once, the repeats cost nothing. (The per-member cooldown would refuse most
   of the repeats too; it is left out, so the figures show the lane and the cache.)
 
@@ -41,7 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 from bot.computer import DEFAULT_LEVEL  # noqa: E402
 from bot.engine import Game, MatchOptions, Phase  # noqa: E402
-from bot.reviews import AnalysisPlan  # noqa: E402
+from bot.reviews import AnalysisPlan, ReviewService  # noqa: E402
+from bot.services import build_services  # noqa: E402
 from bot.session import Player, SessionService  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from bot.workers import Workers, default_size  # noqa: E402
@@ -72,10 +73,10 @@ async def _forget(store: Store) -> None:
 Store.forget_game_reviews = _forget  # type: ignore[attr-defined]
 
 
-async def settle(service: SessionService, workers: Workers) -> None:
+async def settle(service: ReviewService, workers: Workers) -> None:
     """Stop the reviews a side left running (its member gave up waiting, the work went on)
     and let the lane finish the call it is on, so the next timing starts from nothing."""
-    running = list(service.review_cache.running.values())
+    running = list(service.cache.running.values())
     for task in running:
         task.cancel()
     await asyncio.gather(*running, return_exceptions=True)
@@ -222,10 +223,10 @@ async def main() -> None:
         after = Workers()
         await after.start()
         try:
-            service = SessionService(store, workers=after)
+            service = build_services(store, workers=after).reviews
 
             async def uncached() -> None:
-                service.review_cache.games.clear()
+                service.cache.games.clear()
                 await store.forget_game_reviews()
                 await service.run_analysis(plan)
 
@@ -235,7 +236,7 @@ async def main() -> None:
             print(line("no analysis", *await side(after, None, args, states)))
             print(line("lane, no cache", *await side(after, uncached, args, states)))
             await settle(service, after)
-            service.review_cache.games.clear()
+            service.cache.games.clear()
             await store.forget_game_reviews()
             t = time.perf_counter()
             await service.run_analysis(plan)
@@ -243,7 +244,7 @@ async def main() -> None:
             t = time.perf_counter()
             await service.run_analysis(plan)
             warm = time.perf_counter() - t
-            restarted = SessionService(store, workers=after)  # nothing in memory
+            restarted = build_services(store, workers=after).reviews  # nothing in memory
             t = time.perf_counter()
             await restarted.run_analysis(plan)
             stored = time.perf_counter() - t

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from bot.config import Settings, SettingsError
 from bot.errors import StoreOpenError
 from bot.i18n import LANGUAGES
-from bot.session import SessionService, SessionSettings
+from bot.services import build_services
+from bot.session import SessionSettings
 from bot.storage import Storage, database_of, is_postgres_url, open_store
 from bot.workers import WorkerError, Workers
 
@@ -150,8 +151,8 @@ async def _serve(settings: Settings, token: str, store: Storage, workers: Worker
     # 5 ms GIL switch interval the event loop waits behind them on every hand-off.
     sys.setswitchinterval(0.0005)
     point_discord_at(settings)
-    service = SessionService(store, settings=session_settings(settings), workers=workers)
-    bot = make_bot(settings, service)
+    services = build_services(store, settings=session_settings(settings), workers=workers)
+    bot = make_bot(settings, services)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

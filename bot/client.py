@@ -30,7 +30,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.errors import StoreUnavailableError, UserError
 from bot.i18n import Text, _, say
-from bot.session import SessionService
+from bot.services import Services
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
 from cogs.picker import PickerButton, PickerSelect
@@ -160,7 +160,7 @@ def point_discord_at(settings: Settings) -> None:
 
 
 class GammonBot(commands.Bot):
-    def __init__(self, settings: Settings, service: SessionService) -> None:
+    def __init__(self, settings: Settings, services: Services) -> None:
         sharding: dict[str, Any] = {}
         if isinstance(self, commands.AutoShardedBot):
             sharding = {"shard_count": settings.shard_count, "shard_ids": settings.shard_ids}
@@ -174,7 +174,7 @@ class GammonBot(commands.Bot):
             **sharding,
         )
         self.settings = settings
-        self.service = service
+        self.services = services
         self.synced = asyncio.Event()
         self.logged_in = asyncio.Event()  # Discord took the token: setup_hook has begun
 
@@ -183,12 +183,12 @@ class GammonBot(commands.Bot):
         if self.get_cog("Backgammon") is None:
             cog = Backgammon(
                 self,
-                self.service,
+                self.services,
                 leaderboard_min_matches=self.settings.leaderboard_min_matches,
                 game_reviews=self.settings.game_reviews,
             )
             await self.add_cog(cog)
-            if self.service.workers.in_process:
+            if self.services.workers.in_process:
                 # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
                 # player (worker processes warm themselves when they start).
                 await asyncio.to_thread(warm_up)
@@ -267,8 +267,8 @@ class ShardedGammonBot(GammonBot, commands.AutoShardedBot):
     """
 
 
-def make_bot(settings: Settings, service: SessionService) -> GammonBot:
+def make_bot(settings: Settings, services: Services) -> GammonBot:
     """The bot for these settings: sharded when SHARD_COUNT is set, else one plain client."""
     if settings.shard_count is None:
-        return GammonBot(settings, service)
-    return ShardedGammonBot(settings, service)
+        return GammonBot(settings, services)
+    return ShardedGammonBot(settings, services)

@@ -1,38 +1,47 @@
 """Club life around the games: rematches, threads, settings, reminders, match files.
 
-Part of :class:`bot.session.SessionService` (a mixin): none of this changes a game's rules;
-rematches go through the ordinary challenge, threads only move where a game lives.
+A service of its own (:class:`ClubService`), composed at start-up (:mod:`bot.services`):
+none of this changes a game's rules; rematches go through the session's ordinary challenge,
+threads only move where a game lives.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.errors import NoGameError, NotYourTurnError, UserError
 from bot.i18n import _
 from bot.matfile import export_text
 from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
+from bot.session import SessionService, expired
 from bot.storage import Storage
 
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-
-    Visible = Callable[[MatchRow], Awaitable[bool]]  # may the person asking see this match?
+Visible = Callable[[MatchRow], Awaitable[bool]]  # may the person asking see this match?
 
 NOTIFY_CHOICES = ("on", "off", "idle")
 BOARD_SIDES = ("right", "left")
 THEME_CHOICES = ("classic", "dark")
 
 
-class ClubLife:
-    """Rematches, threads, per-server and per-player settings, reminders, match files."""
+class ClubService:
+    """Rematches, threads, per-server and per-player settings, reminders, match files.
 
-    store: Storage
-    clock: Callable[[], float]
-    display: Callable[[str], str]
+    A rematch is an ordinary challenge (or game against the computer) of ``session``; the
+    rest reads and writes the store.
+    """
+
+    def __init__(self, store: Storage, session: SessionService, *, clock: Callable[[], float]):
+        self.store = store
+        self.session = session
+        self.clock = clock
+
+    def display(self, name: str) -> str:
+        """A name as the front end shows it (the session's, which the front end sets)."""
+        return self.session.display(name)
 
     async def rematch(
         self,
@@ -63,7 +72,7 @@ class ClubLife:
         if row.computer_level is not None:
             if computer is None:
                 raise UserError(_("The computer opponent is not available right now."))
-            return await self.play_computer(
+            return await self.session.play_computer(
                 guild_id,
                 channel_id,
                 user,
@@ -73,7 +82,7 @@ class ClubLife:
                 ctx=ctx,
             )
         other = Player(row.player_ids[1 - me], row.player_names[1 - me])
-        return await self.challenge(
+        return await self.session.challenge(
             guild_id,
             channel_id,
             user,
@@ -153,9 +162,7 @@ class ClubLife:
         rows = await self.store.live_matches_in(guild_id)
         now = self.clock()
         return [
-            row
-            for row in rows
-            if row.player_index(user_id) is not None and not self._expired(row, now)
+            row for row in rows if row.player_index(user_id) is not None and not expired(row, now)
         ]
 
     async def due_reminders(self) -> list[tuple[MatchRow, int]]:
@@ -202,7 +209,7 @@ class ClubLife:
         anyone which matches exist elsewhere.
         """
         if match_id is None:
-            row = await self.latest(channel_id)
+            row = await self.session.latest(channel_id)
             if row is None:
                 raise NoGameError(_("No match has been played in this channel yet."))
         else:
@@ -219,4 +226,4 @@ class ClubLife:
         return row, text
 
 
-__all__ = ["BOARD_SIDES", "NOTIFY_CHOICES", "THEME_CHOICES", "ClubLife"]
+__all__ = ["BOARD_SIDES", "NOTIFY_CHOICES", "THEME_CHOICES", "ClubService"]

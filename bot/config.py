@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 TOKEN_HELP = (
     "Create a bot at https://discord.com/developers/applications (Bot > Reset Token), "
@@ -24,6 +25,13 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 class SettingsError(Exception):
     """A missing or invalid setting; the message is one line meant for the operator."""
+
+
+class Shards(TypedDict, total=False):
+    """The sharding fields of :class:`Settings` that SHARD_COUNT and SHARD_IDS set."""
+
+    shard_count: int
+    shard_ids: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,15 +195,15 @@ def _log_level(value: str) -> str:
     return level
 
 
-def _shards(count_text: str | None, ids_text: str | None) -> dict[str, object]:
+def _shards(count_text: str | None, ids_text: str | None) -> Shards:
     """``SHARD_COUNT`` and ``SHARD_IDS`` (``0-3``, ``0,2``; empty: every shard)."""
     count = _int(count_text, "SHARD_COUNT", minimum=1)
     if count is None:
         if ids_text is not None:
             raise SettingsError("SHARD_IDS needs SHARD_COUNT (how many shards in all)")
-        return {}
+        return Shards()
     if ids_text is None:
-        return {"shard_count": count, "shard_ids": tuple(range(count))}
+        return Shards(shard_count=count, shard_ids=tuple(range(count)))
     ids: set[int] = set()
     for part in ids_text.split(","):
         first, dash, last = part.strip().partition("-")
@@ -212,7 +220,7 @@ def _shards(count_text: str | None, ids_text: str | None) -> dict[str, object]:
                 f"not {part.strip()!r}"
             )
         ids.update(range(low, high + 1))
-    return {"shard_count": count, "shard_ids": tuple(sorted(ids))}
+    return Shards(shard_count=count, shard_ids=tuple(sorted(ids)))
 
 
 def _database_url(value: str | None) -> str | None:

@@ -257,7 +257,7 @@ def recorded_rolls(events: Iterable[_Event]) -> list[RecordedRoll]:
                 len(rolls) + 1,
                 event.game_number,
                 event.seq,
-                event.action,
+                Action(event.action),
                 (int(event.dice[0]), int(event.dice[1])),
             )
         )

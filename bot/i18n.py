@@ -35,12 +35,24 @@ import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 DOMAIN = "gammon"
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
 SOURCE_LANGUAGE = "en"
 LANGUAGES: tuple[str, ...] = ("en", "fr")  # every language with a catalogue, source first
 DECIMAL_SEPARATORS: Mapping[str, str] = {"fr": ","}  # where it is not "."
+
+
+class LocaleValue(Protocol):
+    """A Discord locale (``discord.Locale``) without importing discord: its ``value`` is
+    the language code."""
+
+    @property
+    def value(self) -> str: ...
+
+
+Language = str | LocaleValue | None  # a language code, a Discord locale, or none (English)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +111,7 @@ def catalogue(language: str) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language], fallback=True)
 
 
-def say(text: Text | str, language: str | None = None) -> str:
+def say(text: Text | str, language: Language = None) -> str:
     """The words of ``text`` in ``language`` (a language code or a Discord locale)."""
     if isinstance(text, str):
         return text
@@ -146,6 +158,8 @@ __all__ = [
     "LOCALE_DIR",
     "N_",
     "SOURCE_LANGUAGE",
+    "Language",
+    "LocaleValue",
     "Text",
     "_",
     "catalogue",

@@ -181,7 +181,7 @@ class _Builder:
         elif action in (Action.MOVE, Action.PASS):
             assert before is not None and before.dice is not None
             self.pending = None
-            moves = ()
+            moves: tuple[tuple[int, int, bool], ...] = ()
             if action == Action.MOVE:
                 assert game.last_play is not None
                 moves = tuple((m.source, m.target, m.hit) for m in game.last_play.moves)

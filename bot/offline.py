@@ -18,13 +18,15 @@ from typing import TextIO
 from bot import present
 from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
-from bot.engine import EngineError, MatchOptions, ResultKind
+from bot.engine import EngineError, Game, MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import Text, _, language_of, say
-from bot.records import MatchRow
-from bot.session import Player, Report, SessionService, SessionSettings
+from bot.records import Action, MatchRow, Status
+from bot.services import Services, build_services
+from bot.session import Player, Report, SessionSettings
 from bot.storage import open_store
-from renderers import render_board
+from renderers import BoardWords, render_board
+from renderers.panels import ENGLISH
 
 # The terminal is its own little "server": one guild, one channel.
 OFFLINE_GUILD = 0
@@ -36,26 +38,41 @@ COMMANDS = _(
 )
 
 
+# The words typed, as the game actions they run (a play may also be typed on its own).
+COMMAND_ACTIONS = {
+    "move": Action.MOVE,
+    "roll": Action.ROLL,
+    "double": Action.DOUBLE,
+    "take": Action.TAKE,
+    "drop": Action.DROP,
+    "pass": Action.DROP,
+    "beaver": Action.BEAVER,
+    "resign": Action.RESIGN,
+    "accept": Action.RESIGN_ACCEPT,
+    "reject": Action.RESIGN_REJECT,
+}
+
 GAME_SAVED = _("Game saved: run the same command again to continue.")
 
 
-def _board_words(language: str) -> dict[str, object]:
+def _board_words(language: str) -> BoardWords:
     """The board picture's words in ``language``: English is the renderer's own default."""
     if language == "en":
-        return {}
-    return {"words": present.board_words(language)}
+        return ENGLISH
+    return present.board_words(language)
 
 
 class Terminal:
     def __init__(
         self,
-        service: SessionService,
+        services: Services,
         players: tuple[Player, Player],
         out: Path,
         stdout: TextIO,
         language: str = "en",
     ) -> None:
-        self.service = service
+        self.services = services
+        self.service = services.session
         self.players = players
         self.out = out
         self.stdout = stdout
@@ -70,7 +87,7 @@ class Terminal:
         for game in report.boards:
             self.write_png(report.match, game)
         row = report.match
-        if row.game is not None and row.status == "playing":
+        if row.game is not None and row.status == Status.PLAYING:
             game = row.game
             viewer = present.perspective(game)
             self.say(game.position_for(viewer).ascii())
@@ -81,7 +98,7 @@ class Terminal:
         if step:
             self.say(step)
 
-    def write_png(self, row: MatchRow, game: object) -> None:
+    def write_png(self, row: MatchRow, game: Game) -> None:
         self.images += 1
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"board-{self.images:04d}.png"
@@ -89,14 +106,14 @@ class Terminal:
             game,
             perspective=present.perspective(game),
             names=row.player_names,
-            **_board_words(self.language),
+            words=_board_words(self.language),
         )
         path.write_bytes(png)
         self.say(_("[board image: {path}]", path=path))
 
     def actor(self, row: MatchRow) -> Player:
         """Who types next: the player the game is waiting for."""
-        if row.status == "challenge":
+        if row.status == Status.CHALLENGE:
             return self.players[1]
         assert row.game is not None and row.game.actor is not None
         return self.players[row.game.actor]
@@ -106,59 +123,64 @@ class Terminal:
         words = line.strip().split(maxsplit=1)
         if not words:
             return True
-        command, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
-        if command in ("quit", "exit"):
+        word, rest = words[0].lower(), (words[1] if len(words) > 1 else "")
+        if word in ("quit", "exit"):
             return False
-        if command == "help":
+        if word == "help":
             self.say(COMMANDS)
             return True
         row = await self.service.current(OFFLINE_CHANNEL)
         if row is None:
             self.say(_("No game is running."))
             return False
-        if command == "history":
+        if word == "history":
             row, events = await self.service.history(OFFLINE_CHANNEL)
             self.say("\n".join(present.history_lines(row, events, language=self.language)))
             return True
-        if command == "board":
+        if word == "board":
             if row.game is not None:
-                self.show(Report("board", row, [], [row.game]))
+                self.show(Report(Action.BOARD, row, [], [row.game]))
             return True
         user = self.actor(row)
-        svc, channel = self.service, OFFLINE_CHANNEL
-        if command == "move" or "/" in command:
-            text = rest if command == "move" else line
-            report = await svc.move(channel, user, text)
-        elif command == "roll":
-            report = await svc.roll(channel, user)
-        elif command == "double":
-            report = await svc.double(channel, user)
-        elif command == "take":
-            report = await svc.take(channel, user)
-        elif command in ("drop", "pass"):
-            report = await svc.drop(channel, user)
-        elif command == "beaver":
-            report = await svc.beaver(channel, user)
-        elif command == "hint":
-            advice = (await svc.hint(channel, user))[1]
+        if word == "hint":
+            advice = (await self.services.reviews.hint(OFFLINE_CHANNEL, user))[1]
             self.say(present.hint_text(advice, language=self.language))
             return True
-        elif command == "resign":
-            kind = ResultKind[(rest or "single").strip().upper()]
-            if row.computer_level is not None:
-                resigner = self.players[0]  # the person, never the computer
-            else:
-                resigner = self.players[row.game.on_roll] if row.game else user
-            report = await svc.resign(channel, resigner, kind)
-        elif command in ("accept", "reject"):
-            report = await svc.answer_resignation(channel, user, command == "accept")
-        else:
-            self.say(
-                _("Unknown command '{command}'. {commands}", command=command, commands=COMMANDS)
-            )
+        action = Action.MOVE if "/" in word else COMMAND_ACTIONS.get(word)
+        if action is None:
+            self.say(_("Unknown command '{command}'. {commands}", command=word, commands=COMMANDS))
             return True
+        report = await self.act(action, row, user, line if "/" in word else rest)
         self.show(report)
-        return report.match.status == "playing"
+        return report.match.status == Status.PLAYING
+
+    async def act(self, action: Action, row: MatchRow, user: Player, rest: str) -> Report:
+        """Run one game action for the player typing (``rest``: the words after it)."""
+        svc, channel = self.service, OFFLINE_CHANNEL
+        match action:
+            case Action.MOVE:
+                return await svc.move(channel, user, rest)
+            case Action.ROLL:
+                return await svc.roll(channel, user)
+            case Action.DOUBLE:
+                return await svc.double(channel, user)
+            case Action.TAKE:
+                return await svc.take(channel, user)
+            case Action.DROP:
+                return await svc.drop(channel, user)
+            case Action.BEAVER:
+                return await svc.beaver(channel, user)
+            case Action.RESIGN:
+                kind = ResultKind[(rest or "single").strip().upper()]
+                if row.computer_level is not None:
+                    resigner = self.players[0]  # the person, never the computer
+                else:
+                    resigner = self.players[row.game.on_roll] if row.game else user
+                return await svc.resign(channel, resigner, kind)
+            case Action.RESIGN_ACCEPT | Action.RESIGN_REJECT:
+                accept = action is Action.RESIGN_ACCEPT
+                return await svc.answer_resignation(channel, user, accept)
+        raise AssertionError(f"no offline command runs {action}")
 
 
 async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
@@ -183,25 +205,26 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     store = await open_store(args.db or settings)
     try:
-        service = SessionService(
+        services = build_services(
             store,
             roller=roller,
             settings=SessionSettings(challenge_timeout=365 * 24 * 3600.0),
         )
+        service = services.session
         players = (Player(1, names[0]), Player(2, names[1]))
-        terminal = Terminal(service, players, Path(args.out), sys.stdout, language)
+        terminal = Terminal(services, players, Path(args.out), sys.stdout, language)
         row = await service.current(OFFLINE_CHANNEL)
         if row is not None and args.new:
             await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
             row = None
-        if row is not None and row.status == "playing":
+        if row is not None and row.status == Status.PLAYING:
             terminal.players = (
                 Player(row.player_ids[0], row.player_names[0]),
                 Player(row.player_ids[1], row.player_names[1], row.computer_level is not None),
             )
             terminal.say(_("Resuming your saved game (start afresh with --new)."))
             if row.game is not None:
-                terminal.show(Report("board", row, [], [row.game]))
+                terminal.show(Report(Action.BOARD, row, [], [row.game]))
         else:
             if row is not None:
                 await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
@@ -238,7 +261,7 @@ async def _loop(terminal: Terminal) -> int:
     loop = asyncio.get_running_loop()
     while True:
         row = await terminal.service.current(OFFLINE_CHANNEL)
-        if row is None or row.status != "playing":
+        if row is None or row.status != Status.PLAYING:
             terminal.say(_("Game over. Thanks for playing!"))
             return 0
         prompt = f"{terminal.actor(row).name}> "
@@ -262,7 +285,7 @@ async def _loop(terminal: Terminal) -> int:
             return 0
         if not keep_going:
             row = await terminal.service.current(OFFLINE_CHANNEL)
-            if row is not None and row.status == "playing":
+            if row is not None and row.status == Status.PLAYING:
                 terminal.say(GAME_SAVED)
                 return 0
             terminal.say(_("Game over. Thanks for playing!"))

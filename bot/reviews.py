@@ -1,6 +1,7 @@
 """What the computer and the records say about play: hints, analysis, luck, dice.
 
-Part of :class:`bot.session.SessionService` (a mixin): reads only, never changes a game.
+A service of its own (:class:`ReviewService`), composed at start-up (:mod:`bot.services`):
+reads only, never changes a game.
 Every evaluation, and the dice figures of a server, run in the worker processes' analysis
 lane (:mod:`bot.workers`), never in front of a board.
 
@@ -21,6 +22,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.computer import DEFAULT_LEVEL, CubeHint, PlayerAnalysis, PlayHint
 from bot.dicestats import DiceReport, dice_report, rolls_from_events
@@ -133,20 +135,42 @@ def merge_reviews(parts: Sequence[GameReview], players: Sequence[int]) -> GameRe
     return merged, luck
 
 
-class Reviews:
-    """Hints, analysis with luck, dice verification and dice statistics."""
+class GameReader(Protocol):
+    """What reviews read of the session: the channel's live game, or its last one."""
 
-    store: Storage
-    workers: Workers
-    settings: SessionSettings
-    review_cache: ReviewCache
-    clock: Callable[[], float]
+    async def current(self, channel_id: int) -> MatchRow | None: ...
+
+    async def latest(self, channel_id: int) -> MatchRow | None: ...
+
+
+class ReviewService:
+    """Hints, analysis with luck, dice verification and dice statistics.
+
+    Reads only: the games come from ``games`` (the session), the records from the store,
+    the evaluations from the workers' analysis lane.
+    """
+
+    def __init__(
+        self,
+        store: Storage,
+        workers: Workers,
+        games: GameReader,
+        *,
+        settings: SessionSettings,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.workers = workers
+        self.games = games
+        self.settings = settings
+        self.clock = clock
+        self.cache = ReviewCache()  # finished games' reviews; /analyze cooldowns
 
     async def hint(
         self, channel_id: int, user: Player
     ) -> tuple[MatchRow, list[PlayHint] | CubeHint]:
         """The computer's advice for the player who must act: best plays or the cube."""
-        row = await self.current(channel_id)
+        row = await self.games.current(channel_id)
         if row is None or row.game is None or row.status != Status.PLAYING:
             raise NoGameError(_("There is no game in this channel."))
         me = row.player_index(user.id)
@@ -159,7 +183,7 @@ class Reviews:
         game = row.game
         if game.actor != me or game.resignation is not None:
             raise UserError(_("Hints are for your own turn."))
-        advice = await self.workers.computer(DEFAULT_LEVEL, "hints", game, 3)
+        advice = await self.workers.hints(DEFAULT_LEVEL, game, 3)
         return row, advice
 
     async def analysis(self, channel_id: int, user_id: int | None = None) -> Review:
@@ -173,7 +197,7 @@ class Reviews:
     async def plan_analysis(self, channel_id: int, user_id: int | None = None) -> AnalysisPlan:
         """What :meth:`analysis` would analyse, or the refusal, at once (a few reads): the
         front end refuses privately before it shows anyone that work has begun."""
-        row = await self.latest(channel_id)
+        row = await self.games.latest(channel_id)
         if row is None or row.game is None:
             raise NoGameError(_("No game has been played in this channel yet."))
         events = await self.store.events(row.id)
@@ -185,7 +209,7 @@ class Reviews:
                     _("The analysis covers finished games only: ask again when this game is over.")
                 )
         if user_id is not None:
-            self.review_cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
+            self.cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
         return AnalysisPlan(row, tuple(events), tuple(games))
 
     async def run_analysis(self, plan: AnalysisPlan) -> Review:
@@ -222,7 +246,7 @@ class Reviews:
             if not (immutable or (current is not None and number < current)):
                 return gated(number)  # never kept: a game that may still change
             key = (row.id, number)
-            cache = self.review_cache
+            cache = self.cache
             cached = cache.get(key)
             if cached is not None:
                 return _ready(cached)
@@ -333,8 +357,9 @@ class Reviews:
 __all__ = [
     "AnalysisCooldownError",
     "AnalysisPlan",
+    "GameReader",
     "ReviewCache",
-    "Reviews",
+    "ReviewService",
     "merge_reviews",
     "server_dice_report",
 ]

@@ -11,17 +11,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from bot.club import ClubLife
+from bot import actions
 from bot.computer import DEFAULT_LEVEL, LEVELS, UNAVAILABLE_MESSAGE, computer_available
 from bot.dice import Roller, SystemRoller
 from bot.engine import (
     EngineError,
-    Game,
     MatchOptions,
     Phase,
     ResultKind,
@@ -36,12 +34,11 @@ from bot.errors import (
 )
 from bot.fairdice import commitment, new_secret
 from bot.i18n import _
-from bot.opponent import ComputerRetries, ComputerTurns
+from bot.opponent import COMPUTER_ATTEMPTS, ComputerOpponent
 from bot.present import (
     RESULT_WORDS,
     challenge_lines,
     computer_match_line,
-    dice_words,
     engine_error,
     points_words,
 )
@@ -64,7 +61,6 @@ from bot.reports import (
     Review,
     SessionSettings,
 )
-from bot.reviews import ReviewCache, Reviews
 from bot.storage import Storage
 from bot.turn import (
     Turn,
@@ -81,7 +77,7 @@ PLAY_TEXTS_KEPT = 512  # positions whose legal plays autocomplete keeps at hand
 CONFLICT_RETRIES = 3  # another process (or a racing click) wrote first: reload and retry
 
 
-class SessionService(ComputerTurns, Reviews, ClubLife):
+class SessionService:
     """Runs every game action for every channel. One instance serves the whole bot.
 
     Each action runs under its channel's lock: load the live row, check it is the game the
@@ -90,6 +86,11 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
     that hands it the turn, so a crash can never leave its turn half-done; a row left with
     the computer to act anyway (its evaluation failed) is resumed by
     :meth:`resume_computer_turns` at start-up and before the channel's next action.
+
+    Its collaborators: the store, the roller, the clock, the workers, and the computer
+    opponent it owns (:class:`~bot.opponent.ComputerOpponent`, which plays inside the
+    session's turn). Reviews and club life are services of their own
+    (:mod:`bot.services` builds all three).
     """
 
     def __init__(
@@ -116,14 +117,19 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         self.on_background_report: Callable[[Report], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._play_texts: dict[tuple[int, int], list[str]] = {}  # (match, version) -> plays
-        self._retries: dict[int, asyncio.Task[None]] = {}
-        self.computer_retries = ComputerRetries()  # failed computer turns, with backoff
+        # Called once when a computer turn has failed COMPUTER_ATTEMPTS times: the front end
+        # tells the channel that a moderator can cancel the game.
         self.on_computer_stuck: Callable[[MatchRow], Awaitable[None]] | None = None
-        self.review_cache = ReviewCache()  # finished games' reviews; /analyze cooldowns
         self._computer_factory = computer
         # Drawing and the computer's thinking run here: worker processes in the bot, the
         # same calls in threads for tests and offline play (with ``computer`` stand-ins).
         self.workers = workers or Workers.inline(computer=computer)
+        self.computer = ComputerOpponent(
+            self.workers,
+            retry_after=lambda: self.settings.computer_retry,
+            resume=self._retry_computer,
+            stuck=self._tell_stuck,
+        )
 
     @contextlib.asynccontextmanager
     async def _lock(self, channel_id: int) -> AsyncIterator[None]:
@@ -143,7 +149,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
     async def current(self, channel_id: int) -> MatchRow | None:
         """The live challenge or match in a channel (expired challenges count as none)."""
         row = await self._load(channel_id)
-        if row is not None and self._expired(row, self.clock()):
+        if row is not None and expired(row, self.clock()):
             return None
         return row
 
@@ -286,31 +292,10 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         """The challenged player accepts: the bot rolls the opening and the game starts."""
         return await self._act(
             channel_id,
-            lambda turn: self._do_accept(turn, user, ctx.public),
+            lambda turn: actions.accept(turn, user, ctx.public),
             ctx,
             allow_challenge=True,
         )
-
-    def _do_accept(self, turn: Turn, user: Player, public: str | None = None) -> Action:
-        row = turn.row
-        require_challenge(row)
-        if user.id != row.player_ids[1]:
-            if user.id == row.player_ids[0]:
-                raise NotYourTurnError(
-                    _("Waiting for {player} to accept your challenge.", player=turn.name(1))
-                )
-            raise NotYourTurnError(_("This challenge is for {player}.", player=turn.name(1)))
-        turn.status = Status.PLAYING
-        turn.game = Game.new(row.options)
-        turn.lines.append(_("{player} accepts.", player=turn.name(1)))
-        if row.dice is not None:
-            # Fixed only now, after the commitment was posted: nobody could choose the
-            # secret to suit it. Without one from the front end, a fresh random value.
-            turn.public = public or secrets.token_hex(8)
-            turn.lines.append(commitment_line(row.dice, turn.public))
-        turn.log(Action.START, user.id, 1)
-        turn.opening()
-        return Action.ACCEPT
 
     async def decline(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
@@ -335,120 +320,28 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
     # --- game actions --------------------------------------------------------------------
 
     async def roll(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: self._do_roll(turn, user), ctx)
-
-    def _do_roll(self, turn: Turn, user: Player) -> Action:
-        me, game = turn.my_turn(user, Action.ROLL)
-        # A dry run with dummy dice raises the engine's explanation when rolling is not
-        # allowed now, before a real die is taken from the roller.
-        game.roll((1, 1))
-        dice = (turn.die(), turn.die())
-        turn.game = game.roll(dice)
-        turn.log(Action.ROLL, user.id, me, dice=dice)
-        turn.lines.append(_("{player} rolls {dice}.", player=turn.name(me), dice=dice_words(dice)))
-        turn.after_roll()
-        return Action.ROLL
+        return await self._act(channel_id, lambda turn: actions.roll(turn, user), ctx)
 
     async def move(
         self, channel_id: int, user: Player, text: str, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: self._do_move(turn, user, text), ctx)
-
-    def _do_move(self, turn: Turn, user: Player, text: str) -> Action:
-        me, game = turn.my_turn(user, Action.MOVE)
-        dice = game.dice
-        turn.game = game.move(text)
-        play = turn.game.last_play
-        assert play is not None and dice is not None
-        turn.log(Action.MOVE, user.id, me, notation=str(play), dice=dice)
-        rolled = _("{player} rolls {dice}.", player=turn.name(me), dice=dice_words(dice))
-        if turn.lines and turn.lines[-1] == rolled:
-            turn.lines.pop()  # the roll and the play in one line when both happen here
-        turn.lines.append(
-            _(
-                "{player} rolls {dice} and plays {play}.",
-                player=turn.name(me),
-                dice=dice_words(dice),
-                play=str(play),
-            )
-        )
-        turn.after_play()
-        return Action.MOVE
+        return await self._act(channel_id, lambda turn: actions.move(turn, user, text), ctx)
 
     async def double(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: self._do_double(turn, user), ctx)
-
-    def _do_double(self, turn: Turn, user: Player) -> Action:
-        me, game = turn.my_turn(user, Action.DOUBLE)
-        turn.game = game.double()
-        turn.log(Action.DOUBLE, user.id, me)
-        turn.lines.append(
-            _(
-                "{player} doubles to {cube}. {opponent}: take or drop.",
-                player=turn.name(me),
-                cube=game.cube * 2,
-                opponent=turn.name(1 - me),
-            )
-        )
-        return Action.DOUBLE
+        return await self._act(channel_id, lambda turn: actions.double(turn, user), ctx)
 
     async def take(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: self._do_take(turn, user), ctx)
-
-    def _do_take(self, turn: Turn, user: Player) -> Action:
-        me, game = turn.my_turn(user, Action.TAKE)
-        turn.game = game.take()
-        turn.log(Action.TAKE, user.id, me)
-        # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
-        taken = turn.game
-        owner = taken.cube_owner if taken.cube_owner is not None else me
-        turn.lines.append(
-            _(
-                "{player} takes: the cube is at {cube} and {owner} owns it. {roller} to roll.",
-                player=turn.name(me),
-                cube=taken.cube,
-                owner=turn.name(owner),
-                roller=turn.name(taken.on_roll),
-            )
-        )
-        return Action.TAKE
+        return await self._act(channel_id, lambda turn: actions.take(turn, user), ctx)
 
     async def beaver(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: self._do_beaver(turn, user), ctx)
-
-    def _do_beaver(self, turn: Turn, user: Player) -> Action:
-        me, game = turn.my_turn(user, Action.TAKE)
-        turn.game = game.beaver()
-        turn.log(Action.BEAVER, user.id, me)
-        # The beaver is a take and a redouble: the doubler must now answer it.
-        cube = turn.game.cube
-        turn.lines.append(
-            _(
-                "{player} beavers: the cube is at {cube} and {player} owns it. {opponent}: "
-                "take the beaver (cube to {next}) or drop it ({points}).",
-                player=turn.name(me),
-                cube=cube,
-                opponent=turn.name(1 - me),
-                next=cube * 2,
-                points=points_words(cube),
-            )
-        )
-        return Action.BEAVER
+        return await self._act(channel_id, lambda turn: actions.beaver(turn, user), ctx)
 
     async def drop(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: self._do_drop(turn, user), ctx)
-
-    def _do_drop(self, turn: Turn, user: Player) -> Action:
-        me, game = turn.my_turn(user, Action.DROP)
-        turn.game = game.drop()
-        turn.log(Action.DROP, user.id, me)
-        turn.lines.append(_("{player} drops.", player=turn.name(me)))
-        turn.after_game_end()
-        return Action.DROP
+        return await self._act(channel_id, lambda turn: actions.drop(turn, user), ctx)
 
     async def resign(
         self,
@@ -486,32 +379,8 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         self, channel_id: int, user: Player, accept: bool, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
         return await self._act(
-            channel_id, lambda turn: self._do_answer_resignation(turn, user, accept), ctx
+            channel_id, lambda turn: actions.answer_resignation(turn, user, accept), ctx
         )
-
-    def _do_answer_resignation(self, turn: Turn, user: Player, accept: bool) -> Action:
-        me, game = turn.participant(user)
-        offer = game.resignation
-        if offer is None:
-            raise UserError(_("There is no resignation offer to answer."))
-        if offer.player == me:
-            raise NotYourTurnError(
-                _(
-                    "{opponent} must answer your offer. You can play on meanwhile once they "
-                    "reject it.",
-                    opponent=turn.name(1 - me),
-                )
-            )
-        if accept:
-            turn.game = game.accept_resignation()
-            turn.log(Action.RESIGN_ACCEPT, user.id, me)
-            turn.lines.append(_("{player} accepts the resignation.", player=turn.name(me)))
-            turn.after_game_end()
-            return Action.RESIGN_ACCEPT
-        turn.game = game.reject_resignation()
-        turn.log(Action.RESIGN_REJECT, user.id, me)
-        turn.lines.append(_("{player} rejects the resignation. Play on.", player=turn.name(me)))
-        return Action.RESIGN_REJECT
 
     async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
         """Win by the opponent's time-out: the match as a forfeit, or the game, as the
@@ -595,7 +464,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
     ) -> Report:
         now = self.clock()
         row = await self._expire_stale(channel_id, now)
-        if self._computer_to_act(row):
+        if self.computer.to_act(row):
             # A computer turn left open (see resume_computer_turns): finish and post it
             # first, then judge this request on the state it leads to.
             assert row is not None
@@ -624,7 +493,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
         except EngineError as exc:
             raise UserError(engine_error(exc)) from exc
         if row.computer_level is not None:
-            await self._computer_plays(turn)
+            await self.computer.play(turn)
         return await self._commit(turn, action)
 
     async def _commit(self, turn: Turn, action: Action) -> Report:
@@ -696,7 +565,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
                 guild_id, channel_id, human, computer, options, False, level, False
             )
             report = await self._act_locked(
-                channel_id, lambda turn: self._do_accept(turn, computer, ctx.public), ctx, True
+                channel_id, lambda turn: actions.accept(turn, computer, ctx.public), ctx, True
             )
         report.lines.insert(
             0,
@@ -709,7 +578,7 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
         """Load the live row, expiring a challenge whose time has run out."""
         row = await self._load(channel_id)
-        if row is None or not self._expired(row, now):
+        if row is None or not expired(row, now):
             return row
         with contextlib.suppress(ConflictError):
             await self.store.apply(
@@ -717,14 +586,62 @@ class SessionService(ComputerTurns, Reviews, ClubLife):
             )
         return None
 
-    @staticmethod
-    def _expired(row: MatchRow, now: float) -> bool:
-        return (
-            row.status == Status.CHALLENGE and row.expires_at is not None and now >= row.expires_at
-        )
+    # --- the computer's open turns ------------------------------------------------------
+
+    async def _resume_row(self, row: MatchRow) -> Report | None:
+        """Let the computer finish its open turn in ``row`` (the channel's lock is held)."""
+        turn = Turn(row, self.clock(), self.display, self.roller)
+        await self.computer.play(turn)
+        if not turn.events:
+            return None  # it still cannot act; the log says why
+        return await self._commit(turn, Action.COMPUTER)
+
+    async def _retry_computer(self, channel_id: int) -> None:
+        """The computer opponent's retry timer: finish the channel's open computer turn
+        under its lock, and post it."""
+        async with self._lock(channel_id):
+            row = await self._load(channel_id)
+            report = await self._resume_row(row) if self.computer.to_act(row) else None
+        if report is not None and self.on_background_report is not None:
+            await self.on_background_report(report)
+
+    async def _tell_stuck(self, row: MatchRow) -> None:
+        if self.on_computer_stuck is not None:
+            await self.on_computer_stuck(row)
+
+    async def resume_computer_turns(self) -> list[Report]:
+        """Finish every computer turn left open (a crash before this version, a failure).
+
+        Called at start-up; each finished turn's report is returned for the front end to
+        post. A channel that fails is logged and left for its next action.
+        """
+        reports = []
+        for row in await self.store.live_matches():
+            if not self.computer.to_act(row):
+                continue
+            try:
+                async with self._lock(row.channel_id):
+                    fresh = await self._load(row.channel_id)
+                    report = None
+                    # One left to a moderator is not tried again on a reconnect's ready
+                    # (a new start, with nothing remembered, tries it once more).
+                    if self.computer.to_act(fresh) and not self.computer.given_up(row.id):
+                        report = await self._resume_row(fresh)
+            except Exception:
+                log.exception("channel %s: could not resume the computer's turn", row.channel_id)
+                continue
+            if report is not None:
+                reports.append(report)
+        return reports
+
+
+def expired(row: MatchRow, now: float) -> bool:
+    """Whether ``row`` is a challenge whose time has run out."""
+    return row.status == Status.CHALLENGE and row.expires_at is not None and now >= row.expires_at
 
 
 __all__ = [
+    "COMPUTER_ATTEMPTS",
     "ActionContext",
     "Player",
     "QuarantinedError",
@@ -732,4 +649,5 @@ __all__ = [
     "Review",
     "SessionService",
     "SessionSettings",
+    "expired",
 ]

@@ -43,16 +43,20 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from bot.computer import (
     DEFAULT_LEVEL,
     LEVELS,
     ComputerPlayer,
+    CubeDecision,
+    CubeHint,
     PlayerAnalysis,
+    PlayHint,
     computer_available,
 )
-from bot.engine import Game, MatchOptions
+from bot.engine import Game, MatchOptions, Play
 from bot.luck import MatchLuck, match_luck
 from bot.pool import PoolError, ProcessPool
 from bot.records import EventRecord
@@ -63,20 +67,23 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# What the computer may be asked, by method name: nothing else reaches getattr.
-COMPUTER_METHODS = frozenset(
-    {
-        "choose_play",
-        "should_double",
-        "cube_response",
-        "should_take",
-        "accepts_resignation",
-        "hints",
-        "play_hints",
-        "cube_hint",
-        "analyze",
-    }
-)
+
+class Thought(StrEnum):
+    """What a worker may ask the computer player: a method of
+    :class:`~bot.computer.ComputerPlayer`, and nothing else reaches ``getattr``.
+
+    The session never names one: it calls :class:`Workers`' typed methods
+    (:meth:`Workers.choose_play` hands back a :class:`~bot.engine.Play`,
+    :meth:`Workers.cube_response` a :class:`~bot.computer.CubeDecision`).
+    """
+
+    CHOOSE_PLAY = "choose_play"
+    SHOULD_DOUBLE = "should_double"
+    CUBE_RESPONSE = "cube_response"
+    ACCEPTS_RESIGNATION = "accepts_resignation"
+    HINTS = "hints"
+
+
 CLOSE_TIMEOUT = 5.0  # seconds close() waits for work in flight before ending the workers
 LANE_CLOSE_TIMEOUT = 0.5  # seconds a busy analysis may take at close before it is ended
 LANE_NICENESS = 10  # the analysis lane yields the CPU to boards and the computer's moves
@@ -168,11 +175,9 @@ def render_many(jobs: Sequence[tuple[Game, dict[str, Any]]]) -> list[bytes]:
     return [render(game, options) for game, options in jobs]
 
 
-def think(level: str, method: str, game: Game, args: tuple[Any, ...]) -> Any:
-    """``ComputerPlayer(level).<method>(game, *args)`` with this process's player."""
-    if method not in COMPUTER_METHODS:
-        raise ValueError(f"the computer has no method {method!r}")
-    return getattr(_player(level), method)(game, *args)
+def think(level: str, thought: Thought, game: Game, args: tuple[Any, ...]) -> Any:
+    """``ComputerPlayer(level).<thought>(game, *args)`` with this process's player."""
+    return getattr(_player(level), Thought(thought).value)(game, *args)
 
 
 def analyze(
@@ -370,14 +375,36 @@ class Workers:
         analysis lane with ``lane``: an analysis's mistake boards)."""
         return await self._call(lane, render_many, (list(jobs),))
 
-    async def computer(self, level: str, method: str, game: Game, *args: Any) -> Any:
-        """``ComputerPlayer(level).<method>(game, *args)``: ``choose_play``,
-        ``should_double``, ``cube_response``, ``accepts_resignation``, ``hints``..."""
-        if method not in COMPUTER_METHODS:
-            raise ValueError(f"the computer has no method {method!r}")
+    async def choose_play(self, level: str, game: Game) -> Play:
+        """The computer's play in ``game`` (Phase.MOVE): one of the engine's legal plays,
+        the empty play for a forced pass."""
+        play: Play = await self.think(level, Thought.CHOOSE_PLAY, game)
+        return play
+
+    async def should_double(self, level: str, game: Game) -> bool:
+        """Whether the computer, on roll, doubles before rolling."""
+        return bool(await self.think(level, Thought.SHOULD_DOUBLE, game))
+
+    async def cube_response(self, level: str, game: Game) -> CubeDecision:
+        """The computer's answer to a double: TAKE, DROP or BEAVER."""
+        return CubeDecision(await self.think(level, Thought.CUBE_RESPONSE, game))
+
+    async def accepts_resignation(self, level: str, game: Game) -> bool:
+        """Whether the computer accepts the resignation offered in ``game``."""
+        return bool(await self.think(level, Thought.ACCEPTS_RESIGNATION, game))
+
+    async def hints(self, level: str, game: Game, count: int = 3) -> list[PlayHint] | CubeHint:
+        """Advice for whoever acts in ``game``: the best ``count`` plays, or the cube."""
+        advice: list[PlayHint] | CubeHint = await self.think(level, Thought.HINTS, game, count)
+        return advice
+
+    async def think(self, level: str, thought: Thought, game: Game, *args: Any) -> Any:
+        """``ComputerPlayer(level).<thought>(game, *args)`` in a board worker (in a thread
+        with a stand-in computer). The typed methods above are the ones to call."""
+        thought = Thought(thought)  # an unknown name is refused here, before any worker
         if self.in_process and self._factory is not None:
-            return await asyncio.to_thread(getattr(self._local(level), method), game, *args)
-        return await self.call(think, level, method, game, args)
+            return await asyncio.to_thread(getattr(self._local(level), thought.value), game, *args)
+        return await self.call(think, level, thought, game, args)
 
     async def analyze(
         self, decisions: Sequence[tuple[Game, Decision]], *, level: str, players: Iterable[int]

@@ -33,7 +33,8 @@ from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import _, language_of, say
 from bot.records import Action, ClaimRule
-from bot.session import ActionContext, Player, Report, SessionService
+from bot.services import Services
+from bot.session import ActionContext, Player, Report
 from cogs.helpers import (
     board_report,
     games_text,
@@ -77,24 +78,26 @@ class Backgammon(
     def __init__(
         self,
         bot: commands.Bot,
-        service: SessionService,
+        services: Services,
         *,
         leaderboard_min_matches: int = 1,
         renderer: Callable[..., bytes] | None = None,
         game_reviews: bool = True,
     ) -> None:
         self.bot = bot
-        self.service = service
+        self.services = services
+        self.session = services.session
         self.leaderboard_min_matches = leaderboard_min_matches
-        self.publisher = Publisher(bot, service, renderer=renderer, game_reviews=game_reviews)
+        self.publisher = Publisher(bot, services, renderer=renderer, game_reviews=game_reviews)
         self.in_flight = 0
         self.idle = asyncio.Event()
         self.idle.set()
         self.accepting = True
         # Names reach messages escaped; turns the session finishes on its own are posted.
-        service.display = safe_name
-        service.on_background_report = self.publisher.post_background
-        service.on_computer_stuck = self.publisher.computer_stuck
+        session = services.session
+        session.display = safe_name
+        session.on_background_report = self.publisher.post_background
+        session.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -208,7 +211,7 @@ class Backgammon(
     ) -> Report:
         computer = self._computer()
         assert computer is not None
-        return await self.service.play_computer(
+        return await self.session.play_computer(
             interaction.guild_id or 0,
             interaction.channel_id or 0,
             player_of(interaction.user),
@@ -230,12 +233,12 @@ class Backgammon(
         match_id = button.match_id
         channel_id = interaction.channel_id or 0
         user = player_of(interaction.user)
-        service = self.service
+        service, club = self.session, self.services.club
         if action == Action.REMATCH:
             computer = self._computer()
             await self._act(
                 interaction,
-                lambda ctx: service.rematch(
+                lambda ctx: club.rematch(
                     interaction.guild_id or 0, channel_id, user, match_id, computer, ctx
                 ),
                 pressed=True,
@@ -282,7 +285,7 @@ class Backgammon(
         async def action(ctx: ActionContext) -> Report:
             if self.bot.user is not None and opponent.id == self.bot.user.id:
                 return await self._start_computer(interaction, None, length, cube, ctx)
-            return await self.service.challenge(
+            return await self.session.challenge(
                 interaction.guild_id or 0,
                 interaction.channel_id or 0,
                 player_of(interaction.user),
@@ -316,7 +319,7 @@ class Backgammon(
     async def hint(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             await reply.acknowledge()  # the computer thinks: privately, by the Reply's lock
-            _game, advice = await self.service.hint(
+            _game, advice = await self.services.reviews.hint(
                 interaction.channel_id or 0, player_of(interaction.user)
             )
             text = present.hint_text(advice, language=interaction.locale)
@@ -331,11 +334,11 @@ class Backgammon(
         async def work(reply: Reply) -> None:
             # Refusals (a live game, the member's cooldown) come at once and privately,
             # before anyone sees that an analysis has begun.
-            plan = await self.service.plan_analysis(
+            plan = await self.services.reviews.plan_analysis(
                 interaction.channel_id or 0, interaction.user.id
             )
             await reply.acknowledge()
-            review = await self.service.run_analysis(plan)
+            review = await self.services.reviews.run_analysis(plan)
             language = await self._language(interaction)
             await reply.send(**await self.publisher.analysis(review, language))
 
@@ -345,7 +348,7 @@ class Backgammon(
     async def roll(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.service.roll(channel_id, user, ctx))
+        await self._act(interaction, lambda ctx: self.session.roll(channel_id, user, ctx))
 
     @app_commands.command(name="move", description=locale(_("Play your roll, e.g. 13/7 8/7")))
     @app_commands.describe(
@@ -354,14 +357,14 @@ class Backgammon(
     async def move(self, interaction: Interaction, play: str) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.service.move(channel_id, user, play, ctx))
+        await self._act(interaction, lambda ctx: self.session.move(channel_id, user, play, ctx))
 
     @move.autocomplete("play")
     async def move_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         try:
-            plays = await self.service.legal_play_texts(
+            plays = await self.session.legal_play_texts(
                 interaction.channel_id or 0, interaction.user.id
             )
         except Exception:
@@ -377,13 +380,13 @@ class Backgammon(
     async def double(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.service.double(channel_id, user, ctx))
+        await self._act(interaction, lambda ctx: self.session.double(channel_id, user, ctx))
 
     @app_commands.command(name="take", description=locale(_("Accept your opponent's double")))
     async def take(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.service.take(channel_id, user, ctx))
+        await self._act(interaction, lambda ctx: self.session.take(channel_id, user, ctx))
 
     @app_commands.command(
         name="drop", description=locale(_("Refuse your opponent's double (lose the game)"))
@@ -391,13 +394,13 @@ class Backgammon(
     async def drop(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.service.drop(channel_id, user, ctx))
+        await self._act(interaction, lambda ctx: self.session.drop(channel_id, user, ctx))
 
     @app_commands.command(name="pass", description=locale(_("Same as drop: refuse the double")))
     async def pass_(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.service.drop(channel_id, user, ctx))
+        await self._act(interaction, lambda ctx: self.session.drop(channel_id, user, ctx))
 
     @app_commands.command(
         name="resign", description=locale(_("Offer to resign; your opponent accepts"))
@@ -411,7 +414,7 @@ class Backgammon(
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
         result = ResultKind[kind.upper()]
-        await self._act(interaction, lambda ctx: self.service.resign(channel_id, user, result, ctx))
+        await self._act(interaction, lambda ctx: self.session.resign(channel_id, user, result, ctx))
 
     @app_commands.command(
         name="claim", description=locale(_("Win when your opponent has been idle too long"))
@@ -419,7 +422,7 @@ class Backgammon(
     async def claim(self, interaction: Interaction) -> None:
         user = player_of(interaction.user)
         channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.service.claim(channel_id, user, ctx))
+        await self._act(interaction, lambda ctx: self.session.claim(channel_id, user, ctx))
 
     @app_commands.command(
         name="cancel", description=locale(_("Moderators: end this channel's game"))
@@ -428,7 +431,7 @@ class Backgammon(
         async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
                 raise UserError(_("Only members with Manage Messages can cancel a game."))
-            return await self.service.cancel(
+            return await self.session.cancel(
                 interaction.channel_id or 0, player_of(interaction.user), ctx
             )
 
@@ -437,7 +440,7 @@ class Backgammon(
     @app_commands.command(name="board", description=locale(_("Show the current board again")))
     async def board(self, interaction: Interaction) -> None:
         async def action(_ctx: ActionContext) -> Report:
-            row = await self.service.current(interaction.channel_id or 0)
+            row = await self.session.current(interaction.channel_id or 0)
             if row is None or row.game is None:
                 raise UserError(
                     _("There is no game in this channel. Start one with /backgammon challenge.")
@@ -451,7 +454,7 @@ class Backgammon(
     )
     async def history(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
-            row, events = await self.service.history(interaction.channel_id or 0)
+            row, events = await self.session.history(interaction.channel_id or 0)
             language = await self._language(interaction)
             text = present.history_text(
                 row, events, display=safe_name, code=code_safe, language=language
@@ -474,7 +477,7 @@ class Backgammon(
     @app_commands.command(name="leaderboard", description=locale(_("This server's rated players")))
     async def leaderboard(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
-            rows = await self.service.leaderboard(
+            rows = await self.session.leaderboard(
                 interaction.guild_id or 0, min_rated_matches=self.leaderboard_min_matches
             )
             language = await self._language(interaction)
@@ -502,7 +505,7 @@ class Backgammon(
         public: app_commands.Range[str, 1, 100],
     ) -> None:
         async def work(reply: Reply) -> None:
-            row, result = await self.service.verify_dice(
+            row, result = await self.services.reviews.verify_dice(
                 secret,
                 public,
                 guild_id=interaction.guild_id or 0,
@@ -530,7 +533,7 @@ class Backgammon(
     @app_commands.describe(user=locale(_("Whose rolls (default: everyone's on this server)")))
     async def dice(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async def work(reply: Reply) -> None:
-            report = await self.service.dice_report(interaction.guild_id or 0)
+            report = await self.services.reviews.dice_report(interaction.guild_id or 0)
             language = await self._language(interaction)
             if user is None:
                 text = present.dice_text(report.server, present.THIS_SERVER, language=language)
@@ -555,9 +558,9 @@ class Backgammon(
     async def games(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             me = interaction.user.id
-            rows = await self.service.games_of(interaction.guild_id or 0, me)
+            rows = await self.services.club.games_of(interaction.guild_id or 0, me)
             language = interaction.locale  # a private answer: the reader's language
-            text = games_text(rows, me, self.service.clock(), language_of(language))
+            text = games_text(rows, me, self.session.clock(), language_of(language))
             embed = discord.Embed(
                 title=say(_("Your games"), language), description=present.fit(text, 4000)
             )
@@ -610,7 +613,7 @@ class Backgammon(
                 raise UserError(
                     _("Only members with Manage Messages can change what a claim wins.")
                 )
-            mine = await self.service.update_user_settings(
+            mine = await self.services.club.update_user_settings(
                 interaction.user.id,
                 notify=notify,
                 notify_minutes=idle_minutes,
@@ -618,15 +621,15 @@ class Backgammon(
                 theme=theme,
             )
             server = (
-                await self.service.set_threads(guild_id, threads == "on")
+                await self.services.club.set_threads(guild_id, threads == "on")
                 if threads is not None
-                else await self.service.guild_settings(guild_id)
+                else await self.services.club.guild_settings(guild_id)
             )
             if language is not None:
                 chosen = None if language.value == "auto" else language.value
-                server = await self.service.set_language(guild_id, chosen)
+                server = await self.services.club.set_language(guild_id, chosen)
             if claim is not None:
-                server = await self.service.set_claim(guild_id, ClaimRule(claim))
+                server = await self.services.club.set_claim(guild_id, ClaimRule(claim))
             text = settings_text(
                 mine.notify,
                 mine.notify_minutes,

@@ -30,6 +30,7 @@ import contextlib
 import dataclasses
 import io
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -125,7 +126,7 @@ class PickerButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button[Any], match: Any, /
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickerButton:
         return cls(Tap.parse(match))
 
@@ -159,13 +160,13 @@ class PickerSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select[Any], match: Any, /
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickerSelect:
         return cls(Tap.parse(match))
 
     async def callback(self, interaction: Interaction) -> None:
-        data = interaction.data or {}
-        values = [str(v) for v in data.get("values", [])]  # type: ignore[union-attr]
+        data: Mapping[str, Any] = interaction.data or {}
+        values = [str(v) for v in data.get("values", [])]
         await _dispatch(interaction, self.tap, values)
 
 
@@ -245,7 +246,7 @@ async def _edit_quietly(message: discord.PartialMessage) -> None:
 
 
 async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> None:
-    cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
+    cog: Backgammon | None = interaction.client.get_cog("Backgammon")
     if cog is None:  # pragma: no cover - the cog is always loaded with its components
         return
     reply = PickerReply(interaction, tap)
@@ -259,12 +260,12 @@ async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> No
                 interaction, lambda r: _tap(cog, interaction, reply, values), reply=reply
             )
     except Exception as exc:  # the guard answers most; this catches what escapes it
-        await interaction.client.tree.on_error(interaction, exc)  # type: ignore[attr-defined]
+        await interaction.client.tree.on_error(interaction, exc)
 
 
 async def _turn(cog: Backgammon, interaction: Interaction, tap: Tap) -> tuple[MatchRow, Game]:
     """The channel's game if the tap still belongs to its turn and to the presser."""
-    row = await cog.service.current(interaction.channel_id or 0)
+    row = await cog.session.current(interaction.channel_id or 0)
     if row is None or row.id != tap.match_id:
         raise StaleButtonError(words.GAME_OVER)
     if row.version != tap.version:
@@ -354,7 +355,7 @@ async def _confirm(cog: Backgammon, interaction: Interaction, reply: PickerReply
             raise StaleButtonError(words.GONE)
         text = str(partial.play())
         reply.sent = words.played_line(text)
-        return await cog.service.move(channel_id, user, text, ctx)
+        return await cog.session.move(channel_id, user, text, ctx)
 
     await cog._act(interaction, action, pressed=True, reply=reply)
 
@@ -373,7 +374,7 @@ async def _resign(
         if kind is None:
             raise StaleButtonError(words.GONE)
         reply.sent = words.RESIGN_SENT
-        return await cog.service.resign(channel_id, user, kind, ctx)
+        return await cog.session.resign(channel_id, user, kind, ctx)
 
     await cog._act(interaction, action, pressed=True, reply=reply)
 
@@ -479,7 +480,7 @@ async def _picture(
         last_player=game.on_roll,
         last_position=game.position,
     )
-    settings = await cog.service.user_settings(user_id)
+    settings = await cog.services.club.user_settings(user_id)
     options: dict[str, Any] = {
         "perspective": game.on_roll,
         "names": row.player_names,
@@ -491,7 +492,7 @@ async def _picture(
     if render is not None:
         png = await asyncio.to_thread(render, shown, **options)
     else:
-        png = await cog.service.workers.render(shown, **options)
+        png = await cog.services.workers.render(shown, **options)
     return discord.File(io.BytesIO(png), filename=FILENAME)
 
 

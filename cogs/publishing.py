@@ -36,7 +36,8 @@ from bot.engine import Phase
 from bot.i18n import LANGUAGES, _, language_of, say
 from bot.matfile import mat_filename
 from bot.records import Action, MatchRow
-from bot.session import Report, Review, SessionService
+from bot.services import Services
+from bot.session import Report, Review
 from cogs.helpers import (
     message_content,
     next_actor,
@@ -79,13 +80,14 @@ class Publisher:
     def __init__(
         self,
         bot: commands.Bot,
-        service: SessionService,
+        services: Services,
         *,
         renderer: Callable[..., bytes] | None = None,
         game_reviews: bool = True,
     ) -> None:
         self.bot = bot
-        self.service = service
+        self.services = services
+        self.session = services.session
         self.renderer = renderer
         self.game_reviews = game_reviews
         self.reminder_interval = REMINDER_INTERVAL
@@ -96,7 +98,7 @@ class Publisher:
     async def language(self, guild_id: int, guild_locale: object = None) -> str:
         """The language of a server's public messages: its moderators' choice, else its
         Discord locale (``guild_locale`` when the interaction gave it, else the guild's)."""
-        chosen = (await self.service.guild_settings(guild_id)).language
+        chosen = (await self.services.club.guild_settings(guild_id)).language
         if chosen is not None and chosen in LANGUAGES:
             return chosen
         if guild_locale is None:
@@ -121,7 +123,7 @@ class Publisher:
             if report.action == Action.ACCEPT:
                 thread = await self._open_thread(reply, report, language)
                 if thread is not None:
-                    report.match = await self.service.move_to_thread(
+                    report.match = await self.services.club.move_to_thread(
                         report.match.id, thread.id, report.match.channel_id
                     )
                     await self._post(thread, report, requester, language)
@@ -170,7 +172,7 @@ class Publisher:
 
     async def resume_computer_turns(self) -> None:
         """Finish computer turns left open before this start, and post them."""
-        for report in await self.service.resume_computer_turns():
+        for report in await self.session.resume_computer_turns():
             await self.post_background(report)
 
     async def render(
@@ -210,7 +212,7 @@ class Publisher:
 
             pngs = await asyncio.to_thread(draw)
         else:
-            pngs = await self.service.workers.render_many(jobs, lane=lane)
+            pngs = await self.services.workers.render_many(jobs, lane=lane)
         return [png_file(png, f"board-{index}.png") for index, png in enumerate(pngs, start=1)]
 
     async def _message(
@@ -219,7 +221,7 @@ class Publisher:
         """Everything a result message holds, in ``language``: text, pings, boards, match
         file, buttons."""
         actor = next_actor(report)
-        settings = await self.service.user_settings(actor) if actor is not None else None
+        settings = await self.services.club.user_settings(actor) if actor is not None else None
         notify = actor if settings is not None and settings.notify == "on" else None
         if actor == requester:
             notify = None  # they are acting right now: no need to call them
@@ -253,7 +255,7 @@ class Publisher:
         failure here costs only the link: it is logged, never raised or swallowed."""
         if report.boards and report.match.live:
             try:
-                await self.service.note_board(report.match.id, message.channel.id, message.id)
+                await self.services.club.note_board(report.match.id, message.channel.id, message.id)
             except Exception:
                 log.exception("could not note the board of match %s", report.match.id)
 
@@ -271,7 +273,7 @@ class Publisher:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel) or interaction.guild_id is None:
             return None
-        if not (await self.service.guild_settings(interaction.guild_id)).threads:
+        if not (await self.services.club.guild_settings(interaction.guild_id)).threads:
             return None
         first, second = report.match.player_names  # a thread's name shows no markdown
         names = say(_("{first} vs {second}", first=first, second=second), language)
@@ -334,7 +336,7 @@ class Publisher:
         if not report.match_over:
             return []
         try:
-            row, text = await self.service.match_file(
+            row, text = await self.services.club.match_file(
                 report.match.guild_id, report.match.channel_id, report.match.id
             )
         except Exception:
@@ -353,8 +355,8 @@ class Publisher:
     ) -> tuple[MatchRow, dict[str, Any]]:
         """The /export answer, in ``language``: a match as a file for GNU Backgammon (and the
         match, so the command can tell where it was played); ``visible``: see
-        :meth:`bot.club.ClubLife.match_file`."""
-        row, text = await self.service.match_file(
+        :meth:`bot.club.ClubService.match_file`."""
+        row, text = await self.services.club.match_file(
             guild_id, channel_id, match_id, format, visible=visible
         )
         caption = _(
@@ -373,18 +375,18 @@ class Publisher:
     async def stats(self, guild_id: int, user: discord.abc.User, language: str) -> dict[str, Any]:
         """A player's record on this server in ``language``, with their rating chart when
         they have one."""
-        stats = await self.service.stats(guild_id, user.id)
-        record = await self.service.store.computer_results(guild_id, user.id)
+        stats = await self.session.stats(guild_id, user.id)
+        record = await self.session.store.computer_results(guild_id, user.id)
         name = safe_name(user.display_name)
         text = present.stats_text(stats, name, language=language)
         if record:
             text += "\n" + present.computer_record_text(record, language=language)
         title = say(_("{name}'s backgammon", name=name), language)
         embed = discord.Embed(title=title, description=text)
-        history = await self.service.rating_history(guild_id, user.id)
+        history = await self.services.reviews.rating_history(guild_id, user.id)
         if not history:
             return {"embed": embed, "allowed_mentions": NO_MENTIONS}
-        png = await self.service.workers.lane_call(
+        png = await self.services.workers.lane_call(
             functools.partial(
                 rating_chart, history, name=user.display_name, labels=present.chart_labels(language)
             )
@@ -404,7 +406,7 @@ class Publisher:
         files = await self.render(report, last_play=False, language=language, lane=True)
         if review.luck.games:  # a game with no roll at all has no chart
             inputs = review.luck.games[-1].chart_inputs()
-            chart = await self.service.workers.lane_call(
+            chart = await self.services.workers.lane_call(
                 functools.partial(
                     win_chance_chart,
                     **inputs,
@@ -429,7 +431,7 @@ class Publisher:
             return
         row, number = report.match, over[-1].game_number
         try:
-            await self.service.queue_review(row, number)
+            await self.services.reviews.queue_review(row, number)
         except Exception:  # the game is stored and posted: the review alone is at risk
             log.exception("could not store the review owed for match %s", row.id)
         self._start_review(row, number)
@@ -454,7 +456,7 @@ class Publisher:
         if not self.game_reviews or not computer_available():
             return 0
         started = 0
-        for row, number in await self.service.pending_reviews():
+        for row, number in await self.services.reviews.pending_reviews():
             if self.bot.get_guild(row.guild_id) is None:
                 continue  # another shard's server (or one the bot has left)
             self._start_review(row, number)
@@ -468,7 +470,7 @@ class Publisher:
 
     async def _post_review(self, row: MatchRow, game_number: int) -> None:
         try:
-            review = await self.service.review(row, game_number)
+            review = await self.services.reviews.review(row, game_number)
             channel = self.bot.get_channel(row.channel_id)
             if review.luck.players and isinstance(channel, discord.abc.Messageable):
                 names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
@@ -478,7 +480,7 @@ class Publisher:
                 text = f"{title}\n{luck}"
                 await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
             # Posted, or nothing to post (no luck to tell, the channel is gone): settled.
-            await self.service.review_posted(row, game_number)
+            await self.services.reviews.review_posted(row, game_number)
         except asyncio.CancelledError:
             raise  # a stop: still owed, posted at the next start
         except Exception:
@@ -512,11 +514,11 @@ class Publisher:
         every minute for ever.
         """
         sent = 0
-        for row, user_id in await self.service.due_reminders():
+        for row, user_id in await self.services.club.due_reminders():
             channel = self.bot.get_channel(row.channel_id)
             if not isinstance(channel, discord.abc.Messageable):
                 continue
-            fresh = await self.service.store.get_match(row.id)
+            fresh = await self.session.store.get_match(row.id)
             if (
                 fresh is None
                 or fresh.version != row.version
@@ -524,7 +526,7 @@ class Publisher:
             ):
                 continue  # the player acted meanwhile, or was reminded (another process)
             language = await self.language(row.guild_id)
-            idle = self.service.clock() - row.last_action_at
+            idle = self.session.clock() - row.last_action_at
             text = reminder_text(row, user_id, idle, language)
             try:
                 await channel.send(content=text, allowed_mentions=mentions_for([user_id]))
@@ -537,5 +539,5 @@ class Publisher:
                 continue
             else:
                 sent += 1
-            await self.service.note_reminded(row)
+            await self.services.club.note_reminded(row)
         return sent

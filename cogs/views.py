@@ -26,6 +26,7 @@ May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.records`,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -100,8 +101,8 @@ class ActionButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
-        match: Any,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
         /,
     ) -> ActionButton:
         version = match["version"]
@@ -113,7 +114,7 @@ class ActionButton(
         return cls(Action(match["action"]), ref)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: Backgammon | None = interaction.client.get_cog("Backgammon")  # type: ignore[assignment]
+        cog: Backgammon | None = interaction.client.get_cog("Backgammon")
         if cog is None:  # pragma: no cover - the cog is always loaded with the buttons
             await interaction.response.send_message(
                 say(NOT_LOADED, interaction.locale), ephemeral=True
@@ -122,7 +123,7 @@ class ActionButton(
         try:
             await cog.press(interaction, self.action, self.ref)
         except Exception as exc:  # the guard answers most; this catches what escapes it
-            await interaction.client.tree.on_error(interaction, exc)  # type: ignore[attr-defined, arg-type]
+            await interaction.client.tree.on_error(interaction, exc)
 
 
 def actions_for(row: MatchRow) -> list[Action]:

@@ -358,7 +358,8 @@ class _Scene:
     def draw_trays(self) -> None:
         layout, theme = self.layout, self.theme
         off = self.game.position_for(self.me).borne_off()
-        for side, n in zip(("near", "far"), off, strict=True):
+        sides: tuple[Side, Side] = ("near", "far")
+        for side, n in zip(sides, off, strict=True):
             player = self.player_of(side)
             slab = sprites.slab(theme, layout, player)
             for index in range(min(n, 15)):

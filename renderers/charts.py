@@ -227,11 +227,7 @@ def win_chance_scene(
         "luckiest": labels.luckiest,
         "unluckiest": labels.unluckiest,
     }
-    legend = tuple(
-        (kind, word)
-        for kind, word in legend_words.items()
-        if kind in kinds_shown  # type: ignore[comparison-overlap]
-    )
+    legend = tuple((kind, word) for kind, word in legend_words.items() if kind in kinds_shown)
     step = _nice_step(last, 8)
     x_ticks = tuple((float(x), str(x)) for x in range(0, int(last) + 1, max(1, int(step))))
     return ChartScene(
@@ -426,7 +422,7 @@ _EXTRA = {
 
 
 def _extra(theme: Theme, key: str) -> RGB:
-    return _EXTRA.get(theme.name, _EXTRA["classic"])[key]  # type: ignore[return-value]
+    return _EXTRA.get(theme.name, _EXTRA["classic"])[key]
 
 
 class _Painter:

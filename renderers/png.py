@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import struct
 import zlib
+from types import ModuleType
 
+fast_zlib: ModuleType | None
 try:  # ISA-L's deflate: about five times faster than zlib's at level 1, as small
     from isal import isal_zlib as fast_zlib
 except ImportError:  # pragma: no cover - where isal has no wheel

@@ -146,8 +146,8 @@ def paint(
     kept_regions, kept_text = cache_pair
     ops, keys = canvas.ops, canvas.keys
     out = indexed.copy()
-    furniture = [i for i, key in enumerate(keys) if key is not None and key[0][0] != "text"]
-    rest = [i for i, key in enumerate(keys) if key is None or key[0][0] == "text"]
+    furniture = [i for i, key in enumerate(keys) if key is not None and not _is_text(key)]
+    rest = [i for i, key in enumerate(keys) if key is None or _is_text(key)]
     if not _furniture_first(ops, furniture, rest):
         for box, members in _regions(ops):
             out.paste(_region(rgb, palette, ops, members, box, []), (box[0] + 1, box[1]))
@@ -173,13 +173,19 @@ def paint(
         # Only text, on the furniture under it (a panel, a tray): a player's name is the
         # same in every picture of a game.
         under = tuple(key for lbox, _, key in layers if _meets(box, lbox))
-        cache_key = ("text", box, under, texts)
-        drawn = kept_text.get(cache_key)
+        text_key = ("text", box, under, texts)
+        drawn = kept_text.get(text_key)
         if drawn is None:
             drawn = _region(rgb, palette, ops, chosen, box, layers)
-            kept_text.put(cache_key, drawn)
+            kept_text.put(text_key, drawn)
         out.paste(drawn, (box[0] + 1, box[1]))
     return out
+
+
+def _is_text(key: Hashable) -> bool:
+    """Whether an operation's key (``(sprite_key, x, y)``, see :meth:`Canvas.paste`) is a
+    text's: :func:`renderers.sprites.keyed_text` keys start with ``"text"``."""
+    return isinstance(key, tuple) and isinstance(key[0], tuple) and key[0][0] == "text"
 
 
 def _meets(a: Box, b: Box) -> bool:

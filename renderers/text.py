@@ -272,14 +272,17 @@ def text_image(
     image = Image.new("RGBA", (width, ascent + descent), (*colour, 0))
     draw = ImageDraw.Draw(image)
     rtl = is_rtl("".join(part.text for part in parts))
-    options = {"direction": "rtl" if rtl else "ltr"} if LAYOUT_ENGINE == Layout.RAQM else {}
+    # Only Raqm knows a direction; the basic layout refuses one.
+    direction = ("rtl" if rtl else "ltr") if LAYOUT_ENGINE == Layout.RAQM else None
     # Runs follow the name's base direction; Raqm orders the characters inside each run.
     x = total + 1 if rtl else 1.0
     for part, length in zip(parts, lengths, strict=True):
         face = fonts[part.font_index]
         if rtl:
             x -= length
-        draw.text((x, ascent), part.text, font=face, fill=(*colour, 255), anchor="ls", **options)
+        draw.text(
+            (x, ascent), part.text, font=face, fill=(*colour, 255), anchor="ls", direction=direction
+        )
         if not rtl:
             x += length
     return image

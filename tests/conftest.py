@@ -16,6 +16,7 @@ import pytest
 
 from bot.dice import ScriptedRoller
 from bot.records import EventRecord, FinishedGame, MatchRow, PlayerStats
+from bot.services import Services, build_services
 from bot.session import SessionService, SessionSettings
 from bot.storage import Store
 from tests.pg_server import PgServer, Schemas, Unavailable, find_bindir, postgres
@@ -125,10 +126,16 @@ def settings() -> SessionSettings:
 
 
 @pytest.fixture
-def service(
+def services(
     store: Store, roller: ScriptedRoller, clock: FakeClock, settings: SessionSettings
-) -> SessionService:
-    return SessionService(store, roller=roller, settings=settings, clock=clock)
+) -> Services:
+    """The session, reviews and club life over the test's store, as the bot composes them."""
+    return build_services(store, roller=roller, settings=settings, clock=clock)
+
+
+@pytest.fixture
+def service(services: Services) -> SessionService:
+    return services.session
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from bot.engine import MatchOptions, Phase
 from bot.errors import UserError
 from bot.replay import decisions_from_events
 from bot.reviews import AnalysisCooldownError
+from bot.services import build_services
 from bot.session import Player, SessionService
 from bot.storage import Store
 
@@ -58,35 +59,36 @@ async def play_until_game_over(service: SessionService, rng: random.Random, game
 
 
 @pytest.fixture
-async def service(tmp_path: Path):
+async def services(tmp_path: Path):
     store = await Store.open(tmp_path / "lane.db")
-    service = SessionService(store, roller=SeededRoller(5), clock=Clock())
+    services = build_services(store, roller=SeededRoller(5), clock=Clock())
+    service = services.session
     await service.challenge(1, CHANNEL, ALICE, BOB, MatchOptions(length=7, cube=False), rated=True)
     await service.accept(CHANNEL, BOB)
-    yield service
+    yield services
     await store.close()
 
 
-async def test_a_live_rated_game_is_never_analysed_and_finished_games_are(service) -> None:
+async def test_a_live_rated_game_is_never_analysed_and_finished_games_are(services) -> None:
     with pytest.raises(UserError, match="finished games only"):
-        await service.analysis(CHANNEL, CAROL.id)
+        await services.reviews.analysis(CHANNEL, CAROL.id)
     rng = random.Random(2)
-    await play_until_game_over(service, rng, games=1)
-    row = await service.current(CHANNEL)
+    await play_until_game_over(services.session, rng, games=1)
+    row = await services.session.current(CHANNEL)
     assert row is not None and row.live and row.game.game_number == 2
     # a few moves into game 2: still nothing of it is shown
     for _ in range(4):
-        game = (await service.current(CHANNEL)).game
+        game = (await services.session.current(CHANNEL)).game
         who = (ALICE, BOB)[game.actor]
         if game.phase is Phase.ROLL:
-            await service.roll(CHANNEL, who)
+            await services.session.roll(CHANNEL, who)
         else:
-            await service.move(
-                CHANNEL, who, rng.choice(await service.legal_play_texts(CHANNEL, who.id))
+            await services.session.move(
+                CHANNEL, who, rng.choice(await services.session.legal_play_texts(CHANNEL, who.id))
             )
-    review = await service.analysis(CHANNEL, CAROL.id)
+    review = await services.reviews.analysis(CHANNEL, CAROL.id)
     assert [game.game_number for game in review.luck.games] == [1]
-    events = await service.store.events(row.id)
+    events = await services.session.store.events(row.id)
     first = [e for e in events if e.game_number == 1]
     decisions = [d for d in decisions_from_events(row.options, first) if d[0].game_number == 1]
     whole = ComputerPlayer("expert").analyze(decisions)
@@ -94,42 +96,42 @@ async def test_a_live_rated_game_is_never_analysed_and_finished_games_are(servic
         assert review.analyses[player].decisions == whole[player].decisions > 0
 
 
-async def test_each_member_waits_between_two_analyses(service) -> None:
-    await play_until_game_over(service, random.Random(3), games=1)
-    await service.analysis(CHANNEL, CAROL.id)
+async def test_each_member_waits_between_two_analyses(services) -> None:
+    await play_until_game_over(services.session, random.Random(3), games=1)
+    await services.reviews.analysis(CHANNEL, CAROL.id)
     with pytest.raises(AnalysisCooldownError, match=r"try again in 30 s"):
-        await service.analysis(CHANNEL, CAROL.id)
-    await service.analysis(CHANNEL, ALICE.id)  # someone else may
-    service.clock.now += 29.5
+        await services.reviews.analysis(CHANNEL, CAROL.id)
+    await services.reviews.analysis(CHANNEL, ALICE.id)  # someone else may
+    services.session.clock.now += 29.5
     with pytest.raises(AnalysisCooldownError, match=r"try again in 1 s"):
-        await service.analysis(CHANNEL, CAROL.id)
-    service.clock.now += 1
-    await service.analysis(CHANNEL, CAROL.id)
+        await services.reviews.analysis(CHANNEL, CAROL.id)
+    services.session.clock.now += 1
+    await services.reviews.analysis(CHANNEL, CAROL.id)
 
 
 async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_games(
-    service, monkeypatch
+    services, monkeypatch
 ) -> None:
     calls: list[int | None] = []
-    review_log = service.workers.review_log
+    review_log = services.workers.review_log
 
     async def counted(*args, **kwargs):
         calls.append(kwargs.get("game_number"))
         return await review_log(*args, **kwargs)
 
-    monkeypatch.setattr(service.workers, "review_log", counted)
-    await play_until_game_over(service, random.Random(4), games=2)
-    row = await service.current(CHANNEL)
+    monkeypatch.setattr(services.workers, "review_log", counted)
+    await play_until_game_over(services.session, random.Random(4), games=2)
+    row = await services.session.current(CHANNEL)
     # the review posted when game 1 ended fills the cache
-    await service.review(row, 1)
+    await services.reviews.review(row, 1)
     assert calls == [1]
-    first = await service.analysis(CHANNEL, CAROL.id)
+    first = await services.reviews.analysis(CHANNEL, CAROL.id)
     assert calls == [1, 2]  # only game 2 was new
-    again = await service.analysis(CHANNEL, ALICE.id)
+    again = await services.reviews.analysis(CHANNEL, ALICE.id)
     assert calls == [1, 2]  # nothing new: the second analysis costs nothing
     assert again.analyses == first.analyses
     # the games reviewed apart add up to one review of the whole log
-    events = await service.store.events(row.id)
+    events = await services.session.store.events(row.id)
     done = [e for e in events if e.game_number <= 2]
     decisions = [d for d in decisions_from_events(row.options, done) if d[0].game_number <= 2]
     whole = ComputerPlayer("expert").analyze(decisions)
@@ -144,7 +146,7 @@ async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_ga
     assert [g.game_number for g in first.luck.games] == [1, 2]
 
     # after a restart (nothing in memory) the stored reviews are read, not worked out again
-    restarted = SessionService(service.store, clock=service.clock)
+    restarted = build_services(services.session.store, clock=services.session.clock)
     redone: list[int | None] = []
 
     async def recounted(*args, **kwargs):
@@ -152,7 +154,7 @@ async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_ga
         raise AssertionError("a stored review was worked out again")
 
     monkeypatch.setattr(restarted.workers, "review_log", recounted)
-    read_back = await restarted.analysis(CHANNEL, CAROL.id)
+    read_back = await restarted.reviews.analysis(CHANNEL, CAROL.id)
     assert redone == []
     assert read_back.analyses == first.analyses and read_back.luck == first.luck
 
@@ -170,17 +172,18 @@ async def test_a_board_is_drawn_while_a_long_analysis_runs(tmp_path: Path) -> No
     workers = Workers(1, lane=1)
     await workers.start()
     try:
-        service = SessionService(store, roller=SeededRoller(8), clock=Clock(), workers=workers)
+        services = build_services(store, roller=SeededRoller(8), clock=Clock(), workers=workers)
+        service = services.session
         options = MatchOptions(length=3, cube=False)
         await service.challenge(1, CHANNEL, ALICE, BOB, options, rated=True)
         await service.accept(CHANNEL, BOB)
         await play_until_game_over(service, random.Random(8), games=1)
-        plan = await service.plan_analysis(CHANNEL, CAROL.id)
+        plan = await services.reviews.plan_analysis(CHANNEL, CAROL.id)
         assert plan.games == (1,)  # one game: one call of a few seconds in a worker
         game, perspective = EXAMPLES["hit"]()
         await workers.render(game, perspective=perspective)  # fonts loaded: time the queue only
         began = time.monotonic()
-        analysis = asyncio.ensure_future(service.run_analysis(plan))
+        analysis = asyncio.ensure_future(services.reviews.run_analysis(plan))
         await asyncio.sleep(0.3)  # under way in the lane
         started = time.monotonic()
         png = await workers.render(game, perspective=perspective)

@@ -148,3 +148,23 @@ def test_offline_play_uses_the_bots_postgresql_when_database_url_is_set(
     assert again.returncode == 0, again.stderr
     assert "Resuming your saved game" in again.stdout
     assert "Game over" in again.stdout
+
+
+def test_offline_words_run_their_actions_and_an_unknown_word_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """``pass`` is a drop, ``reject`` answers a resignation; a word that is no command is
+    answered with the list and the game goes on."""
+    out, db = tmp_path / "out", tmp_path / "g.db"
+    result = run_bot(
+        ["play", "--names", "alice,bob", "--dice", "3,1", "--out", str(out), "--db", str(db)],
+        tmp_path,
+        stdin="frobnicate\nresign\nreject\n8/5 6/5\ndouble\npass\n",
+    )
+    assert result.returncode == 0, result.stderr
+    text = result.stdout
+    assert "Unknown command 'frobnicate'." in text
+    assert "rejects the resignation" in text
+    assert "bob doubles to 2." in text
+    assert "alice drops." in text
+    assert "Game over" in text

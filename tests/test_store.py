@@ -35,6 +35,7 @@ from bot.records import (
     Status,
     UserSettings,
 )
+from bot.services import Services
 from bot.session import Player, SessionService
 from bot.storage import MIGRATIONS, Storage, Store, open_store
 
@@ -600,7 +601,7 @@ async def test_every_reader_and_small_writer_behaves_alike(
 
 
 async def test_reminder_candidates_are_only_the_games_an_idle_reminder_may_be_due_in(
-    store: Store, service: SessionService, roller: ScriptedRoller
+    store: Store, service: SessionService, services: Services, roller: ScriptedRoller
 ) -> None:
     # Bob asked for a reminder after 5 idle minutes; Alice, Carol and Dave did not.
     await store.save_user_settings(BOB.id, UserSettings(notify="idle", notify_minutes=5))
@@ -616,8 +617,10 @@ async def test_reminder_candidates_are_only_the_games_an_idle_reminder_may_be_du
     [due] = await store.reminder_candidates(since + 300)
     assert due.id == started.id and due.version == started.version
     service.clock.now = since + 300
-    assert [(row.id, user) for row, user in await service.due_reminders()] == [(started.id, BOB.id)]
+    assert [(row.id, user) for row, user in await services.club.due_reminders()] == [
+        (started.id, BOB.id)
+    ]
     assert await store.note_notified(due.id, due.version)
     assert await store.reminder_candidates(since + 3600) == []  # reminded this turn already
     service.clock.now = since + 3600
-    assert await service.due_reminders() == []
+    assert await services.club.due_reminders() == []

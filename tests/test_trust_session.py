@@ -11,6 +11,7 @@ from bot.errors import StaleButtonError, UserError
 from bot.records import ClaimRule, MatchRow
 from bot.replay import replay
 from bot.reports import ActionContext
+from bot.services import Services
 from bot.session import SessionService
 from tests.test_session import ALICE, BOB, GUILD, start
 
@@ -48,7 +49,7 @@ async def test_a_legacy_accept_still_answers_its_own_challenge(
 
 
 async def test_a_match_by_number_only_on_its_server_and_when_visible(
-    service: SessionService, roller: ScriptedRoller
+    service: SessionService, services: Services, roller: ScriptedRoller
 ) -> None:
     channel = 702
     await start(service, roller, channel, (3, 1))
@@ -64,13 +65,13 @@ async def test_a_match_by_number_only_on_its_server_and_when_visible(
     async def shown(row: MatchRow) -> bool:
         return True
 
-    row, text = await service.match_file(GUILD, 1, number, visible=shown)
+    row, text = await services.club.match_file(GUILD, 1, number, visible=shown)
     assert row.id == number and text
     for guild, visible in ((GUILD + 1, shown), (GUILD, hidden)):
         with pytest.raises(UserError) as refused:
-            await service.match_file(guild, 1, number, visible=visible)
+            await services.club.match_file(guild, 1, number, visible=visible)
         with pytest.raises(UserError) as missing:
-            await service.match_file(guild, 1, number + 100, visible=visible)
+            await services.club.match_file(guild, 1, number + 100, visible=visible)
         assert str(refused.value) == str(missing.value).replace(str(number + 100), str(number))
     assert [r.id for r in seen] == [number]
 
@@ -94,7 +95,7 @@ async def _three_to_ten_in_25(service: SessionService, roller: ScriptedRoller, c
 
 
 async def test_a_claim_at_3_10_in_a_25_point_match_is_a_forfeit_at_3_10(
-    service: SessionService, roller: ScriptedRoller, clock, store
+    service: SessionService, services: Services, roller: ScriptedRoller, clock, store
 ) -> None:
     channel = 710
     row = await _three_to_ten_in_25(service, roller, channel)
@@ -117,21 +118,21 @@ async def test_a_claim_at_3_10_in_a_25_point_match_is_a_forfeit_at_3_10(
     assert (alice.points_won, bob.points_won) == (3, 10)  # no points for the claim
     assert alice.rating == alice_before.rating and bob.rating == bob_before.rating
     assert alice.rated_matches == bob.rated_matches == 0
-    assert await service.rating_history(GUILD, ALICE.id) == []
+    assert await services.reviews.rating_history(GUILD, ALICE.id) == []
     assert len(await store.game_results(row.id)) == 5  # game 6 was not won by anyone
     history, events = await service.history(channel)
     assert replay(history.options, events) == history.game
-    _, mat = await service.match_file(GUILD, channel, row.id)
+    _, mat = await services.club.match_file(GUILD, channel, row.id)
     assert "alice won the match by forfeit: bob timed out at 3-10" in mat
-    _, sgf = await service.match_file(GUILD, channel, row.id, "sgf")
+    _, sgf = await services.club.match_file(GUILD, channel, row.id, "sgf")
     assert sgf.startswith("(;")
 
 
 async def test_the_game_rule_wins_only_the_game_and_the_match_goes_on(
-    service: SessionService, roller: ScriptedRoller, clock
+    service: SessionService, services: Services, roller: ScriptedRoller, clock
 ) -> None:
     channel = 711
-    await service.set_claim(GUILD, ClaimRule.GAME)
+    await services.club.set_claim(GUILD, ClaimRule.GAME)
     await _three_to_ten_in_25(service, roller, channel)
     clock.advance(3600)
     roller.extend([3, 1])  # game 7's opening

@@ -105,8 +105,8 @@ async def test_a_worker_process_draws_the_same_picture(pool):
 async def test_errors_in_the_work_come_back_as_they_are(pool):
     with pytest.raises(LookupError, match="no such thing"):
         await pool.call(fail, "no such thing")
-    with pytest.raises(ValueError, match="no method"):
-        await pool.computer("expert", "__class__", Game.new())
+    with pytest.raises(ValueError, match="__class__"):  # only a Thought reaches getattr
+        await pool.think("expert", "__class__", Game.new())
 
 
 async def test_a_dead_worker_raises_and_the_pool_recovers(pool):
@@ -152,13 +152,13 @@ async def test_the_computer_in_a_worker_plays_legally(pool):
         game = random_game(seed, 2 * seed + 1)
         if game.phase is not Phase.MOVE:
             continue
-        play = await pool.computer("expert", "choose_play", game)
+        play = await pool.choose_play("expert", game)
         assert isinstance(play, Play)
         assert play in game.legal_plays() or (not play.moves and game.legal_plays().is_forced_pass)
         # No noise at expert: the worker's answer is this process's answer.
         assert play == ComputerPlayer("expert").choose_play(game)
     roll = Game.new(MatchOptions(length=5)).opening_roll(6, 5)
-    hints = await pool.computer("expert", "hints", roll, 2)
+    hints = await pool.hints("expert", roll, 2)
     assert len(hints) == 2 and hints[0].difference == 0.0
 
 
@@ -179,9 +179,9 @@ async def test_inline_workers_run_in_this_process():
     workers = Workers.inline(computer=factory)
     await workers.start()
     game = Game.new().opening_roll(3, 1)
-    play = await workers.computer("beginner", "choose_play", game)
+    play = await workers.choose_play("beginner", game)
     assert play in game.legal_plays()
-    await workers.computer("beginner", "choose_play", game)
+    await workers.choose_play("beginner", game)
     assert made == ["beginner"]
     assert await workers.analyze([(game, play)], level="expert", players=[0]) == {0: 1}
     assert await workers.render(game, perspective=0) == render_board(game, perspective=0)

@@ -67,7 +67,7 @@ def pair_round(
     candidates: list[PlayerId | None] = [None]
     if len(ranking) % 2:
         position = {p: i for i, p in enumerate(ranking)}
-        candidates = sorted(ranking, key=lambda p: (byes.get(p, 0), -position[p]))
+        candidates = [*sorted(ranking, key=lambda p: (byes.get(p, 0), -position[p]))]
     for bye in candidates:
         rest = [p for p in ranking if p != bye]
         pairs = _match(rest, points, met)

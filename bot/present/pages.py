@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import N_, Text, _, join, say
+from bot.i18n import N_, Language, Text, _, join, say
 from bot.present.refusals import engine_sentence
 from bot.present.words import cube_action_words, fit, level_words, rolls_words
 from bot.records import PlayerStats
@@ -99,14 +99,14 @@ HELP_TAPS = _(
 )
 
 
-def help_text(language: str | None = None) -> str:
+def help_text(language: Language = None) -> str:
     return say(HELP, language) + "\n" + say(HELP_TAPS, language)
 
 
 # --- the computer's advice and reviews --------------------------------------------------------
 
 
-def hint_text(advice: Any, *, language: str | None = None) -> str:
+def hint_text(advice: Any, *, language: Language = None) -> str:
     """The computer's advice: ranked plays with equities, or the cube decision."""
     if isinstance(advice, list):
         if not advice:

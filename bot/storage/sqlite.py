@@ -462,27 +462,29 @@ class Store:
         db = self._db
         outcome = change.outcome
         self._fault("update")
-        updated = await db.execute_fetchall(
-            "UPDATE matches SET status = ?, state = ?, version = version + 1, updated_at = ?, "
-            "last_action_at = CASE WHEN ? THEN ? ELSE last_action_at END, "
-            "winner = ?, score0 = ?, score1 = ?, end_reason = ?, "
-            "dice_public = COALESCE(?, dice_public), dice_drawn = COALESCE(?, dice_drawn) "
-            f"WHERE id = ? AND version = ? RETURNING {MATCH_COLUMNS}",
-            (
-                change.status,
-                codec.dumps(codec.game_to_dict(change.game)) if change.game else None,
-                change.now,
-                int(change.touch),
-                change.now,
-                outcome.winner if outcome else None,
-                outcome.final_score[0] if outcome else None,
-                outcome.final_score[1] if outcome else None,
-                outcome.reason if outcome else None,
-                change.dice_public,
-                change.dice_drawn,
-                change.match_id,
-                change.expected_version,
-            ),
+        updated = list(
+            await db.execute_fetchall(
+                "UPDATE matches SET status = ?, state = ?, version = version + 1, updated_at = ?, "
+                "last_action_at = CASE WHEN ? THEN ? ELSE last_action_at END, "
+                "winner = ?, score0 = ?, score1 = ?, end_reason = ?, "
+                "dice_public = COALESCE(?, dice_public), dice_drawn = COALESCE(?, dice_drawn) "
+                f"WHERE id = ? AND version = ? RETURNING {MATCH_COLUMNS}",
+                (
+                    change.status,
+                    codec.dumps(codec.game_to_dict(change.game)) if change.game else None,
+                    change.now,
+                    int(change.touch),
+                    change.now,
+                    outcome.winner if outcome else None,
+                    outcome.final_score[0] if outcome else None,
+                    outcome.final_score[1] if outcome else None,
+                    outcome.reason if outcome else None,
+                    change.dice_public,
+                    change.dice_drawn,
+                    change.match_id,
+                    change.expected_version,
+                ),
+            )
         )
         if len(updated) != 1:
             raise ConflictError()
@@ -533,10 +535,12 @@ class Store:
             )
         if match.computer_level is not None:
             key = (match.guild_id, match.player_ids[0], match.computer_level)
-            rows = await db.execute_fetchall(
-                f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
-                "WHERE guild_id = ? AND user_id = ? AND level = ?",
-                key,
+            rows = list(
+                await db.execute_fetchall(
+                    f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
+                    "WHERE guild_id = ? AND user_id = ? AND level = ?",
+                    key,
+                )
             )
             record = settle(
                 match,
@@ -552,7 +556,7 @@ class Store:
             )
             return
         ids = human_ids(match)
-        rows = await db.execute_fetchall(
+        found = await db.execute_fetchall(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = ? "
             f"AND user_id IN ({', '.join('?' for _ in ids)})",
             (match.guild_id, *ids),
@@ -561,7 +565,7 @@ class Store:
             match,
             change.finished_games,
             change.outcome,
-            players={row[1]: PlayerStats(*row) for row in rows},
+            players={row[1]: PlayerStats(*row) for row in found},
         )
         await db.executemany(
             f"INSERT OR REPLACE INTO players ({PLAYER_COLUMNS}) "
@@ -592,11 +596,13 @@ class Store:
         """Move a live match to another channel (its own thread), remembering its home."""
         async with self._lock:
             try:
-                rows = await self._db.execute_fetchall(
-                    "UPDATE matches SET channel_id = ?, home_channel_id = ?, "
-                    "version = version + 1 WHERE id = ? AND status IN ('challenge', 'playing') "
-                    f"RETURNING {MATCH_COLUMNS}",
-                    (channel_id, home_channel_id, match_id),
+                rows = list(
+                    await self._db.execute_fetchall(
+                        "UPDATE matches SET channel_id = ?, home_channel_id = ?, "
+                        "version = version + 1 WHERE id = ? AND status IN ('challenge', 'playing') "
+                        f"RETURNING {MATCH_COLUMNS}",
+                        (channel_id, home_channel_id, match_id),
+                    )
                 )
             except sqlite3.IntegrityError as exc:  # the new channel has a game already
                 raise ChannelBusyError() from exc

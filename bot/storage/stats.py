@@ -144,12 +144,12 @@ def settle(
                 match.options.length,
             )
             for user_id, rated in ((winner_id, new_winner), (loser_id, new_loser)):
-                record = records[user_id]
+                stats = records[user_id]
                 records[user_id] = dataclasses.replace(
-                    record,
+                    stats,
                     rating=rated.rating,
                     experience=rated.experience,
-                    rated_matches=record.rated_matches + 1,
+                    rated_matches=stats.rated_matches + 1,
                 )
             history = ((winner_id, new_winner.rating), (loser_id, new_loser.rating))
     ordered = tuple(records[user_id] for user_id in sorted(records))

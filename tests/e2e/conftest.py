@@ -19,6 +19,7 @@ from PIL import Image
 from bot.client import GammonBot, point_discord_at
 from bot.config import Settings
 from bot.dice import ScriptedRoller
+from bot.services import Services, build_services
 from bot.session import SessionService, SessionSettings
 from bot.storage import Store
 from tests.e2e.fake_discord import (
@@ -77,15 +78,20 @@ class Harness:
         )
 
     @property
-    def service(self) -> SessionService:
+    def services(self) -> Services:
         assert self.bot is not None
-        return self.bot.service
+        return self.bot.services
+
+    @property
+    def service(self) -> SessionService:
+        """The game session (the services' first)."""
+        return self.services.session
 
     async def start(self) -> GammonBot:
         settings = self.settings
         point_discord_at(settings)
         self._store = await Store.open(settings.database_path)
-        service = SessionService(
+        services = build_services(
             self._store,
             roller=None if self.fair_dice else self.roller,
             settings=SessionSettings(
@@ -94,7 +100,7 @@ class Harness:
             clock=self.clock,
             computer=self.computer,
         )
-        bot = GammonBot(settings, service)
+        bot = GammonBot(settings, services)
         after = self.fake.ready_count
         self._task = asyncio.create_task(bot.start(settings.require_token()))
         ready = asyncio.create_task(self.fake.wait_until_ready(after=after))

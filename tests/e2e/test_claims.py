@@ -53,7 +53,7 @@ async def test_moderators_can_make_a_claim_win_only_the_game(harness: Harness) -
     h = harness
     refused = await h.error_of(await h.slash(h.alice, "settings", claim="game"))
     assert "Manage Messages" in refused
-    assert (await h.service.guild_settings(h.fake.guild.id)).claim is ClaimRule.MATCH
+    assert (await h.services.club.guild_settings(h.fake.guild.id)).claim is ClaimRule.MATCH
     answer = await (await h.slash(h.mod, "settings", claim="game")).response()
     assert answer.ephemeral and "wins the game in progress" in (answer.content or "")
     await _three_to_ten(h)

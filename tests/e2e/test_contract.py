@@ -68,13 +68,13 @@ async def test_a_private_answer_stays_private_after_the_watchdog(
     private games and settings were shown to the whole channel."""
     monkeypatch.setattr(replies, "WATCHDOG_SECONDS", 0.2)
     h = harness
-    original = getattr(h.service, slow)
+    original = getattr(h.services.club, slow)
 
     async def slowly(*args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(0.6)
         return await original(*args, **kwargs)
 
-    monkeypatch.setattr(h.service, slow, slowly)
+    monkeypatch.setattr(h.services.club, slow, slowly)
     result = await h.slash(h.alice, sub, **options)
     callback = await result.response()
     assert callback.type == 5  # the watchdog deferred

@@ -171,7 +171,7 @@ async def test_stats_show_the_rating_over_time(harness: Harness) -> None:
     assert stats.embeds[0]["image"]["url"] == "attachment://rating.png"
     with Image.open(io.BytesIO(chart.data)) as image:
         assert image.size == (1000, 600)
-    history = await h.service.rating_history(h.fake.guild.id, h.alice.id)
+    history = await h.services.reviews.rating_history(h.fake.guild.id, h.alice.id)
     assert len(history) == 1 and history[0][1] < 1500  # alice lost a rated match
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from bot.computer import CubeDecision
 from bot.engine import Game, Phase, Play
 from cogs import replies
 from tests.e2e.conftest import Harness
@@ -41,8 +42,8 @@ class ScriptedComputer:
     def should_double(self, game: Game) -> bool:
         return False
 
-    def cube_response(self, game: Game) -> str:
-        return "take"
+    def cube_response(self, game: Game) -> CubeDecision:
+        return CubeDecision.TAKE
 
     def accepts_resignation(self, game: Game) -> bool:
         return True

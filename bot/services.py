@@ -1,0 +1,69 @@
+"""The session's services, composed once at start-up and handed to the front ends.
+
+:class:`Services` holds the three: the session (game actions under the channel's lock, with
+the computer opponent it owns), reviews (hints, analyses, dice), and club life (rematches,
+threads, settings, reminders, match files). :func:`build_services` is the one place they are
+made, from the store, the workers, the roller, the settings and the clock; the bot's
+start-up, offline play and the tests all call it. Pure of Discord.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.club import ClubService
+from bot.dice import Roller
+from bot.reports import SessionSettings
+from bot.reviews import ReviewService
+from bot.session import SessionService
+from bot.storage import Storage
+from bot.workers import Workers
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What a front end is given: each service with its declared interface."""
+
+    session: SessionService
+    reviews: ReviewService
+    club: ClubService
+
+    @property
+    def workers(self) -> Workers:
+        """Where boards are drawn (the session's workers)."""
+        return self.session.workers
+
+
+def build_services(
+    store: Storage,
+    *,
+    roller: Roller | None = None,
+    settings: SessionSettings | None = None,
+    clock: Callable[[], float] = time.time,
+    computer: Callable[[str], Any] | None = None,
+    display: Callable[[str], str] = str,
+    workers: Workers | None = None,
+) -> Services:
+    """The three services over one store, one set of workers and one clock.
+
+    ``roller``: scripted dice (tests, demos); without one every match commits to its dice.
+    ``computer(level)``: a stand-in computer player, run in threads (tests, offline play).
+    """
+    session = SessionService(
+        store,
+        roller=roller,
+        settings=settings,
+        clock=clock,
+        computer=computer,
+        display=display,
+        workers=workers,
+    )
+    reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)
+    club = ClubService(store, session, clock=clock)
+    return Services(session, reviews, club)
+
+
+__all__ = ["Services", "build_services"]
