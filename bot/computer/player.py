@@ -41,7 +41,13 @@ from bot.computer.cube import (
     best_response,
     responses,
 )
-from bot.computer.evaluator import BgsageEvaluator, CubeContext, CubeEquities, Evaluator
+from bot.computer.evaluator import (
+    BgsageEvaluator,
+    CubeContext,
+    CubeEquities,
+    Evaluator,
+    MoveFilter,
+)
 from bot.engine import EngineErrorCode, Game, NotAllowedNowError, Phase, Play
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "ComputerPlayer", "Level", "analyze"]
@@ -58,6 +64,7 @@ class Level:
     name: str
     plies: int
     noise: float
+    filters: tuple[MoveFilter, ...] | None = None  # None: BgsageEvaluator.FILTERS[plies]
 
 
 LEVELS: dict[str, Level] = {
@@ -67,7 +74,7 @@ LEVELS: dict[str, Level] = {
         Level("intermediate", 1, 0.040),
         Level("advanced", 1, 0.015),
         Level("expert", 1, 0.0),
-        Level("world-class", 2, 0.0),
+        Level("world-class", 3, 0.0),
     )
 }
 DEFAULT_LEVEL = "expert"
@@ -112,7 +119,7 @@ class ComputerPlayer:
     def evaluator(self) -> Evaluator:
         """The evaluator; bgsage's shared one unless another was given."""
         if self._evaluator is None:
-            self._evaluator = BgsageEvaluator.shared(self.level.plies)
+            self._evaluator = BgsageEvaluator.shared(self.level.plies, self.level.filters)
         return self._evaluator
 
     def _noise(self) -> float:
