@@ -199,6 +199,15 @@ MoveFilter = tuple[int, float]
 """A stage of the search: keep the best ``count`` plays within ``threshold`` of the best."""
 
 
+_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+
+
+def replies(position: Position) -> int:
+    """How many plays the mover of ``position`` will have next turn, over all 36 rolls:
+    the branching that makes a deep search of it costly."""
+    return sum((1 if a == b else 2) * len(position.legal_plays((a, b))) for a, b in _ROLLS)
+
+
 def _chances(probs: bgsage.Probabilities) -> WinChances:
     return WinChances(
         win=float(probs.win),
@@ -235,6 +244,14 @@ class BgsageEvaluator:
     it. So the work per decision is bounded by the filters, never by the number of plays
     (1,470 in the worst 1-1), and it is the same work on every call: no clock decides.
 
+    A 3-ply search of one play costs 10-50 ms in most positions but up to 2 s in a crowded
+    one (a 1-1 with checkers spread everywhere), growing with the square of the replies
+    the mover will have (:func:`replies`): about ``SECONDS_PER_REPLY_SQUARED`` times that
+    square, measured on the 2-core development machine. The deepest stage searches only
+    the plays that fit in ``budget`` seconds by that estimate, best first (a forced play
+    that does not fit abandons the stage: its equity must be at the same depth as the
+    best's); the estimate depends only on the position, so the choice stays deterministic.
+
     Thread-safe: one lock serializes the calls into one shared analyzer (bgsage already
     spreads a cube decision over every core). Use :meth:`shared` to load the weights once.
     """
@@ -249,10 +266,19 @@ class BgsageEvaluator:
         4: ((8, 0.16), (4, 0.08), (2, 0.04)),
     }
 
+    BUDGET = 0.25  # seconds of estimated 3-ply search per decision
+    SECONDS_PER_REPLY_SQUARED = 6e-8  # 3-ply, one thread: 0.2 s at 2,000 replies, 2 s at 6,000
+
     _instances: dict[tuple[int, tuple[MoveFilter, ...]], BgsageEvaluator] = {}  # noqa: RUF012
     _instances_lock = threading.Lock()
 
-    def __init__(self, plies: int = 1, *, filters: Sequence[MoveFilter] | None = None) -> None:
+    def __init__(
+        self,
+        plies: int = 1,
+        *,
+        filters: Sequence[MoveFilter] | None = None,
+        budget: float | None = None,
+    ) -> None:
         if plies not in (1, 2, 3, 4):
             raise ValueError(f"bgsage evaluates at 1 to 4 plies, not {plies}")
         self.filters: tuple[MoveFilter, ...] = tuple(
@@ -260,6 +286,7 @@ class BgsageEvaluator:
         )
         if len(self.filters) != plies - 1:
             raise ValueError(f"a {plies}-ply search takes {plies - 1} filters, not {filters}")
+        self.budget = self.BUDGET if budget is None else budget
         _require_bgsage()
         self.plies = plies
         self._level = f"{plies}ply"
@@ -363,6 +390,8 @@ class BgsageEvaluator:
                 if (index < count and best - item.equity <= threshold)
                 or item.result.board in forced
             ]
+            if depth >= 3:
+                deep = self._affordable(deep, forced)
             if len(deep) < 2:
                 break
             searched = BgsageEvaluator.shared(depth)._search(
@@ -374,6 +403,19 @@ class BgsageEvaluator:
             done = {item.result.board for item in deep}
             ranked = searched + [item for item in ranked if item.result.board not in done]
         return ranked
+
+    def _affordable(self, deep: list[RankedResult], forced: set[tuple[int, ...]]) -> list:
+        """The plays of ``deep`` whose 3-ply search fits in the budget, best first."""
+        kept: list[RankedResult] = []
+        spent = 0.0
+        for item in deep:
+            cost = self.SECONDS_PER_REPLY_SQUARED * replies(item.result) ** 2
+            if spent + cost <= self.budget:
+                kept.append(item)
+                spent += cost
+            elif item.result.board in forced:
+                return []
+        return kept
 
     def _search(
         self, position: Position, results: Sequence[Position], context: CubeContext
