@@ -367,7 +367,8 @@ def test_hints_are_legal_plays_best_first(
     assert equities == sorted(equities, reverse=True)
     assert hints[0].difference == 0.0
     assert all(hint.difference <= 0.0 for hint in hints)
-    assert hints[0].play == expert.choose_play(game)
+    # Hints search at the analysis depth, world-class's, whatever the level asked.
+    assert hints[0].play == ComputerPlayer("world-class").choose_play(game)
 
 
 # --- analysis ------------------------------------------------------------------------------

@@ -245,12 +245,15 @@ class BgsageEvaluator:
     (1,470 in the worst 1-1), and it is the same work on every call: no clock decides.
 
     A 3-ply search of one play costs 10-50 ms in most positions but up to 2 s in a crowded
-    one (a 1-1 with checkers spread everywhere), growing with the square of the replies
-    the mover will have (:func:`replies`): about ``SECONDS_PER_REPLY_SQUARED`` times that
-    square, measured on the 2-core development machine. The deepest stage searches only
+    one (a 1-1 with checkers spread everywhere), growing faster than the square of the
+    replies the mover will have (:func:`replies`): :meth:`cost` estimates it, fitted on
+    the 2-core development machine (40 ms at 1,000 replies, 0.2 s at 2,000, and above
+    the real time in the most crowded positions). The deepest stage searches only
     the plays that fit in ``budget`` seconds by that estimate, best first (a forced play
     that does not fit abandons the stage: its equity must be at the same depth as the
     best's); the estimate depends only on the position, so the choice stays deterministic.
+    A cube decision at 3 plies or more is one ply less in a position where both sides
+    together have more than ``CUBE_REPLIES`` replies (p99 3,000 in expert self-play).
 
     Thread-safe: one lock serializes the calls into one shared analyzer (bgsage already
     spreads a cube decision over every core). Use :meth:`shared` to load the weights once.
@@ -266,8 +269,8 @@ class BgsageEvaluator:
         4: ((8, 0.16), (4, 0.08), (2, 0.04)),
     }
 
-    BUDGET = 0.25  # seconds of estimated 3-ply search per decision
-    SECONDS_PER_REPLY_SQUARED = 6e-8  # 3-ply, one thread: 0.2 s at 2,000 replies, 2 s at 6,000
+    CUBE_REPLIES = 4_000  # both sides' replies above which a cube decision is one ply less
+    BUDGET = 0.3  # seconds of estimated 3-ply search per decision
 
     _instances: dict[tuple[int, tuple[MoveFilter, ...]], BgsageEvaluator] = {}  # noqa: RUF012
     _instances_lock = threading.Lock()
@@ -299,6 +302,8 @@ class BgsageEvaluator:
     def shared(cls, plies: int = 1, filters: Sequence[MoveFilter] | None = None) -> BgsageEvaluator:
         """The process-wide evaluator for ``plies`` and ``filters`` (created on first use)."""
         key = (plies, tuple(cls.FILTERS.get(plies, ()) if filters is None else filters))
+        for depth in range(1, plies):  # the stages' weights, loaded now, not mid-decision
+            cls.shared(depth)
         with cls._instances_lock:
             evaluator = cls._instances.get(key)
             if evaluator is None:
@@ -352,6 +357,10 @@ class BgsageEvaluator:
         return ranked
 
     def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
+        if self.plies >= 3 and replies(position) + replies(position.flip()) > self.CUBE_REPLIES:
+            # A crowded position (both sides' checkers spread everywhere): 3-ply took up to
+            # a second there, 2-ply under 0.4 s; a game almost never comes to one.
+            return BgsageEvaluator.shared(self.plies - 1).cube_equities(position, context)
         with self._lock:
             # Beavers are the caller's business: a beaver is worth twice a plain take.
             analysis = self._cubeful.cube_action(
@@ -404,12 +413,18 @@ class BgsageEvaluator:
             ranked = searched + [item for item in ranked if item.result.board not in done]
         return ranked
 
+    @staticmethod
+    def cost(result: Position) -> float:
+        """The estimated seconds of a 3-ply search of ``result``, one thread (see above)."""
+        count = replies(result)
+        return 2.5e-8 * count**2 + 1.5e-11 * count**3
+
     def _affordable(self, deep: list[RankedResult], forced: set[tuple[int, ...]]) -> list:
         """The plays of ``deep`` whose 3-ply search fits in the budget, best first."""
         kept: list[RankedResult] = []
         spent = 0.0
         for item in deep:
-            cost = self.SECONDS_PER_REPLY_SQUARED * replies(item.result) ** 2
+            cost = self.cost(item.result)
             if spent + cost <= self.budget:
                 kept.append(item)
                 spent += cost

@@ -50,7 +50,7 @@ from bot.computer.evaluator import (
 )
 from bot.engine import EngineErrorCode, Game, NotAllowedNowError, Phase, Play
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "ComputerPlayer", "Level", "analyze"]
+__all__ = ["ANALYSIS", "DEFAULT_LEVEL", "LEVELS", "ComputerPlayer", "Level", "analyze"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +79,12 @@ LEVELS: dict[str, Level] = {
 }
 DEFAULT_LEVEL = "expert"
 
+# Hints, reviews and match analysis search at this depth whatever the level playing (no
+# noise): world-class's search, so the advice is never weaker than the strongest opponent.
+# Its budget bounds each decision as world-class's does (see benchmarks/computer.py for
+# a 25-point match analysed).
+ANALYSIS = Level("analysis", 3, 0.0)
+
 
 def _level(level: str | Level) -> Level:
     if isinstance(level, Level):
@@ -96,8 +102,8 @@ def _level(level: str | Level) -> Level:
 class ComputerPlayer:
     """A computer opponent at one :class:`Level`, with a seedable source for its noise.
 
-    Hints and analysis never add noise: they use the level's search depth only, so ask a
-    strong level (``"expert"`` or ``"world-class"``) for them. A player may be shared by
+    Hints and analysis never add noise and search at the :data:`ANALYSIS` depth whatever
+    the level (with a given ``evaluator``, at that evaluator's). A player may be shared by
     threads; seeded choices repeat exactly only when it is used from one thread at a time.
     """
 
@@ -111,6 +117,7 @@ class ComputerPlayer:
         self.level = _level(level)
         self.random = random.Random(seed)
         self._evaluator = evaluator
+        self._given = evaluator  # hints and analysis use it too; bgsage's own is per use
 
     def __repr__(self) -> str:
         return f"<ComputerPlayer {self.level.name}>"
@@ -121,6 +128,14 @@ class ComputerPlayer:
         if self._evaluator is None:
             self._evaluator = BgsageEvaluator.shared(self.level.plies, self.level.filters)
         return self._evaluator
+
+    @property
+    def analysis_evaluator(self) -> Evaluator:
+        """The evaluator of hints and analysis: the :data:`ANALYSIS` search, or the one
+        given."""
+        if self._given is not None:
+            return self._given
+        return BgsageEvaluator.shared(ANALYSIS.plies, ANALYSIS.filters)
 
     def _noise(self) -> float:
         noise = self.level.noise
@@ -251,11 +266,11 @@ class ComputerPlayer:
         Phase.DOUBLED give the cube decision (see :meth:`cube_hint`).
         Synchronous CPU work: call it from a worker thread.
         """
-        return hints(self.evaluator, game, count)
+        return hints(self.analysis_evaluator, game, count)
 
     def play_hints(self, game: Game, count: int = 3) -> list[PlayHint]:
         """The best ``count`` plays for the player on roll, best first, without noise."""
-        return play_hints(self.evaluator, game, count)
+        return play_hints(self.analysis_evaluator, game, count)
 
     def cube_hint(self, game: Game) -> CubeHint:
         """The cube decision for the player on roll, before the roll or with a double pending.
@@ -263,7 +278,7 @@ class ComputerPlayer:
         Equities are the doubler's. When the cube cannot be turned the hint carries the
         reason and only the equity of playing on.
         """
-        return cube_hint(self.evaluator, game)
+        return cube_hint(self.analysis_evaluator, game)
 
     def analyze(
         self,
@@ -277,7 +292,7 @@ class ComputerPlayer:
         Synchronous CPU work (one evaluation per decision): call it from a worker.
         """
         return analyze_decisions(
-            self.evaluator, decisions, players=players, blunder_threshold=blunder_threshold
+            self.analysis_evaluator, decisions, players=players, blunder_threshold=blunder_threshold
         )
 
 
