@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -131,7 +130,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="self-play games per level")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--random-games", type=int, default=20)
-    parser.add_argument("--positions", type=int, default=150)
+    parser.add_argument("--slowest", type=int, default=20)
+    parser.add_argument("--analysis-match", type=int, default=25)
     parser.add_argument("--no-cube", dest="cube", action="store_false")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -155,8 +155,10 @@ def main() -> None:
         print(f"{'':15}{line('checker plays', stats.move_ms)}")
         print(f"{'':15}{line('cube decisions', stats.cube_ms)}")
 
-    if args.positions:
-        compare_world_class(args.positions, args.seed)
+    if args.slowest:
+        time_slowest(args.slowest)
+    if args.analysis_match:
+        time_match_analysis(args.analysis_match, args.seed)
 
     if args.random_games:
         computer = ComputerPlayer(DEFAULT_LEVEL, seed=args.seed)
@@ -179,55 +181,85 @@ def main() -> None:
         )
 
 
-def compare_world_class(count: int, seed: int) -> None:
-    """World-class checker plays, pruned (now) and full (before), on the same positions."""
+def time_slowest(count: int) -> None:
+    """World-class on the conformance positions with the most plays (a 1-1 with 1,470):
+    checker plays, cube on and off, and the cube decision on each board before the roll."""
+    import json
+
     from bot.computer import BgsageEvaluator, CubeContext
+    from bot.engine import Position
+
+    lines = (ROOT / "tests" / "data" / "legal_plays.jsonl").read_text().splitlines()
+    cases = sorted(
+        (json.loads(line) for line in lines if line.strip()), key=lambda c: -len(c["results"])
+    )[:count]
+    evaluator = BgsageEvaluator.shared(LEVELS["world-class"].plies)
+    print(
+        f"world-class on the {count} conformance positions with the most plays "
+        f"({len(cases[0]['results'])} to {len(cases[-1]['results'])}):"
+    )
+    for label, context in (("cube on", CubeContext()), ("cube off", CubeContext(live=False))):
+        times: list[float] = []
+        for case in cases:
+            position, dice = Position.from_board(case["board"]), tuple(case["dice"])
+            results = position.legal_plays(dice).results()
+            start = time.perf_counter()
+            evaluator.rank_plays(position, dice, results, context)
+            times.append(1000 * (time.perf_counter() - start))
+        print(f"{'':15}{line(f'checker plays, {label}', times)}")
+    times = []
+    for case in cases:
+        start = time.perf_counter()
+        evaluator.cube_equities(Position.from_board(case["board"]), CubeContext())
+        times.append(1000 * (time.perf_counter() - start))
+    print(f"{'':15}{line('cube decisions', times)}")
+
+
+def time_match_analysis(length: int, seed: int) -> None:
+    """A ``length``-point match of expert self-play, then analysed as the reviews do
+    (``ComputerPlayer.analyze``, at the analysis depth): the whole time and per decision."""
+    from bot.computer import CubeDecision as Cube
 
     expert = ComputerPlayer(DEFAULT_LEVEL, seed=seed)
     rng = random.Random(seed)
-    positions: list[Game] = []
-    while len(positions) < count:
-        length = rng.choice([0, 0, 5, 7])
-        game = Game.new(MatchOptions(length=length)).opening_roll(
-            rng.randint(1, 6), rng.randint(1, 6)
-        )
-        while game.phase is not Phase.OVER and len(positions) < count:
-            if game.phase is Phase.ROLL:
-                game = game.roll((rng.randint(1, 6), rng.randint(1, 6)))
-            elif game.phase is Phase.MOVE:
-                if len(game.legal_plays()) > 1:
-                    positions.append(game)
-                game = game.play(expert.choose_play(game))
-            else:
+    decisions: list[tuple[Game, object]] = []
+    game = Game.new(MatchOptions(length=length))
+    while True:
+        if game.phase is Phase.OVER:
+            if game.match_over:
                 break
-    evaluators = {"now": BgsageEvaluator.shared(2), "before": BgsageEvaluator(2, candidates=10**6)}
-    times: dict[str, list[float]] = {name: [] for name in evaluators}
-    best: dict[str, list] = {name: [] for name in evaluators}
-    lost, expert_lost = [], []
-    for game in positions:
-        assert game.dice is not None
-        results, context = game.legal_plays().results(), CubeContext.for_game(game)
-        ranked = {}
-        for name, evaluator in evaluators.items():
-            start = time.perf_counter()
-            ranked[name] = evaluator.rank_plays(game.position, game.dice, results, context)
-            times[name].append(1000 * (time.perf_counter() - start))
-            best[name].append(ranked[name][0].result)
-        full = {item.result: item.equity for item in ranked["before"]}
-        lost.append(ranked["before"][0].equity - full[ranked["now"][0].result])
-        chosen = game.position.apply(expert.choose_play(game))
-        expert_lost.append(ranked["before"][0].equity - full[chosen])
-    same = sum(a == b for a, b in zip(best["now"], best["before"], strict=True))
-    print(f"world-class checker plays on {count} positions from expert self-play:")
-    labels = {"before": "before (every play at 2-ply)", "now": "now (best 8 at 2-ply)"}
-    for name, label in labels.items():
-        print(f"{'':15}{line(label, times[name])}")
+            game = game.next_game()
+        elif game.phase is Phase.OPENING:
+            game = game.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
+        elif game.phase is Phase.ROLL:
+            doubles = game.can_double() and expert.should_double(game)
+            if game.can_double():
+                decisions.append((game, Cube.DOUBLE if doubles else Cube.NO_DOUBLE))
+            game = game.double() if doubles else game.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        elif game.phase is Phase.DOUBLED:
+            answer = expert.cube_response(game)
+            decisions.append((game, answer))
+            game = game.drop() if answer is Cube.DROP else game.take()
+        else:
+            play = expert.choose_play(game)
+            decisions.append((game, play))
+            game = game.play(play)
+    analyst = ComputerPlayer(DEFAULT_LEVEL)
+    analyst.analyze(decisions[:2])  # the weights loaded first
+    times: dict[str, list[float]] = {"checker plays": [], "cube decisions": []}
+    start, cpu = time.perf_counter(), time.process_time()
+    for decision in decisions:
+        one = time.perf_counter()
+        analyst.analyze([decision])
+        kind = "cube decisions" if isinstance(decision[1], Cube) else "checker plays"
+        times[kind].append(1000 * (time.perf_counter() - one))
+    total, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
-        f"{'':15}same choice {same}/{count}; equity lost by pruning: mean "
-        f"{1000 * statistics.mean(lost):.2f} millipoints, max {1000 * max(lost):.1f} "
-        f"(expert, 1-ply: mean {1000 * statistics.mean(expert_lost):.2f}, "
-        f"max {1000 * max(expert_lost):.1f})"
+        f"a {length}-point match analysed ({game.game_number} games, {len(decisions)} "
+        f"decisions): {total:.1f} s in all, {cpu:.1f} s of CPU (all threads)"
     )
+    for kind, values in times.items():
+        print(f"{'':15}{line(kind, values)}")
 
 
 if __name__ == "__main__":

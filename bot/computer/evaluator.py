@@ -294,8 +294,11 @@ class BgsageEvaluator:
         self.plies = plies
         self._level = f"{plies}ply"
         self._cubeful = bgsage.BgBotAnalyzer(eval_level=self._level, cubeful=True)
-        # Built on first use, for games with the cube off.
+        # For games with the cube off: built now for a deeper search (its loading took
+        # half a second in the first cube-off decision), on first use at 1-ply.
         self._cubeless: bgsage.BgBotAnalyzer | None = None
+        if plies > 1:
+            self._cubeless = bgsage.BgBotAnalyzer(eval_level=self._level, cubeful=False)
         self._lock = threading.Lock()
 
     @classmethod
