@@ -13,18 +13,17 @@ choice and every cube decision (``should_double`` when doubling is allowed,
 uniformly among the legal plays, never doubles, and tosses a coin between take and drop;
 expected: the default level wins above 95% of those games.
 
-``--positions N`` (default 150) then times world-class checker plays on N positions met
-in expert self-play twice, in the same run: searching only the best 8 plays at 1-ply
-deeper (now) and searching every legal play at 2-ply, as bgsage's ``checker_play`` does
-(before #17), and counts how often the two choose the same play.
+Then (issue #30): ``--slowest N`` (default 20) times world-class on the N conformance
+positions with the most plays (tests/data/legal_plays.jsonl; a 1-1 with 1,470), checker
+plays with the cube on and off and the cube decision on each board; ``--analysis-match N``
+(default 25) plays an N-point match of expert self-play and times its analysis as the
+reviews run it (``ComputerPlayer.analyze``, at the analysis depth), decision by decision.
+Each time is wall clock with its CPU time (all of bgsage's threads) beside it: on this
+shared machine the wall clock mostly measures how busy the other work keeps the cores.
 
-Targets (issue #17): world-class answers within 0.5 s at p99, the default level within
-0.1 s. Figures on the 2-core development machine (November 2026), shared with other work:
-1-ply levels checker plays p50 about 2 ms, p99 under 10 ms, cube decisions p50 26-37 ms,
-p99 under 45 ms; world-class checker plays p50 6-8 ms, p99 34-36 ms (before: p50 19 ms,
-p99 95 ms, max 124 ms on the same 150 positions; a double with 140 plays took up to 0.5 s),
-cube decisions p99 under 50 ms. Pruned world-class chose the full search's play in 143 of
-150 positions and lost 0.55 millipoints a move to it on average (expert: 2.6).
+Targets: world-class p99 under 0.5 s, checker play and cube alike, the default level's
+under 0.1 s; a 25-point match analysed well under a minute. Figures: see the README's
+benchmark table (measured under a load average of 8-9 on the 2 cores).
 """
 
 from __future__ import annotations
@@ -63,10 +62,15 @@ class Stats:
         self.drops = 0
 
 
+CPU_MS: dict[int, list[float]] = {}  # id(wall list) -> CPU times of the same calls
+
+
 def timed(into: list[float], call, *args):
-    start = time.perf_counter()
+    """Time a call into ``into`` (wall clock, ms), its CPU time (all threads) beside it."""
+    start, cpu = time.perf_counter(), time.process_time()
     out = call(*args)
     into.append(1000 * (time.perf_counter() - start))
+    CPU_MS.setdefault(id(into), []).append(1000 * (time.process_time() - cpu))
     return out
 
 
@@ -119,10 +123,14 @@ def play_game(
 def line(name: str, times: list[float]) -> str:
     if not times:
         return f"{name} (0)"
-    return (
+    text = (
         f"{name} ({len(times)}): p50 {percentile(times, 0.5):6.1f}  "
         f"p99 {percentile(times, 0.99):6.1f}  max {max(times):6.1f} ms"
     )
+    cpu = CPU_MS.get(id(times))
+    if cpu:  # on a busy machine the wall clock is mostly the wait for a core
+        text += f" (CPU p50 {percentile(cpu, 0.5):.1f}, p99 {percentile(cpu, 0.99):.1f})"
+    return text
 
 
 def main() -> None:
@@ -203,15 +211,11 @@ def time_slowest(count: int) -> None:
         for case in cases:
             position, dice = Position.from_board(case["board"]), tuple(case["dice"])
             results = position.legal_plays(dice).results()
-            start = time.perf_counter()
-            evaluator.rank_plays(position, dice, results, context)
-            times.append(1000 * (time.perf_counter() - start))
+            timed(times, evaluator.rank_plays, position, dice, results, context)
         print(f"{'':15}{line(f'checker plays, {label}', times)}")
     times = []
     for case in cases:
-        start = time.perf_counter()
-        evaluator.cube_equities(Position.from_board(case["board"]), CubeContext())
-        times.append(1000 * (time.perf_counter() - start))
+        timed(times, evaluator.cube_equities, Position.from_board(case["board"]), CubeContext())
     print(f"{'':15}{line('cube decisions', times)}")
 
 
@@ -249,10 +253,8 @@ def time_match_analysis(length: int, seed: int) -> None:
     times: dict[str, list[float]] = {"checker plays": [], "cube decisions": []}
     start, cpu = time.perf_counter(), time.process_time()
     for decision in decisions:
-        one = time.perf_counter()
-        analyst.analyze([decision])
         kind = "cube decisions" if isinstance(decision[1], Cube) else "checker plays"
-        times[kind].append(1000 * (time.perf_counter() - one))
+        timed(times[kind], analyst.analyze, [decision])
     total, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
         f"a {length}-point match analysed ({game.game_number} games, {len(decisions)} "

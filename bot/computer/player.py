@@ -9,12 +9,12 @@ noise-free, at its level's depth.
 
 Every method that evaluates is synchronous CPU work. Measured with
 ``benchmarks/computer.py`` on the 2-core development machine: at 1-ply (beginner to expert)
-a checker play takes 2 ms at the median and under 10 ms at p99, a cube decision 26-40 ms
-(p99 under 50 ms); at 2-ply (world-class) a checker play takes 6-8 ms at the median and
-under 40 ms at p99, because only the best few plays at 1-ply are searched at 2-ply (see
-:class:`~bot.computer.evaluator.BgsageEvaluator`; searching them all took up to 0.5 s). Run
-it in a worker process (:mod:`bot.workers`) or at least a worker thread, never on the event
-loop: bgsage's C++ holds the GIL while it runs.
+a checker play takes 2 ms at the median and under 10 ms at p99 on a quiet machine, a cube
+decision 26-40 ms. World-class searches 3 plies (GNU Backgammon's 2-ply) in stages (see
+:class:`~bot.computer.evaluator.BgsageEvaluator`): a checker play costs 25-30 ms of CPU at
+the median and under 0.2 s at p99, a cube decision about 70 ms; the README has the wall
+clock figures. Run it in a worker process (:mod:`bot.workers`) or at least a worker thread,
+never on the event loop: bgsage's C++ holds the GIL while it runs.
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ __all__ = ["ANALYSIS", "DEFAULT_LEVEL", "LEVELS", "ComputerPlayer", "Level", "an
 class Level:
     """How strong the computer plays: search depth, and noise added to every equity.
 
-    The ladder follows GNU Backgammon's (its 0-ply is bgsage's 1-ply): the noise is the
-    standard deviation of a normal error added to each candidate's equity.
+    The ladder follows GNU Backgammon's (its 0-ply is bgsage's 1-ply, its 2-ply our 3):
+    the noise is the standard deviation of a normal error added to each candidate's
+    equity; ``filters`` are the search's stages (None: the evaluator's for ``plies``).
     """
 
     name: str
