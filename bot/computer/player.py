@@ -11,9 +11,9 @@ Every method that evaluates is synchronous CPU work. Measured with
 ``benchmarks/computer.py`` on the 2-core development machine: at 1-ply (beginner to expert)
 a checker play takes 2 ms at the median and under 10 ms at p99 on a quiet machine, a cube
 decision 26-40 ms. World-class searches 3 plies (GNU Backgammon's 2-ply) in stages (see
-:class:`~bot.computer.evaluator.BgsageEvaluator`): a checker play costs 25-30 ms of CPU at
-the median and under 0.2 s at p99, a cube decision about 70 ms; the README has the wall
-clock figures. Run it in a worker process (:mod:`bot.workers`) or at least a worker thread,
+:class:`~bot.computer.evaluator.BgsageEvaluator`): a checker play costs about 0.11 s of
+CPU at the median and 0.24 s at p99 with the cube on (cubeless 26 / 150 ms), a cube
+decision 90 / 140 ms; the README has the wall clock figures. Run it in a worker process (:mod:`bot.workers`) or at least a worker thread,
 never on the event loop: bgsage's C++ holds the GIL while it runs.
 """
 
