@@ -5,7 +5,7 @@ beginner to world-class); a :class:`ComputerPlayer` at a level chooses among the
 legal plays, doubles, takes, drops, beavers and answers resignations, asking an
 :class:`~bot.computer.evaluator.Evaluator` for equities and :mod:`bot.computer.cube` for
 what they mean. It also gives hints and analyses matches (:mod:`bot.computer.analysis`),
-noise-free, at its level's depth.
+noise-free, at the analysis depth (:data:`ANALYSIS`) whatever the level.
 
 Every method that evaluates is synchronous CPU work. Measured with
 ``benchmarks/computer.py`` on the 2-core development machine: at 1-ply (beginner to expert)
@@ -13,8 +13,9 @@ a checker play takes 2 ms at the median and under 10 ms at p99 on a quiet machin
 decision 26-40 ms. World-class searches 3 plies (GNU Backgammon's 2-ply) in stages (see
 :class:`~bot.computer.evaluator.BgsageEvaluator`): a checker play costs about 0.11 s of
 CPU at the median and 0.24 s at p99 with the cube on (cubeless 26 / 150 ms), a cube
-decision 90 / 140 ms; the README has the wall clock figures. Run it in a worker process (:mod:`bot.workers`) or at least a worker thread,
-never on the event loop: bgsage's C++ holds the GIL while it runs.
+decision 90 / 140 ms; the README has the wall clock figures. Run it in a worker process
+(:mod:`bot.workers`) or at least a worker thread, never on the event loop: bgsage's C++
+holds the GIL while it runs.
 """
 
 from __future__ import annotations
