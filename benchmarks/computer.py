@@ -13,25 +13,23 @@ choice and every cube decision (``should_double`` when doubling is allowed,
 uniformly among the legal plays, never doubles, and tosses a coin between take and drop;
 expected: the default level wins above 95% of those games.
 
-``--positions N`` (default 150) then times world-class checker plays on N positions met
-in expert self-play twice, in the same run: searching only the best 8 plays at 1-ply
-deeper (now) and searching every legal play at 2-ply, as bgsage's ``checker_play`` does
-(before #17), and counts how often the two choose the same play.
+Then (issue #30): ``--slowest N`` (default 20) times world-class on the N conformance
+positions with the most plays (tests/data/legal_plays.jsonl; a 1-1 with 1,470), checker
+plays with the cube on and off and the cube decision on each board; ``--analysis-match N``
+(default 25) plays an N-point match of expert self-play and times its analysis as the
+reviews run it (``ComputerPlayer.analyze``, at the analysis depth), decision by decision.
+Each time is wall clock with its CPU time (all of bgsage's threads) beside it: on this
+shared machine the wall clock mostly measures how busy the other work keeps the cores.
 
-Targets (issue #17): world-class answers within 0.5 s at p99, the default level within
-0.1 s. Figures on the 2-core development machine (November 2026), shared with other work:
-1-ply levels checker plays p50 about 2 ms, p99 under 10 ms, cube decisions p50 26-37 ms,
-p99 under 45 ms; world-class checker plays p50 6-8 ms, p99 34-36 ms (before: p50 19 ms,
-p99 95 ms, max 124 ms on the same 150 positions; a double with 140 plays took up to 0.5 s),
-cube decisions p99 under 50 ms. Pruned world-class chose the full search's play in 143 of
-150 positions and lost 0.55 millipoints a move to it on average (expert: 2.6).
+Targets: world-class p99 under 0.5 s, checker play and cube alike, the default level's
+under 0.1 s; a 25-point match analysed well under a minute. Figures: see the README's
+benchmark table (measured under a load average of 8-9 on the 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -64,10 +62,15 @@ class Stats:
         self.drops = 0
 
 
+CPU_MS: dict[int, list[float]] = {}  # id(wall list) -> CPU times of the same calls
+
+
 def timed(into: list[float], call, *args):
-    start = time.perf_counter()
+    """Time a call into ``into`` (wall clock, ms), its CPU time (all threads) beside it."""
+    start, cpu = time.perf_counter(), time.process_time()
     out = call(*args)
     into.append(1000 * (time.perf_counter() - start))
+    CPU_MS.setdefault(id(into), []).append(1000 * (time.process_time() - cpu))
     return out
 
 
@@ -120,10 +123,14 @@ def play_game(
 def line(name: str, times: list[float]) -> str:
     if not times:
         return f"{name} (0)"
-    return (
+    text = (
         f"{name} ({len(times)}): p50 {percentile(times, 0.5):6.1f}  "
         f"p99 {percentile(times, 0.99):6.1f}  max {max(times):6.1f} ms"
     )
+    cpu = CPU_MS.get(id(times))
+    if cpu:  # on a busy machine the wall clock is mostly the wait for a core
+        text += f" (CPU p50 {percentile(cpu, 0.5):.1f}, p99 {percentile(cpu, 0.99):.1f})"
+    return text
 
 
 def main() -> None:
@@ -131,7 +138,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="self-play games per level")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--random-games", type=int, default=20)
-    parser.add_argument("--positions", type=int, default=150)
+    parser.add_argument("--slowest", type=int, default=20)
+    parser.add_argument("--analysis-match", type=int, default=25)
     parser.add_argument("--no-cube", dest="cube", action="store_false")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -155,8 +163,10 @@ def main() -> None:
         print(f"{'':15}{line('checker plays', stats.move_ms)}")
         print(f"{'':15}{line('cube decisions', stats.cube_ms)}")
 
-    if args.positions:
-        compare_world_class(args.positions, args.seed)
+    if args.slowest:
+        time_slowest(args.slowest)
+    if args.analysis_match:
+        time_match_analysis(args.analysis_match, args.seed)
 
     if args.random_games:
         computer = ComputerPlayer(DEFAULT_LEVEL, seed=args.seed)
@@ -179,55 +189,79 @@ def main() -> None:
         )
 
 
-def compare_world_class(count: int, seed: int) -> None:
-    """World-class checker plays, pruned (now) and full (before), on the same positions."""
+def time_slowest(count: int) -> None:
+    """World-class on the conformance positions with the most plays (a 1-1 with 1,470):
+    checker plays, cube on and off, and the cube decision on each board before the roll."""
+    import json
+
     from bot.computer import BgsageEvaluator, CubeContext
+    from bot.engine import Position
+
+    lines = (ROOT / "tests" / "data" / "legal_plays.jsonl").read_text().splitlines()
+    cases = sorted(
+        (json.loads(line) for line in lines if line.strip()), key=lambda c: -len(c["results"])
+    )[:count]
+    evaluator = BgsageEvaluator.shared(LEVELS["world-class"].plies)
+    print(
+        f"world-class on the {count} conformance positions with the most plays "
+        f"({len(cases[0]['results'])} to {len(cases[-1]['results'])}):"
+    )
+    for label, context in (("cube on", CubeContext()), ("cube off", CubeContext(live=False))):
+        times: list[float] = []
+        for case in cases:
+            position, dice = Position.from_board(case["board"]), tuple(case["dice"])
+            results = position.legal_plays(dice).results()
+            timed(times, evaluator.rank_plays, position, dice, results, context)
+        print(f"{'':15}{line(f'checker plays, {label}', times)}")
+    times = []
+    for case in cases:
+        timed(times, evaluator.cube_equities, Position.from_board(case["board"]), CubeContext())
+    print(f"{'':15}{line('cube decisions', times)}")
+
+
+def time_match_analysis(length: int, seed: int) -> None:
+    """A ``length``-point match of expert self-play, then analysed as the reviews do
+    (``ComputerPlayer.analyze``, at the analysis depth): the whole time and per decision."""
+    from bot.computer import CubeDecision as Cube
 
     expert = ComputerPlayer(DEFAULT_LEVEL, seed=seed)
     rng = random.Random(seed)
-    positions: list[Game] = []
-    while len(positions) < count:
-        length = rng.choice([0, 0, 5, 7])
-        game = Game.new(MatchOptions(length=length)).opening_roll(
-            rng.randint(1, 6), rng.randint(1, 6)
-        )
-        while game.phase is not Phase.OVER and len(positions) < count:
-            if game.phase is Phase.ROLL:
-                game = game.roll((rng.randint(1, 6), rng.randint(1, 6)))
-            elif game.phase is Phase.MOVE:
-                if len(game.legal_plays()) > 1:
-                    positions.append(game)
-                game = game.play(expert.choose_play(game))
-            else:
+    decisions: list[tuple[Game, object]] = []
+    game = Game.new(MatchOptions(length=length))
+    while True:
+        if game.phase is Phase.OVER:
+            if game.match_over:
                 break
-    evaluators = {"now": BgsageEvaluator.shared(2), "before": BgsageEvaluator(2, candidates=10**6)}
-    times: dict[str, list[float]] = {name: [] for name in evaluators}
-    best: dict[str, list] = {name: [] for name in evaluators}
-    lost, expert_lost = [], []
-    for game in positions:
-        assert game.dice is not None
-        results, context = game.legal_plays().results(), CubeContext.for_game(game)
-        ranked = {}
-        for name, evaluator in evaluators.items():
-            start = time.perf_counter()
-            ranked[name] = evaluator.rank_plays(game.position, game.dice, results, context)
-            times[name].append(1000 * (time.perf_counter() - start))
-            best[name].append(ranked[name][0].result)
-        full = {item.result: item.equity for item in ranked["before"]}
-        lost.append(ranked["before"][0].equity - full[ranked["now"][0].result])
-        chosen = game.position.apply(expert.choose_play(game))
-        expert_lost.append(ranked["before"][0].equity - full[chosen])
-    same = sum(a == b for a, b in zip(best["now"], best["before"], strict=True))
-    print(f"world-class checker plays on {count} positions from expert self-play:")
-    labels = {"before": "before (every play at 2-ply)", "now": "now (best 8 at 2-ply)"}
-    for name, label in labels.items():
-        print(f"{'':15}{line(label, times[name])}")
+            game = game.next_game()
+        elif game.phase is Phase.OPENING:
+            game = game.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
+        elif game.phase is Phase.ROLL:
+            doubles = game.can_double() and expert.should_double(game)
+            if game.can_double():
+                decisions.append((game, Cube.DOUBLE if doubles else Cube.NO_DOUBLE))
+            game = game.double() if doubles else game.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        elif game.phase is Phase.DOUBLED:
+            answer = expert.cube_response(game)
+            decisions.append((game, answer))
+            game = game.drop() if answer is Cube.DROP else game.take()
+        else:
+            play = expert.choose_play(game)
+            decisions.append((game, play))
+            game = game.play(play)
+    analyst = ComputerPlayer(DEFAULT_LEVEL)
+    analyst.analyze(decisions[:2])  # the weights loaded first
+    times: dict[str, list[float]] = {"checker plays": [], "cube decisions": []}
+    start, cpu = time.perf_counter(), time.process_time()
+    for decision in decisions:
+        kind = "cube decisions" if isinstance(decision[1], Cube) else "checker plays"
+        timed(times[kind], analyst.analyze, [decision])
+    total, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
-        f"{'':15}same choice {same}/{count}; equity lost by pruning: mean "
-        f"{1000 * statistics.mean(lost):.2f} millipoints, max {1000 * max(lost):.1f} "
-        f"(expert, 1-ply: mean {1000 * statistics.mean(expert_lost):.2f}, "
-        f"max {1000 * max(expert_lost):.1f})"
+        f"a {length}-point match analysed ({game.game_number} games, {len(decisions)} "
+        f"decisions): {total:.1f} s in all, {cpu:.1f} s of CPU (all threads)"
     )
+    for kind, values in times.items():
+        print(f"{'':15}{line(kind, values)}")
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def test_importing_without_bgsage_is_safe() -> None:
 def test_unknown_level_names_the_levels() -> None:
     with pytest.raises(ValueError, match="beginner, intermediate, advanced, expert, world-class"):
         ComputerPlayer("grandmaster")
-    assert ComputerPlayer("World class").level.plies == 2
+    assert ComputerPlayer("World class").level.plies == 3
 
 
 def test_docstring_example(bgsage) -> None:
@@ -367,7 +367,8 @@ def test_hints_are_legal_plays_best_first(
     assert equities == sorted(equities, reverse=True)
     assert hints[0].difference == 0.0
     assert all(hint.difference <= 0.0 for hint in hints)
-    assert hints[0].play == expert.choose_play(game)
+    # Hints search at the analysis depth, world-class's, whatever the level asked.
+    assert hints[0].play == ComputerPlayer("world-class").choose_play(game)
 
 
 # --- analysis ------------------------------------------------------------------------------
@@ -476,9 +477,10 @@ def test_world_class_searches_only_the_best_plays_deeper(bgsage, context: CubeCo
     from bot.computer import BgsageEvaluator
 
     pruned = BgsageEvaluator.shared(2)
-    full = BgsageEvaluator(2, candidates=10_000)
+    full = BgsageEvaluator(2, filters=[(10_000, 100.0)])
+    candidates = pruned.filters[0][0]
     doubles = [(p, d) for p, d in random_positions(60, seed=9) if d[0] == d[1]]
-    cases = [(p, d) for p, d in doubles if len(p.legal_plays(d)) > pruned.candidates][:3]
+    cases = [(p, d) for p, d in doubles if len(p.legal_plays(d)) > candidates][:3]
     assert cases
     for position, dice in cases:
         results = position.legal_plays(dice).results()
@@ -488,7 +490,7 @@ def test_world_class_searches_only_the_best_plays_deeper(bgsage, context: CubeCo
             item.result.board: item.equity
             for item in full.rank_plays(position, dice, results, context)
         }
-        searched = ranked[: pruned.candidates]
+        searched = ranked[:candidates]
         assert searched[0].equity == max(item.equity for item in searched)
         for item in searched[:2]:
             assert item.equity == pytest.approx(everything[item.result.board], abs=1e-9)

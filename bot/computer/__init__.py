@@ -15,7 +15,8 @@ the store, discord or the renderers. Its modules, each importing only those abov
 - :mod:`~bot.computer.analysis`: hints (:class:`PlayHint`, :class:`CubeHint`) and match
   analysis (:class:`PlayerAnalysis`, :class:`Mistake`, :data:`BLUNDER_THRESHOLD`).
 - :mod:`~bot.computer.player`: the play policy (:class:`Level`, :data:`LEVELS`,
-  :class:`ComputerPlayer`) and :func:`analyze`.
+  :data:`ANALYSIS`, the depth of hints and analysis, :class:`ComputerPlayer`) and
+  :func:`analyze`.
 
 bgsage ships wheels only for Linux x86-64, macOS on Apple silicon and Windows, so its import
 is guarded: importing this package never fails without it. Ask :func:`computer_available`
@@ -51,9 +52,10 @@ from bot.computer.evaluator import (
     WinChances,
     computer_available,
 )
-from bot.computer.player import DEFAULT_LEVEL, LEVELS, ComputerPlayer, Level, analyze
+from bot.computer.player import ANALYSIS, DEFAULT_LEVEL, LEVELS, ComputerPlayer, Level, analyze
 
 __all__ = [
+    "ANALYSIS",
     "BLUNDER_THRESHOLD",
     "DEFAULT_LEVEL",
     "LEVELS",

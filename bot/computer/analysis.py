@@ -219,15 +219,26 @@ def play_hints(evaluator: Evaluator, game: Game, count: int = 3) -> list[PlayHin
     """The best ``count`` plays for the player on roll, best first, without noise."""
     plays = game.legal_plays()
     assert game.dice is not None
+    context = CubeContext.for_game(game)
     ranked = [
         item
-        for item in evaluator.rank_plays(
-            game.position, game.dice, plays.results(), CubeContext.for_game(game)
-        )
+        for item in evaluator.rank_plays(game.position, game.dice, plays.results(), context)
         if item.result in plays
     ]
     if not ranked:
         return []
+    shown = [item.equity for item in ranked[: max(count, 1)]]
+    if shown != sorted(shown, reverse=True):
+        # A search in stages left some of these at a shallower depth than the others
+        # (see BgsageEvaluator): search them all as deep, so the list reads best first.
+        force = [item.result for item in ranked[: max(count, 1)]]
+        ranked = [
+            item
+            for item in evaluator.rank_plays(
+                game.position, game.dice, plays.results(), context, force=force
+            )
+            if item.result in plays
+        ]
     best = ranked[0].equity
     found: list[PlayHint] = []
     for item in ranked[: max(count, 1)]:

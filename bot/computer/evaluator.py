@@ -195,6 +195,18 @@ class Evaluator(Protocol):
 
 _Argument = int | str | bool  # the values of bgsage's keyword arguments built below
 
+MoveFilter = tuple[int, float]
+"""A stage of the search: keep the best ``count`` plays within ``threshold`` of the best."""
+
+
+_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+
+
+def replies(position: Position) -> int:
+    """How many plays the mover of ``position`` will have next turn, over all 36 rolls:
+    the branching that makes a deep search of it costly."""
+    return sum((1 if a == b else 2) * len(position.legal_plays((a, b))) for a, b in _ROLLS)
+
 
 def _chances(probs: bgsage.Probabilities) -> WinChances:
     return WinChances(
@@ -221,45 +233,84 @@ class BgsageEvaluator:
 
     At 2 plies and more with a live cube, bgsage's ``checker_play`` searches *every* legal
     play at full depth (a cube-aware tree per play), so its time grows with the number of
-    plays: 0.3-0.5 s for a double with a hundred or more. Like GNU Backgammon's move
-    filters, the plays are first ranked at 1-ply and only the best ``candidates`` within
-    ``threshold`` of the best (and any forced ones) are searched deeper, each exactly as
-    ``checker_play`` would (the same tree, the same root); the rest keep their 1-ply
-    equities and rank after them. Positions with no more plays than ``candidates`` go to
-    ``checker_play`` whole.
+    plays: 0.3-0.5 s at 2-ply for a double with a hundred or more, seconds at 3-ply. So the
+    search goes deeper in stages, like GNU Backgammon's move filters: every play is ranked
+    at 1-ply, then each ``(count, threshold)`` of ``filters`` keeps the best ``count`` plays
+    within ``threshold`` of the best (and any forced ones) and searches them one ply
+    deeper, each exactly as ``checker_play`` would (the same cube-aware tree from the same
+    root; with the cube off, the same cubeless tree); the plays a stage drops keep the
+    equity of the last stage that searched them and rank after it. A stage that would keep
+    a single play stops the search: that play is the choice whatever a deeper ply says of
+    it. So the work per decision is bounded by the filters, never by the number of plays
+    (1,470 in the worst 1-1), and it is the same work on every call: no clock decides.
+
+    A 3-ply search of one play costs 10-50 ms in most positions but up to 2 s in a crowded
+    one (a 1-1 with checkers spread everywhere), growing faster than the square of the
+    replies the mover will have (:func:`replies`): :meth:`cost` estimates it, fitted on
+    the 2-core development machine (40 ms at 1,000 replies, 0.2 s at 2,000, and above
+    the real time in the most crowded positions). The deepest stage searches only
+    the plays that fit in ``budget`` seconds by that estimate, best first (a forced play
+    that does not fit abandons the stage: its equity must be at the same depth as the
+    best's); the estimate depends only on the position, so the choice stays deterministic.
+    A cube decision at 3 plies or more is one ply less in a position where both sides
+    together have more than ``CUBE_REPLIES`` replies (p99 3,000 in expert self-play).
 
     Thread-safe: one lock serializes the calls into one shared analyzer (bgsage already
-    spreads a 2-ply search over every core). Use :meth:`shared` to load the weights once.
+    spreads a cube decision over every core). Use :meth:`shared` to load the weights once.
     """
 
-    CANDIDATES = 8  # GNU Backgammon's default filter before its 2-ply: 8 plays within 0.16
-    THRESHOLD = 0.16
+    # GNU Backgammon's default filter before its 2-ply (our 3-ply): 8 plays within 0.16;
+    # then, before a 3-ply search, the best 4 within 0.08 at 2-ply (a far better judge
+    # than the raw network GNU filters with, so fewer candidates are needed).
+    FILTERS: dict[int, tuple[MoveFilter, ...]] = {  # noqa: RUF012 (read only)
+        1: (),
+        2: ((8, 0.16),),
+        3: ((8, 0.16), (4, 0.08)),
+        4: ((8, 0.16), (4, 0.08), (2, 0.04)),
+    }
 
-    _instances: dict[int, BgsageEvaluator] = {}  # noqa: RUF012 (a cache, guarded below)
+    CUBE_REPLIES = 4_000  # both sides' replies above which a cube decision is one ply less
+    BUDGET = 0.3  # seconds of estimated 3-ply search per decision
+
+    _instances: dict[tuple[int, tuple[MoveFilter, ...]], BgsageEvaluator] = {}  # noqa: RUF012
     _instances_lock = threading.Lock()
 
     def __init__(
-        self, plies: int = 1, *, candidates: int | None = None, threshold: float | None = None
+        self,
+        plies: int = 1,
+        *,
+        filters: Sequence[MoveFilter] | None = None,
+        budget: float | None = None,
     ) -> None:
         if plies not in (1, 2, 3, 4):
             raise ValueError(f"bgsage evaluates at 1 to 4 plies, not {plies}")
-        self.candidates = self.CANDIDATES if candidates is None else candidates
-        self.threshold = self.THRESHOLD if threshold is None else threshold
+        self.filters: tuple[MoveFilter, ...] = tuple(
+            self.FILTERS[plies] if filters is None else filters
+        )
+        if len(self.filters) != plies - 1:
+            raise ValueError(f"a {plies}-ply search takes {plies - 1} filters, not {filters}")
+        self.budget = self.BUDGET if budget is None else budget
         _require_bgsage()
         self.plies = plies
         self._level = f"{plies}ply"
         self._cubeful = bgsage.BgBotAnalyzer(eval_level=self._level, cubeful=True)
-        # Built on first use, for games with the cube off.
+        # For games with the cube off: built now for a deeper search (its loading took
+        # half a second in the first cube-off decision), on first use at 1-ply.
         self._cubeless: bgsage.BgBotAnalyzer | None = None
+        if plies > 1:
+            self._cubeless = bgsage.BgBotAnalyzer(eval_level=self._level, cubeful=False)
         self._lock = threading.Lock()
 
     @classmethod
-    def shared(cls, plies: int = 1) -> BgsageEvaluator:
-        """The process-wide evaluator for ``plies`` (created on first use)."""
+    def shared(cls, plies: int = 1, filters: Sequence[MoveFilter] | None = None) -> BgsageEvaluator:
+        """The process-wide evaluator for ``plies`` and ``filters`` (created on first use)."""
+        key = (plies, tuple(cls.FILTERS.get(plies, ()) if filters is None else filters))
+        for depth in range(1, plies):  # the stages' weights, loaded now, not mid-decision
+            cls.shared(depth)
         with cls._instances_lock:
-            evaluator = cls._instances.get(plies)
+            evaluator = cls._instances.get(key)
             if evaluator is None:
-                evaluator = cls._instances[plies] = cls(plies)
+                evaluator = cls._instances[key] = cls(plies, filters=key[1])
             return evaluator
 
     def __repr__(self) -> str:
@@ -279,10 +330,10 @@ class BgsageEvaluator:
         wanted = {result.board: result for result in results}
         if not wanted:
             return []
-        if self.plies > 1 and context.live and len(wanted) > self.candidates:
-            pruned = self._rank_pruned(position, dice, list(wanted.values()), context, force)
-            if pruned is not None:
-                return pruned
+        if self.plies > 1:
+            staged = self._rank_staged(position, dice, list(wanted.values()), context, force)
+            if staged is not None:
+                return staged
         forced = [list(result.board) for result in force if result.board in wanted]
         with self._lock:
             analyzer = self._analyzer(context)
@@ -309,6 +360,10 @@ class BgsageEvaluator:
         return ranked
 
     def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
+        if self.plies >= 3 and replies(position) + replies(position.flip()) > self.CUBE_REPLIES:
+            # A crowded position (both sides' checkers spread everywhere): 3-ply took up to
+            # a second there, 2-ply under 0.4 s; a game almost never comes to one.
+            return BgsageEvaluator.shared(self.plies - 1).cube_equities(position, context)
         with self._lock:
             # Beavers are the caller's business: a beaver is worth twice a plain take.
             analysis = self._cubeful.cube_action(
@@ -327,7 +382,7 @@ class BgsageEvaluator:
 
     # --- internals ---------------------------------------------------------------------
 
-    def _rank_pruned(
+    def _rank_staged(
         self,
         position: Position,
         dice: Dice,
@@ -335,23 +390,80 @@ class BgsageEvaluator:
         context: CubeContext,
         force: Collection[Position],
     ) -> list[RankedResult] | None:
-        """The best plays at 1-ply searched deeper, the rest after them at 1-ply; None when
-        bgsage's internals are not the ones this was written against."""
-        first = BgsageEvaluator.shared(1).rank_plays(position, dice, results, context)
-        best = first[0].equity
+        """Every play at 1-ply, then each filter's survivors one ply deeper (see the class
+        docstring); None when bgsage's internals are not the ones this was written against."""
+        ranked = BgsageEvaluator.shared(1).rank_plays(position, dice, results, context)
         forced = {result.board for result in force}
-        deep = [
-            item
-            for index, item in enumerate(first)
-            if (index < self.candidates and best - item.equity <= self.threshold)
-            or item.result.board in forced
-        ]
-        searched = self._deep_cubeful(position, [item.result for item in deep], context)
-        if searched is None:
-            return None
-        searched.sort(key=lambda item: -item.equity)
-        done = {item.result.board for item in deep}
-        return searched + [item for item in first if item.result.board not in done]
+        for depth, (count, threshold) in enumerate(self.filters, start=2):
+            best = ranked[0].equity
+            deep = [
+                item
+                for index, item in enumerate(ranked)
+                if (index < count and best - item.equity <= threshold)
+                or item.result.board in forced
+            ]
+            if depth >= 3:
+                deep = self._affordable(deep, forced)
+            if len(deep) < 2:
+                break
+            searched = BgsageEvaluator.shared(depth)._search(
+                position, [item.result for item in deep], context
+            )
+            if searched is None:
+                return None
+            searched.sort(key=lambda item: -item.equity)
+            done = {item.result.board for item in deep}
+            ranked = searched + [item for item in ranked if item.result.board not in done]
+        return ranked
+
+    @staticmethod
+    def cost(result: Position) -> float:
+        """The estimated seconds of a 3-ply search of ``result``, one thread (see above)."""
+        count = replies(result)
+        return 2.5e-8 * count**2 + 1.5e-11 * count**3
+
+    def _affordable(self, deep: list[RankedResult], forced: set[tuple[int, ...]]) -> list:
+        """The plays of ``deep`` whose 3-ply search fits in the budget, best first."""
+        kept: list[RankedResult] = []
+        spent = 0.0
+        for item in deep:
+            cost = self.cost(item.result)
+            if spent + cost <= self.budget:
+                kept.append(item)
+                spent += cost
+            elif item.result.board in forced:
+                return []
+        return kept
+
+    def _search(
+        self, position: Position, results: Sequence[Position], context: CubeContext
+    ) -> list[RankedResult] | None:
+        """Each result at this evaluator's depth, as ``checker_play`` values a candidate."""
+        if context.live:
+            return self._deep_cubeful(position, results, context)
+        return self._deep_cubeless(position, results, context)
+
+    def _deep_cubeless(
+        self, position: Position, results: Sequence[Position], context: CubeContext
+    ) -> list[RankedResult] | None:
+        """Each result at this many plies, cubeless, as bgsage's multi-ply ``checker_play``
+        values a survivor of its filter (``_MultiPlyAnalyzer.checker_play_analytics``)."""
+        with self._lock:
+            try:
+                strategy = self._analyzer(context)._analyzer._strategy_nply
+            except AttributeError:
+                return None
+            root = position.to_board()
+            out = []
+            try:
+                for result in results:
+                    r = strategy.evaluate_board(result.to_board(), root)
+                    probs = bgsage.Probabilities.from_list(list(r["probs"]))
+                    equity = self._cubeless_equity(float(r["equity"]), probs, context)
+                    out.append(RankedResult(result, equity, _chances(probs)))
+            finally:
+                strategy.clear_cache()
+        return out
 
     def _deep_cubeful(
         self, position: Position, results: Sequence[Position], context: CubeContext

@@ -5,16 +5,17 @@ beginner to world-class); a :class:`ComputerPlayer` at a level chooses among the
 legal plays, doubles, takes, drops, beavers and answers resignations, asking an
 :class:`~bot.computer.evaluator.Evaluator` for equities and :mod:`bot.computer.cube` for
 what they mean. It also gives hints and analyses matches (:mod:`bot.computer.analysis`),
-noise-free, at its level's depth.
+noise-free, at the analysis depth (:data:`ANALYSIS`) whatever the level.
 
 Every method that evaluates is synchronous CPU work. Measured with
 ``benchmarks/computer.py`` on the 2-core development machine: at 1-ply (beginner to expert)
-a checker play takes 2 ms at the median and under 10 ms at p99, a cube decision 26-40 ms
-(p99 under 50 ms); at 2-ply (world-class) a checker play takes 6-8 ms at the median and
-under 40 ms at p99, because only the best few plays at 1-ply are searched at 2-ply (see
-:class:`~bot.computer.evaluator.BgsageEvaluator`; searching them all took up to 0.5 s). Run
-it in a worker process (:mod:`bot.workers`) or at least a worker thread, never on the event
-loop: bgsage's C++ holds the GIL while it runs.
+a checker play takes 2 ms at the median and under 10 ms at p99 on a quiet machine, a cube
+decision 26-40 ms. World-class searches 3 plies (GNU Backgammon's 2-ply) in stages (see
+:class:`~bot.computer.evaluator.BgsageEvaluator`): a checker play costs about 0.11 s of
+CPU at the median and 0.24 s at p99 with the cube on (cubeless 26 / 150 ms), a cube
+decision 90 / 140 ms; the README has the wall clock figures. Run it in a worker process
+(:mod:`bot.workers`) or at least a worker thread, never on the event loop: bgsage's C++
+holds the GIL while it runs.
 """
 
 from __future__ import annotations
@@ -41,23 +42,31 @@ from bot.computer.cube import (
     best_response,
     responses,
 )
-from bot.computer.evaluator import BgsageEvaluator, CubeContext, CubeEquities, Evaluator
+from bot.computer.evaluator import (
+    BgsageEvaluator,
+    CubeContext,
+    CubeEquities,
+    Evaluator,
+    MoveFilter,
+)
 from bot.engine import EngineErrorCode, Game, NotAllowedNowError, Phase, Play
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "ComputerPlayer", "Level", "analyze"]
+__all__ = ["ANALYSIS", "DEFAULT_LEVEL", "LEVELS", "ComputerPlayer", "Level", "analyze"]
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
     """How strong the computer plays: search depth, and noise added to every equity.
 
-    The ladder follows GNU Backgammon's (its 0-ply is bgsage's 1-ply): the noise is the
-    standard deviation of a normal error added to each candidate's equity.
+    The ladder follows GNU Backgammon's (its 0-ply is bgsage's 1-ply, its 2-ply our 3):
+    the noise is the standard deviation of a normal error added to each candidate's
+    equity; ``filters`` are the search's stages (None: the evaluator's for ``plies``).
     """
 
     name: str
     plies: int
     noise: float
+    filters: tuple[MoveFilter, ...] | None = None  # None: BgsageEvaluator.FILTERS[plies]
 
 
 LEVELS: dict[str, Level] = {
@@ -67,10 +76,16 @@ LEVELS: dict[str, Level] = {
         Level("intermediate", 1, 0.040),
         Level("advanced", 1, 0.015),
         Level("expert", 1, 0.0),
-        Level("world-class", 2, 0.0),
+        Level("world-class", 3, 0.0),
     )
 }
 DEFAULT_LEVEL = "expert"
+
+# Hints, reviews and match analysis search at this depth whatever the level playing (no
+# noise): world-class's search, so the advice is never weaker than the strongest opponent.
+# Its budget bounds each decision as world-class's does (see benchmarks/computer.py for
+# a 25-point match analysed).
+ANALYSIS = Level("analysis", 3, 0.0)
 
 
 def _level(level: str | Level) -> Level:
@@ -89,8 +104,8 @@ def _level(level: str | Level) -> Level:
 class ComputerPlayer:
     """A computer opponent at one :class:`Level`, with a seedable source for its noise.
 
-    Hints and analysis never add noise: they use the level's search depth only, so ask a
-    strong level (``"expert"`` or ``"world-class"``) for them. A player may be shared by
+    Hints and analysis never add noise and search at the :data:`ANALYSIS` depth whatever
+    the level (with a given ``evaluator``, at that evaluator's). A player may be shared by
     threads; seeded choices repeat exactly only when it is used from one thread at a time.
     """
 
@@ -104,6 +119,7 @@ class ComputerPlayer:
         self.level = _level(level)
         self.random = random.Random(seed)
         self._evaluator = evaluator
+        self._given = evaluator  # hints and analysis use it too; bgsage's own is per use
 
     def __repr__(self) -> str:
         return f"<ComputerPlayer {self.level.name}>"
@@ -112,8 +128,16 @@ class ComputerPlayer:
     def evaluator(self) -> Evaluator:
         """The evaluator; bgsage's shared one unless another was given."""
         if self._evaluator is None:
-            self._evaluator = BgsageEvaluator.shared(self.level.plies)
+            self._evaluator = BgsageEvaluator.shared(self.level.plies, self.level.filters)
         return self._evaluator
+
+    @property
+    def analysis_evaluator(self) -> Evaluator:
+        """The evaluator of hints and analysis: the :data:`ANALYSIS` search, or the one
+        given."""
+        if self._given is not None:
+            return self._given
+        return BgsageEvaluator.shared(ANALYSIS.plies, ANALYSIS.filters)
 
     def _noise(self) -> float:
         noise = self.level.noise
@@ -244,11 +268,11 @@ class ComputerPlayer:
         Phase.DOUBLED give the cube decision (see :meth:`cube_hint`).
         Synchronous CPU work: call it from a worker thread.
         """
-        return hints(self.evaluator, game, count)
+        return hints(self.analysis_evaluator, game, count)
 
     def play_hints(self, game: Game, count: int = 3) -> list[PlayHint]:
         """The best ``count`` plays for the player on roll, best first, without noise."""
-        return play_hints(self.evaluator, game, count)
+        return play_hints(self.analysis_evaluator, game, count)
 
     def cube_hint(self, game: Game) -> CubeHint:
         """The cube decision for the player on roll, before the roll or with a double pending.
@@ -256,7 +280,7 @@ class ComputerPlayer:
         Equities are the doubler's. When the cube cannot be turned the hint carries the
         reason and only the equity of playing on.
         """
-        return cube_hint(self.evaluator, game)
+        return cube_hint(self.analysis_evaluator, game)
 
     def analyze(
         self,
@@ -270,7 +294,7 @@ class ComputerPlayer:
         Synchronous CPU work (one evaluation per decision): call it from a worker.
         """
         return analyze_decisions(
-            self.evaluator, decisions, players=players, blunder_threshold=blunder_threshold
+            self.analysis_evaluator, decisions, players=players, blunder_threshold=blunder_threshold
         )
 
 
