@@ -107,7 +107,10 @@ class Harness:
         await asyncio.wait({self._task, ready}, return_when=asyncio.FIRST_COMPLETED)
         if self._task.done():
             ready.cancel()
-            self._task.result()
+            try:
+                self._task.result()
+            finally:
+                await bot.close()
             raise AssertionError("the bot stopped before it was ready")
         await ready
         await asyncio.wait_for(bot.synced.wait(), 10)
@@ -115,15 +118,20 @@ class Harness:
         return bot
 
     async def stop(self) -> None:
-        if self.bot is not None:
-            await self.bot.drain()
-            await self.bot.close()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(self._task, 5)
-        if self._store is not None:
-            await self._store.close()
-        self.bot = self._task = self._store = None
+        """Stop the bot and close its store, even when the bot's task ended in an error (a
+        start that failed): an open aiosqlite connection keeps a thread that would hold the
+        test process open after the last test."""
+        try:
+            if self.bot is not None:
+                await self.bot.drain()
+                await self.bot.close()
+            if self._task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait_for(self._task, 5)
+        finally:
+            if self._store is not None:
+                await self._store.close()
+            self.bot = self._task = self._store = None
 
     async def restart(self) -> GammonBot:
         await self.stop()
