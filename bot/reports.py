@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from bot.computer import PlayerAnalysis
 from bot.engine import Game, GameResult
 from bot.errors import UnreadableMatchError, UserError
+from bot.facts import Fact
 from bot.i18n import Text, _, join, say
 from bot.luck import MatchLuck
 from bot.records import Action, MatchRow, Status
@@ -86,7 +87,8 @@ class Report:
 
     ``lines`` tell the story in order, as messages waiting for a reader's language (see
     :meth:`words`); ``boards`` are the states worth drawing (the end of a finished game, then
-    the current state); ``game`` is the current state.
+    the current state); ``game`` is the current state; ``facts`` say what happened as
+    values (the session publishes them on its :class:`~bot.facts.FactBus`).
     """
 
     action: Action
@@ -96,6 +98,7 @@ class Report:
     finished: GameResult | None = None
     match_over: bool = False
     reveal: Text | None = None  # the dice secret's line, also in ``lines``, when revealed
+    facts: list[Fact] = field(default_factory=list)  # what happened, typed (bot.facts)
 
     @property
     def game(self) -> Game | None:

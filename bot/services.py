@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.club import ClubService
 from bot.dice import Roller
+from bot.facts import FactBus
 from bot.reports import SessionSettings
 from bot.reviews import ReviewService
 from bot.session import SessionService
@@ -30,6 +31,11 @@ class Services:
     session: SessionService
     reviews: ReviewService
     club: ClubService
+
+    @property
+    def facts(self) -> FactBus:
+        """Where every stored change's facts are published (subscribe here)."""
+        return self.session.facts
 
     @property
     def workers(self) -> Workers:

@@ -32,6 +32,7 @@ from bot.errors import (
     UnreadableMatchError,
     UserError,
 )
+from bot.facts import ActionTaken, Fact, FactBus, facts_of
 from bot.fairdice import commitment, new_secret
 from bot.i18n import _
 from bot.opponent import COMPUTER_ATTEMPTS, ComputerOpponent
@@ -103,8 +104,12 @@ class SessionService:
         computer: Callable[[str], Any] | None = None,
         display: Callable[[str], str] = str,
         workers: Workers | None = None,
+        facts: FactBus | None = None,
     ) -> None:
         self.store = store
+        # Every stored change's facts are published here once the channel's lock is free,
+        # so a subscriber (tournaments, a live board) may act on other channels at once.
+        self.facts = facts or FactBus()
         # Unless a roller is injected (tests and demos script their dice), every match commits
         # to its dice: a secret posted as its SHA-256 before the first roll, revealed at the end.
         self.fair_dice = roller is None
@@ -251,7 +256,9 @@ class SessionService:
         )
         if row.dice is not None:
             lines.append(commitment_line(row.dice))
-        return Report(Action.CHALLENGE, row, lines)
+        report = Report(Action.CHALLENGE, row, lines, facts=[ActionTaken(row, Action.CHALLENGE)])
+        await self.facts.publish(report.facts)
+        return report
 
     async def _create_challenge(
         self,
@@ -446,13 +453,16 @@ class SessionService:
         for attempt in range(CONFLICT_RETRIES):
             async with self._lock(channel_id):
                 try:
-                    return await self._act_locked(channel_id, act, ctx, allow_challenge)
+                    report = await self._act_locked(channel_id, act, ctx, allow_challenge)
                 except ConflictError:
                     # Another process wrote this channel between our read and our write.
                     # Nothing of ours was stored; judge the request again on the new state.
                     if attempt == CONFLICT_RETRIES - 1:
                         raise
                     log.info("channel %s: write conflict, retrying the action", channel_id)
+                    continue
+            await self.facts.publish(report.facts)
+            return report
         raise AssertionError("unreachable")
 
     async def _act_locked(
@@ -463,14 +473,17 @@ class SessionService:
         allow_challenge: bool,
     ) -> Report:
         now = self.clock()
+        earlier_facts: list[Fact] = []  # of the computer's open turn, finished first
         row = await self._expire_stale(channel_id, now)
         if self.computer.to_act(row):
             # A computer turn left open (see resume_computer_turns): finish and post it
             # first, then judge this request on the state it leads to.
             assert row is not None
             resumed = await self._resume_row(row)
-            if resumed is not None and self.on_background_report is not None:
-                await self.on_background_report(resumed)
+            if resumed is not None:
+                earlier_facts.extend(resumed.facts)
+                if self.on_background_report is not None:
+                    await self.on_background_report(resumed)
             now = self.clock()
             row = await self._expire_stale(channel_id, now)
         if row is None or (ctx.match_id is not None and row.id != ctx.match_id):
@@ -494,7 +507,9 @@ class SessionService:
             raise UserError(engine_error(exc)) from exc
         if row.computer_level is not None:
             await self.computer.play(turn)
-        return await self._commit(turn, action)
+        report = await self._commit(turn, action)
+        report.facts[:0] = earlier_facts
+        return report
 
     async def _commit(self, turn: Turn, action: Action) -> Report:
         """Store everything the turn did as one change; the report of it."""
@@ -533,6 +548,7 @@ class SessionService:
             finished=turn.last_result,
             match_over=turn.outcome is not None,
             reveal=reveal,
+            facts=facts_of(row, stored, action, turn.events, turn.finished, turn.outcome),
         )
 
     # --- the computer opponent ----------------------------------------------------------
@@ -567,6 +583,7 @@ class SessionService:
             report = await self._act_locked(
                 channel_id, lambda turn: actions.accept(turn, computer, ctx.public), ctx, True
             )
+        await self.facts.publish(report.facts)
         report.lines.insert(
             0,
             computer_match_line(
@@ -602,7 +619,10 @@ class SessionService:
         async with self._lock(channel_id):
             row = await self._load(channel_id)
             report = await self._resume_row(row) if self.computer.to_act(row) else None
-        if report is not None and self.on_background_report is not None:
+        if report is None:
+            return
+        await self.facts.publish(report.facts)
+        if self.on_background_report is not None:
             await self.on_background_report(report)
 
     async def _tell_stuck(self, row: MatchRow) -> None:
@@ -631,6 +651,7 @@ class SessionService:
                 log.exception("channel %s: could not resume the computer's turn", row.channel_id)
                 continue
             if report is not None:
+                await self.facts.publish(report.facts)
                 reports.append(report)
         return reports
 

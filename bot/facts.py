@@ -1,0 +1,160 @@
+"""What happened, as typed facts, and the bus that carries them to whoever listens.
+
+The session stores a change and then publishes its facts: the match started, a game is over
+with its result, the match is over, the cube turned, who acts next. Front ends and services
+subscribe to the bus instead of reaching into the session or the store: the Discord
+publisher, tournaments (a match over decides a pairing), puzzles, a live web board.
+
+Facts carry values, never words: a front end tells them in its reader's language. A
+subscriber that fails is logged and skipped; it never undoes or loses the stored action.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from bot.engine import GameResult
+from bot.records import Action, FinishedGame, MatchOutcome, MatchRow, NewEvent, Status
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken:
+    """A stored change of a match: ``match`` is the row as stored, ``events`` what it logged."""
+
+    match: MatchRow
+    action: Action
+    events: tuple[NewEvent, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """A challenge was accepted (or a game against the computer began)."""
+
+    match: MatchRow
+
+
+@dataclass(frozen=True, slots=True)
+class CubeTurned:
+    """A double was taken (or beavered): the cube now stands at ``value``, owned by ``owner``."""
+
+    match: MatchRow
+    value: int
+    owner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """A game of the match ended with ``result``."""
+
+    match: MatchRow
+    game_number: int
+    result: GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    """The match ended: won (``winner`` is a player index) or with no result (None)."""
+
+    match: MatchRow
+    winner: int | None
+    final_score: tuple[int, int]
+    reason: str
+
+    @property
+    def winner_id(self) -> int | None:
+        return None if self.winner is None else self.match.player_ids[self.winner]
+
+
+@dataclass(frozen=True, slots=True)
+class ToAct:
+    """The game waits for ``player`` (an index into the match's players)."""
+
+    match: MatchRow
+    player: int
+
+    @property
+    def user_id(self) -> int:
+        return self.match.player_ids[self.player]
+
+
+Fact = ActionTaken | MatchStarted | CubeTurned | GameOver | MatchOver | ToAct
+Subscriber = Callable[[Sequence[Fact]], Awaitable[None]]
+
+CUBE_ACCEPTED = frozenset({Action.TAKE, Action.BEAVER})
+
+
+def facts_of(
+    before: MatchRow,
+    stored: MatchRow,
+    action: Action,
+    events: Sequence[NewEvent],
+    finished: Sequence[FinishedGame],
+    outcome: MatchOutcome | None,
+) -> list[Fact]:
+    """The facts of one stored change from ``before`` to ``stored``, in the order they happened."""
+    facts: list[Fact] = [ActionTaken(stored, action, tuple(events))]
+    if before.status != Status.PLAYING and stored.status == Status.PLAYING:
+        facts.append(MatchStarted(stored))
+    for event in events:
+        if event.action in CUBE_ACCEPTED:
+            game = stored.game
+            owner = None if game is None else game.cube_owner
+            value = 1 if game is None else game.cube
+            facts.append(CubeTurned(stored, value, owner))
+    facts.extend(GameOver(stored, done.game_number, done.result) for done in finished)
+    if outcome is not None:
+        facts.append(MatchOver(stored, outcome.winner, outcome.final_score, outcome.reason))
+    elif before.status.live and not stored.status.live:
+        # Declined, withdrawn, expired or cancelled: over, with no result.
+        score = stored.final_score or (0, 0)
+        facts.append(MatchOver(stored, None, score, stored.end_reason or stored.status.value))
+    if stored.status == Status.PLAYING and stored.game is not None:
+        actor = stored.game.actor
+        if actor is not None:
+            facts.append(ToAct(stored, actor))
+    return facts
+
+
+class FactBus:
+    """Hands each published batch of facts to every subscriber, in subscription order."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Listen from now on; the returned function stops listening."""
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    async def publish(self, facts: Sequence[Fact]) -> None:
+        """Deliver ``facts``; a failing subscriber is logged and the others still hear."""
+        if not facts:
+            return
+        for subscriber in list(self._subscribers):
+            try:
+                await subscriber(facts)
+            except Exception:
+                log.exception("a fact subscriber failed on %s", type(facts[0]).__name__)
+
+
+__all__ = [
+    "ActionTaken",
+    "CubeTurned",
+    "Fact",
+    "FactBus",
+    "GameOver",
+    "MatchOver",
+    "MatchStarted",
+    "Subscriber",
+    "ToAct",
+    "facts_of",
+]
