@@ -236,7 +236,8 @@ class _Scene:
     def draw_trays(self) -> None:
         layout, theme = self.layout, self.theme
         off = self.game.position_for(self.me).borne_off()
-        for side, n in zip(("near", "far"), off, strict=True):
+        sides: tuple[Side, Side] = ("near", "far")
+        for side, n in zip(sides, off, strict=True):
             player = self.player_of(side)
             slab = _slab(theme, layout, player)
             for index in range(min(n, 15)):
@@ -889,15 +890,26 @@ def _empty_board(theme: Theme, layout: Layout) -> Image.Image:
     big = Image.new("RGB", (W * k, H * k), theme.background)
     draw = ImageDraw.Draw(big)
 
-    def box(rect: tuple[int, int, int, int], **kwargs: object) -> None:
+    def box(rect: tuple[int, int, int, int], *, fill: RGB) -> None:
         x0, y0, x1, y1 = rect
-        draw.rectangle((x0 * k, y0 * k, x1 * k - 1, y1 * k - 1), **kwargs)  # type: ignore[arg-type]
+        draw.rectangle((x0 * k, y0 * k, x1 * k - 1, y1 * k - 1), fill=fill)
 
-    def rounded(rect: tuple[int, int, int, int], radius: int, **kwargs: object) -> None:
+    def rounded(
+        rect: tuple[int, int, int, int],
+        radius: int,
+        *,
+        fill: RGB,
+        outline: RGB | None = None,
+        width: int = 1,
+    ) -> None:
         x0, y0, x1, y1 = rect
         draw.rounded_rectangle(
-            (x0 * k, y0 * k, x1 * k - 1, y1 * k - 1), radius=radius * k, **kwargs
-        )  # type: ignore[arg-type]
+            (x0 * k, y0 * k, x1 * k - 1, y1 * k - 1),
+            radius=radius * k,
+            fill=fill,
+            outline=outline,
+            width=width,
+        )
 
     bx0, by0, bx1, by1 = layout.board_rect()
     rounded(

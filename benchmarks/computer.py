@@ -44,7 +44,7 @@ from bot.computer import (  # noqa: E402
     CubeDecision,
     computer_available,
 )
-from bot.engine import Game, MatchOptions, Phase  # noqa: E402
+from bot.engine import Game, MatchOptions, Phase, Play  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -96,6 +96,7 @@ def play_game(
                 doubles = timed(stats.cube_ms, me.should_double, game)
             game = game.double() if doubles else game.roll((die(), die()))
         elif game.phase is Phase.DOUBLED:
+            assert game.actor is not None  # a doubled game waits on someone
             me = players[game.actor]
             if me is not None:
                 answer = timed(stats.cube_ms, me.cube_response, game)
@@ -226,7 +227,7 @@ def time_match_analysis(length: int, seed: int) -> None:
 
     expert = ComputerPlayer(DEFAULT_LEVEL, seed=seed)
     rng = random.Random(seed)
-    decisions: list[tuple[Game, object]] = []
+    decisions: list[tuple[Game, Play | Cube]] = []
     game = Game.new(MatchOptions(length=length))
     while True:
         if game.phase is Phase.OVER:

@@ -317,7 +317,7 @@ async def main(args: argparse.Namespace) -> None:
     thinks = [args.think]
     if sweep:
         thinks = [2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18]
-    sides = SHARD_SIDES if args.shards else SIDES
+    sides: tuple[tuple[str, str | int | None], ...] = SHARD_SIDES if args.shards else SIDES
     if args.workers is not None and not args.shards:
         sides = (SIDES[0], (f"worker pool of {args.workers}", args.workers))
     if args.only is not None:
@@ -330,8 +330,10 @@ async def main(args: argparse.Namespace) -> None:
             if sweep and results[label] and results[label][-1].p99 > LIMIT_MS:
                 continue  # past its limit already
             if not args.shards:
+                assert not isinstance(choice, int)  # a worker side's choice is its WORKERS
                 results[label].append(await run(games, moves, value, choice, label, busy=busy))
                 continue
+            assert not isinstance(choice, str)  # a shard side's choice is its shard count
             from tests.pg_server import Schemas
 
             with Schemas(args.database_url).fresh() as url:

@@ -77,10 +77,10 @@ def bench_legal_plays() -> None:
     print(f"  max:    {max(ms):.3f} ms")
     print("  slowest cases:")
     for elapsed, case in sorted(timings, key=lambda item: item[0], reverse=True)[:5]:
-        dice = "-".join(map(str, case["dice"]))
+        shown = "-".join(map(str, case["dice"]))
         tags = ",".join(case["tags"])
         print(
-            f"    {elapsed * 1000:7.3f} ms  {dice}  {case['position_id']}  "
+            f"    {elapsed * 1000:7.3f} ms  {shown}  {case['position_id']}  "
             f"{len(case['results']):4d} results  [{tags}]"
         )
 

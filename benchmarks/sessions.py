@@ -152,6 +152,7 @@ async def run(
         store = await Store.open(folder / "sessions.db")
     if synchronous != "FULL":
         # Only to measure what durability costs: the bot always runs with FULL.
+        assert isinstance(store, Store), "synchronous is SQLite's setting"
         await store._db.execute(f"PRAGMA synchronous = {synchronous}")
     service = SessionService(store, roller=SeededRoller(args.seed))
     recorder = Recorder()

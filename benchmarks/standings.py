@@ -37,6 +37,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -129,12 +130,12 @@ def main() -> None:
         who = names(count)
         table = swiss_picture(swiss(count, rng), names=who, title=f"Club Swiss, {count} players")
         first, warm, cold, png = measure(
-            lambda t=table: render_table(t, theme=args.theme), args.rounds
+            partial(render_table, table, theme=args.theme), args.rounds
         )
         report(f"standings, {count} players", first, warm, cold, png)
         bracket = knockout_picture(knockout(count, rng), names=who, title=f"Knockout, {count}")
         first, warm, cold, png = measure(
-            lambda b=bracket: render_bracket(b, theme=args.theme), args.rounds
+            partial(render_bracket, bracket, theme=args.theme), args.rounds
         )
         report(f"bracket, {count} players", first, warm, cold, png)
 

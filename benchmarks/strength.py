@@ -183,9 +183,9 @@ def play_pair(job: tuple[str, int, int, int, bool]) -> Outcome:
         _players[key] = (computer, GnuPlayer(opponent, prune))
     computer, gnu = _players[key]
     outcome = Outcome(opponent, pair, (0, 0))
-    dice = f"{seed}:{pair}"
-    first = play_game((computer, gnu), dice, outcome, 0)
-    second = play_game((gnu, computer), dice, outcome, 1)
+    stream = f"{seed}:{pair}"
+    first = play_game((computer, gnu), stream, outcome, 0)
+    second = play_game((gnu, computer), stream, outcome, 1)
     outcome.points = (first, second)
     return outcome
 

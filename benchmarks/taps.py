@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Awaitable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.e2e import NEXT, cpu_seconds, percentile  # noqa: E402
 from tests.e2e.conftest import TOKEN  # noqa: E402
-from tests.e2e.fake_discord import FakeDiscord, RecordedMessage  # noqa: E402
+from tests.e2e.fake_discord import FakeDiscord, InteractionResult, RecordedMessage  # noqa: E402
 
 
 def cid(message: RecordedMessage, prefix: str) -> str | None:
@@ -62,12 +63,18 @@ async def play_one(
         if think:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
 
-    async def timed(kind: str, send, answer: str = "answer") -> object:
+    async def timed(kind: str, send: Awaitable[InteractionResult]) -> RecordedMessage:
+        """From sending to the message that answers (a board, the picker)."""
         started = time.perf_counter()
-        result = await send
-        got = await (result.answer(timeout=60) if answer == "answer" else result.response(60))
+        got = await (await send).answer(timeout=60)
         timings[kind].append(time.perf_counter() - started)
         return got
+
+    async def timed_menu(send: Awaitable[InteractionResult]) -> None:
+        """From sending a menu pick to its response (type 7: the picker updated in place)."""
+        started = time.perf_counter()
+        await (await send).response(60)
+        timings["menu"].append(time.perf_counter() - started)
 
     challenge = await (
         await fake.slash(
@@ -75,7 +82,9 @@ async def play_one(
         )
     ).original_message()
     await pause()
-    board = await timed("roll/accept", fake.click(black, challenge, cid(challenge, "bg:accept:")))
+    accept = cid(challenge, "bg:accept:")
+    assert accept is not None, "the challenge has its Accept button"
+    board = await timed("roll/accept", fake.click(black, challenge, accept))
     played = 0
     while played < turns:
         found = NEXT.findall(board.content or "")
@@ -99,14 +108,17 @@ async def play_one(
             menu = cid(picker, "bgpk:d:")
             if menu is None:  # choose a checker first
                 source = cid(picker, "bgpk:s:")
+                assert source is not None, "the picker offers a checker or a destination"
                 value = rng.choice(picker.component(source).options)["value"]
-                await timed("menu", fake.click(actor, picker, source, values=[value]), "response")
+                await timed_menu(fake.click(actor, picker, source, values=[value]))
             else:
                 value = rng.choice(picker.component(menu).options)["value"]
-                await timed("menu", fake.click(actor, picker, menu, values=[value]), "response")
+                await timed_menu(fake.click(actor, picker, menu, values=[value]))
             picker = fake.message(picker.id)
         await pause()
-        board = await timed("confirm", fake.click(actor, picker, cid(picker, "bgpk:c:")))
+        confirm = cid(picker, "bgpk:c:")
+        assert confirm is not None, "a whole play is confirmed"
+        board = await timed("confirm", fake.click(actor, picker, confirm))
         played += 1
     return played
 
