@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ def at(
     on_roll: int = 0,
     phase: Phase = Phase.ROLL,
     dice: tuple[int, int] | None = None,
-    **changes: object,
+    **changes: Any,
 ) -> Game:
     return dataclasses.replace(
         game, position=position, on_roll=on_roll, phase=phase, dice=dice, **changes
@@ -65,7 +66,7 @@ def refused(game: Game, action: Callable[[Game], object], match: str | None = No
     return str(info.value)
 
 
-def opened(options: MatchOptions | None = None, **changes: object) -> Game:
+def opened(options: MatchOptions | None = None, **changes: Any) -> Game:
     """Player 0 opened 3-1 with 8/5 6/5; player 1 is on roll and may double or roll."""
     game = dataclasses.replace(Game.new(options), **changes)
     return game.opening_roll(3, 1).move("8/5 6/5")
@@ -75,7 +76,7 @@ def opened(options: MatchOptions | None = None, **changes: object) -> Game:
 LAST_CHECKER = {1: 1}
 
 
-def finished(game: Game, theirs: dict[int, int], *, their_bar: int = 0, **changes: object) -> Game:
+def finished(game: Game, theirs: dict[int, int], *, their_bar: int = 0, **changes: Any) -> Game:
     """Player 0 (on roll) bears off the last checker against ``theirs``."""
     start = at(game, board(LAST_CHECKER, theirs, their_bar=their_bar), **changes)
     end = start.roll((2, 1)).move("1/off")

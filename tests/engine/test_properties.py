@@ -114,12 +114,14 @@ def positions(draw: st.DrawFn) -> Position:
             board[spot] += 1
     home = draw(st.booleans())
     free = [p for p in range(1, BAR) if board[p] == 0 and (p >= 19 or not home)]
-    theirs = st.sampled_from(["off", "bar", *free]) if free else st.just("off")
-    for spot in draw(st.lists(theirs, min_size=15, max_size=15)):
-        if spot == "bar":
+    theirs: st.SearchStrategy[str | int] = (
+        st.sampled_from(["off", "bar", *free]) if free else st.just("off")
+    )
+    for their in draw(st.lists(theirs, min_size=15, max_size=15)):
+        if their == "bar":
             board[0] += 1
-        elif spot != "off":
-            board[spot] -= 1
+        elif isinstance(their, int):  # a free point; "off" adds nothing
+            board[their] -= 1
     return Position.from_board(board)
 
 

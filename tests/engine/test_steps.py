@@ -72,7 +72,7 @@ def check_exact(position: Position, dice: tuple[int, int]) -> None:
 def test_buildable_plays_are_gnu_legal_plays(case: dict) -> None:
     position = Position.from_board(case["board"])
     dice = tuple(case["dice"])
-    start = PartialPlay(position, dice)  # type: ignore[arg-type]
+    start = PartialPlay(position, dice)
     if case["max_dice"] == 0:
         assert start.complete and start.sources() == []
         return
