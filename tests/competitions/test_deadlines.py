@@ -8,6 +8,7 @@ import pytest
 
 from bot.competitions import (
     Activity,
+    DeadlineDecision,
     OutcomeKind,
     Pace,
     PaceRules,
@@ -23,7 +24,7 @@ DEADLINE = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
 
 
-def decide(a: Activity, b: Activity, length: int = 7):  # type: ignore[no-untyped-def]
+def decide(a: Activity, b: Activity, length: int = 7) -> DeadlineDecision:
     return decide_at_deadline(a, b, length=length, deadline=DEADLINE, stall_after=24 * HOUR)
 
 

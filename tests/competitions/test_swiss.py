@@ -37,6 +37,7 @@ def test_round_one_pairs_top_half_against_bottom_half() -> None:
 def test_round_two_pairs_within_score_groups() -> None:
     event = Swiss.start(range(1, 9))
     for key, pairing in event.open_matches():
+        assert pairing.b is not None  # a bye is decided when it is paired
         event = event.record(key, played(pairing.a, pairing.b))  # the higher seed wins
     event = event.pair_next()
     assert [p.players for p in event.pairings[1]] == [(1, 3), (2, 4), (5, 7), (6, 8)]
@@ -61,6 +62,7 @@ def test_the_bye_goes_to_the_lowest_ranked_player_without_one() -> None:
     event = Swiss.start(range(1, 6))
     assert event.pairings[0][-1] == Pairing(5, None)  # the last seed
     for key, pairing in event.open_matches():
+        assert pairing.b is not None  # a bye is decided when it is paired
         event = event.record(key, played(pairing.a, pairing.b))
     event = event.pair_next()
     # Standings: 1, 2 and 5 (bye) on a point, 3 and 4 on none; 5 already had a bye, so
@@ -91,7 +93,9 @@ def test_backtracking_finds_the_pairing_greed_would_miss() -> None:
     # 1's first choice (3) is a rematch; its second (4) leaves 2 v 3, also a rematch: only
     # 1 v 2 and 3 v 4 work.
     met = frozenset({frozenset({1, 3}), frozenset({2, 3})})
-    pairs, bye = pair_round([1, 2, 3, 4], {}, met, {})
+    paired = pair_round([1, 2, 3, 4], {}, met, {})
+    assert paired is not None
+    pairs, bye = paired
     assert bye is None and [p.players for p in pairs] == [(1, 2), (3, 4)]
 
 
@@ -103,15 +107,21 @@ def test_no_pairing_without_a_rematch_is_reported() -> None:
 def test_the_bye_moves_up_when_the_rest_cannot_be_paired() -> None:
     # 3 is the lowest, but sitting 3 out would leave 1 v 2 again: 2 sits out instead.
     met = frozenset({frozenset({1, 2})})
-    pairs, bye = pair_round([1, 2, 3], {}, met, {})
+    paired = pair_round([1, 2, 3], {}, met, {})
+    assert paired is not None
+    pairs, bye = paired
     assert bye == 2 and [p.players for p in pairs] == [(1, 3)]
 
 
 def test_a_player_who_had_a_bye_is_passed_over() -> None:
-    pairs, bye = pair_round([1, 2, 3], {}, frozenset(), {3: 1})
+    paired = pair_round([1, 2, 3], {}, frozenset(), {3: 1})
+    assert paired is not None
+    pairs, bye = paired
     assert bye == 2 and [p.players for p in pairs] == [(1, 3)]
     # Once everyone has had one, the lowest with the fewest sits out again.
-    _, bye = pair_round([1, 2, 3], {}, frozenset(), {1: 1, 2: 1, 3: 1})
+    paired = pair_round([1, 2, 3], {}, frozenset(), {1: 1, 2: 1, 3: 1})
+    assert paired is not None
+    _, bye = paired
     assert bye == 3
 
 
@@ -133,6 +143,7 @@ def test_two_and_three_entrants() -> None:
 def test_a_withdrawn_player_is_not_paired_and_their_results_stand() -> None:
     event = Swiss.start(range(1, 7))
     for key, pairing in event.open_matches():
+        assert pairing.b is not None  # a bye is decided when it is paired
         event = event.record(key, played(pairing.a, pairing.b))
     event = event.withdraw(1).pair_next()
     assert all(1 not in p.players for p in event.pairings[1])

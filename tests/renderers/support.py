@@ -21,15 +21,23 @@ def distance(a: RGB, b: RGB) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
 
 
+def pixel(image: Image.Image, xy: Point) -> RGB:
+    """One pixel of an RGB picture (Pillow's getpixel is typed for every mode at once)."""
+    value = image.getpixel(xy)
+    assert isinstance(value, tuple) and len(value) == 3, value
+    return value
+
+
 def colour_at(image: Image.Image, xy: Point, spread: int = 2) -> RGB:
     """The average colour of a small square around ``xy`` (robust to one odd pixel)."""
     x, y = xy
     pixels = [
-        image.getpixel((x + dx, y + dy))
+        pixel(image, (x + dx, y + dy))
         for dx in range(-spread, spread + 1)
         for dy in range(-spread, spread + 1)
     ]
-    return tuple(round(sum(p[i] for p in pixels) / len(pixels)) for i in range(3))  # type: ignore[return-value]
+    r, g, b = (round(sum(p[i] for p in pixels) / len(pixels)) for i in range(3))
+    return r, g, b
 
 
 def is_colour(image: Image.Image, xy: Point, expected: RGB, tolerance: float = 18) -> bool:

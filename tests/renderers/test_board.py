@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 from functools import cache
+from typing import Literal
 
 import pytest
+from PIL import Image
 
 from bot.engine import Game, MatchOptions, Phase, Position
-from renderers import CLASSIC, DARK, Layout, Theme, render_board, warm_up
+from renderers import CLASSIC, DARK, GAME_LAST_PLAY, Layout, Theme, render_board, warm_up
 from renderers.examples import EXAMPLES
+from renderers.theme import RGB, Side
 from tests.renderers.support import colour_at, count_near, decode, distance, is_colour
 
 LAYOUT = Layout.for_width(1000)
@@ -17,11 +20,13 @@ THEMES = [CLASSIC, DARK]
 
 
 @cache
-def picture(name: str, perspective: int | None = None, theme: Theme = CLASSIC, marks=True):
+def picture(
+    name: str, perspective: int | None = None, theme: Theme = CLASSIC, marks: bool = True
+) -> Image.Image:
     game, default = EXAMPLES[name]()
     side = default if perspective is None else perspective
-    kwargs = {} if marks else {"last_play": None}
-    return decode(render_board(game, perspective=side, theme=theme, **kwargs))
+    last_play = GAME_LAST_PLAY if marks else None
+    return decode(render_board(game, perspective=side, theme=theme, last_play=last_play))
 
 
 def checker_colour(theme: Theme, player: int):
@@ -108,7 +113,7 @@ def test_borne_off_checkers_fill_the_trays():
 # --- cube and dice -----------------------------------------------------------------------
 
 
-def cube_face(where: str) -> tuple[int, int]:
+def cube_face(where: Literal["near", "far", "middle"]) -> tuple[int, int]:
     x, y = LAYOUT.cube_centre(where)
     return x, y - round(LAYOUT.cube_size * 0.38)
 
@@ -228,7 +233,7 @@ def test_a_bear_off_arrow_ends_in_the_tray():
 # --- around the board --------------------------------------------------------------------
 
 
-def panel_fill(image, side: str):
+def panel_fill(image: Image.Image, side: Side) -> RGB:
     x0, y0, x1, _ = LAYOUT.panel_rect(side)
     return colour_at(image, ((x0 + x1) // 2, y0 + LAYOUT.px(14)), spread=1)
 

@@ -17,7 +17,7 @@ from renderers.charts import (
     win_chance_scene,
 )
 from renderers.theme import CLASSIC, DARK
-from tests.renderers.support import decode, distance, is_colour
+from tests.renderers.support import decode, distance, is_colour, pixel
 from tests.test_luck import TableEvaluator, made_by, scripted_game
 
 NAMES = ("alice", "bob")
@@ -87,7 +87,8 @@ async def test_chart_of_a_scripted_game_shows_the_reported_figures(store: object
     image = decode(png)
     assert image.size == (1000, 600)
     # The blunder is a red dot on Alice's play; the other plays are on the line.
-    assert is_colour(image, tuple(round(v) for v in blunder.pixel), CLASSIC.hit, tolerance=40)
+    bx, by = blunder.pixel
+    assert is_colour(image, (round(bx), round(by)), CLASSIC.hit, tolerance=40)
     for index in (1, 4):
         x, y = scene.pixels[index]
         assert is_colour(image, (round(x), round(y)), CLASSIC.accent, tolerance=40)
@@ -126,7 +127,7 @@ def test_rating_chart_points_are_the_ratings() -> None:
     assert last.pixel == scene.pixels[-1]
     image = decode(draw_chart(scene))
     x, y = scene.pixels[1]
-    assert distance(image.getpixel((round(x), round(y))), CLASSIC.accent) < 60
+    assert distance(pixel(image, (round(x), round(y))), CLASSIC.accent) < 60
 
 
 def test_rating_chart_with_one_or_no_games() -> None:

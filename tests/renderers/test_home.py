@@ -11,6 +11,7 @@ from PIL import Image, ImageChops
 from renderers import (
     CLASSIC,
     DARK,
+    GAME_LAST_PLAY,
     THEMES,
     Layout,
     Theme,
@@ -20,6 +21,7 @@ from renderers import (
     warm_up,
 )
 from renderers.examples import EXAMPLES, NAMES
+from renderers.theme import Home
 from tests.renderers.support import colour_at, decode, distance, is_colour
 
 RIGHT = Layout.for_width(1000)
@@ -27,10 +29,14 @@ LEFT = Layout.for_width(1000, home="left")
 
 
 @cache
-def picture(name: str, perspective: int, home: str, theme: Theme = CLASSIC, marks: bool = True):
+def picture(
+    name: str, perspective: int, home: Home, theme: Theme = CLASSIC, marks: bool = True
+) -> Image.Image:
     game, _ = EXAMPLES[name]()
-    kwargs = {} if marks else {"last_play": None}
-    return decode(render_board(game, perspective=perspective, theme=theme, home=home, **kwargs))
+    last_play = GAME_LAST_PLAY if marks else None
+    return decode(
+        render_board(game, perspective=perspective, theme=theme, home=home, last_play=last_play)
+    )
 
 
 def indices(png: bytes) -> bytes:
@@ -74,8 +80,9 @@ def test_any_width_mirrors_within_a_pixel(width):
     assert left.field_left >= 0 and left.field_right <= width
 
 
-def test_a_home_that_is_neither_side_is_refused():
+def test_a_home_that_is_neither_side_is_refused() -> None:
     with pytest.raises(ValueError, match="home is 'right' or 'left', not 'up'"):
+        # The wrong value on purpose: the check at run time is what is tested.
         render_board(EXAMPLES["opening"]()[0], perspective=0, home="up")  # type: ignore[arg-type]
 
 

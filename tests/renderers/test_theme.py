@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from renderers import THEMES, Layout, Theme
@@ -33,12 +35,13 @@ def to_linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
-def simulate(colour: RGB, matrix) -> tuple[float, float, float]:
+def simulate(colour: RGB, matrix: Sequence[Sequence[float]]) -> tuple[float, float, float]:
     """``colour`` as a viewer with that colour vision deficiency sees it (linear RGB)."""
     lin = [to_linear(c) for c in colour]
-    return tuple(
+    r, g, b = (
         min(max(sum(m * v for m, v in zip(row, lin, strict=True)), 0.0), 1.0) for row in matrix
-    )  # type: ignore[return-value]
+    )
+    return r, g, b
 
 
 def lab(linear: tuple[float, float, float]) -> tuple[float, float, float]:
