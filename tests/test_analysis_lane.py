@@ -49,6 +49,7 @@ async def play_until_game_over(service: SessionService, rng: random.Random, game
         game = row.game
         if game.game_number > games:
             return
+        assert game.actor is not None  # a finished game gives way to the next at once
         who = (ALICE, BOB)[game.actor]
         if game.phase is Phase.ROLL:
             await service.roll(CHANNEL, who)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot.dice import ScriptedRoller
 from bot.engine import Phase, Position
-from bot.records import Change
+from bot.records import Change, Status
 from bot.replay import replay
 from bot.session import Player, SessionService
 from bot.storage import Store
@@ -34,7 +34,7 @@ async def start(tmp_path: Path, auto_play: bool) -> tuple[SessionService, Store,
     row = await store.live_match(10)
     assert row is not None and row.game is not None and row.game.on_roll == 1
     staged = dataclasses.replace(row.game, position=Position.from_board(ONLY_ONE_PLAY))
-    await store.apply(Change(row.id, row.version, "playing", staged, service.clock()))
+    await store.apply(Change(row.id, row.version, Status.PLAYING, staged, service.clock()))
     return service, store, roller
 
 

@@ -171,6 +171,7 @@ def test_every_name_in_the_command_tree_is_marked() -> None:
 
     from cogs.backgammon import Backgammon
 
+    assert isinstance(Backgammon.__cog_group_name__, str)  # a plain name, marked for gettext
     names: set[str] = {Backgammon.__cog_group_name__}
     for command in Backgammon.__cog_app_commands__:
         assert isinstance(command, app_commands.Command)

@@ -298,6 +298,7 @@ def test_no_double_in_the_opening_position(expert: ComputerPlayer) -> None:
     assert not expert.should_double(game)
     hint = expert.cube_hint(game)
     assert hint.action is CubeAction.NO_DOUBLE_TAKE
+    assert hint.double_take is not None  # the cube is available in the opening position
     assert hint.no_double > hint.double_take
 
 
@@ -382,6 +383,7 @@ def scripted_game() -> list[tuple[Game, Decision]]:
 
     def move(text: str) -> None:
         nonlocal game
+        assert game.dice is not None  # a play follows a roll
         play = game.position.parse_play(game.dice, text)
         decisions.append((game, play))
         game = game.play(play)
@@ -453,6 +455,7 @@ def test_a_beginner_sometimes_plays_worse_than_world_class(bgsage) -> None:
     games = [in_move(position, dice) for position, dice in random_positions(20, seed=6)]
     lost = []
     for game in games:
+        assert game.dice is not None  # in_move: the dice are rolled
         ranked = strong.evaluator.rank_plays(
             game.position, game.dice, game.legal_plays().results(), CubeContext()
         )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Phase, Position
+from bot.engine import Phase, Play, Position
 from bot.replay import decisions_from_events, replay
 from bot.session import Player, SessionService
 from bot.storage import Store
@@ -53,6 +53,7 @@ async def test_computer_finishes_a_match_with_only_legal_plays(tmp_path: Path, s
     for before, decision in decisions_from_events(row.options, events):
         if before.on_roll == 1 and before.phase is Phase.MOVE:
             computer_moves += 1
+            assert isinstance(decision, Play)  # a move, never a cube decision
             assert before.position.apply(decision) in before.legal_plays().results()
             assert isinstance(before.position, Position)
     assert computer_moves > 3

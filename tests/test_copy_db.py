@@ -13,11 +13,13 @@ from pathlib import Path
 from bot.dice import ScriptedRoller
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.records import (
+    Action,
     Change,
     FinishedGame,
     GuildSettings,
     MatchOutcome,
     NewEvent,
+    Status,
     UserSettings,
 )
 from bot.session import Player, SessionService
@@ -65,12 +67,14 @@ async def fill(path: Path) -> None:
         )
         result = GameResult(0, ResultKind.GAMMON, 1, 2, EndReason.RESIGNED)
         game = Game.new(row.options)
-        start = NewEvent(game.game_number, None, None, "start", game.position_id(), game.match_id())
+        start = NewEvent(
+            game.game_number, None, None, Action.START, game.position_id(), game.match_id()
+        )
         await store.apply(
             Change(
                 row.id,
                 0,
-                "finished",
+                Status.FINISHED,
                 game,
                 2.0,
                 events=[start],
@@ -136,7 +140,8 @@ async def test_a_database_goes_to_postgresql_and_back_unchanged(
         assert rolled.match.version > 0
         fresh = await service.challenge(GUILD, 6, ALICE, BOB, MatchOptions(length=1))
         assert fresh.match.id == 6
-        assert (await store.player_stats(GUILD, ALICE.id)).rated_matches == 1
+        stats = await store.player_stats(GUILD, ALICE.id)
+        assert stats is not None and stats.rated_matches == 1
     finally:
         await store.close()
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import ast
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.engine import EngineErrorCode
+from bot.engine import EngineError, EngineErrorCode
 from bot.i18n import LANGUAGES, LOCALE_DIR, N_, Text, _, join, say
 
 babel = pytest.importorskip("babel")
@@ -290,12 +290,15 @@ def test_french_translations_are_whole_and_keep_their_fields() -> None:
             continue
         if message.fuzzy:
             problems.append(f"fuzzy: {message.id!r}")
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        # A plural's id and strings are sequences (Babel's own test: list or tuple).
+        ids = tuple(message.id) if isinstance(message.id, list | tuple) else (message.id,)
+        raw = message.string
+        strings = tuple(raw) if isinstance(raw, list | tuple) else (raw,)
         if not all(strings):
             problems.append(f"untranslated: {message.id!r}")
             continue
         for text in strings:
+            assert text is not None  # every string is there (all(strings) above)
             if _fields(text) != _fields(ids[0]) and _fields(text) != _fields(ids[-1]):
                 problems.append(f"fields differ: {ids[0]!r} -> {text!r}")
     assert not problems, "\n".join(problems)
@@ -515,7 +518,7 @@ def test_every_raise_site_gives_its_sentence_the_facts_it_names() -> None:
 # --- pages render in both languages -------------------------------------------------------
 
 
-def _pages() -> dict[str, object]:
+def _pages() -> dict[str, Callable[[str], str]]:
     from types import SimpleNamespace as NS
 
     from bot import present
@@ -596,6 +599,7 @@ def test_user_errors_keep_their_message_through_a_worker_and_the_store() -> None
 
     with pytest.raises(ValueError) as refused:
         Game.new().roll((1, 2))
+    assert isinstance(refused.value, EngineError)  # the engine's errors carry a code
     again = pickle.loads(pickle.dumps(refused.value))
     assert again.code == refused.value.code and str(again) == str(refused.value)
 

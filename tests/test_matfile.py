@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from bot.dice import ScriptedRoller
-from bot.engine import EndReason, MatchOptions, Phase, Position, ResultKind
+from bot.engine import EndReason, Game, MatchOptions, Phase, Position, ResultKind
 from bot.engine.match_id import GAME_RESIGNED, MatchIdFields
 from bot.matfile import (
     clean_name,
@@ -33,7 +33,7 @@ from bot.matfile import (
     match_to_mat,
     match_to_sgf,
 )
-from bot.records import EventRecord, MatchRow
+from bot.records import EventRecord, MatchRow, Status
 from bot.replay import replay, replay_event
 from bot.session import Player, Report, SessionService, SessionSettings
 from bot.storage import Store
@@ -453,7 +453,7 @@ def _sorted_dice(dice: Any) -> tuple[int, int]:
 def expected_games(row: MatchRow, events: list[EventRecord]) -> list[GameFacts]:
     """Each game as GNU Backgammon records it, worked out by replaying the event log."""
     games: list[GameFacts] = []
-    game = None
+    game: Game | None = None
     rolled = None  # a roll not played yet
     for event in events:
         before = game
@@ -849,7 +849,7 @@ def test_export_text_kinds(cases: dict[str, Case]) -> None:
 
 
 def test_a_match_never_started_has_a_header_and_no_games(cases: dict[str, Case]) -> None:
-    row = dataclasses.replace(cases["crawford match"].row, status="declined")
+    row = dataclasses.replace(cases["crawford match"].row, status=Status.DECLINED)
     text = match_to_mat(row, [])
     assert " 3 point match" in text and " Game" not in text
     assert match_to_sgf(row, []) == ""

@@ -18,7 +18,7 @@ from bot.dice import ScriptedRoller
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.errors import ConflictError, UnreadableMatchError, UserError
 from bot.ratings import START_RATING, Rated, fibs_update
-from bot.records import Change, FinishedGame, MatchOutcome, NewEvent, Status
+from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent, Status
 from bot.session import Player, SessionService
 from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.postgres import PostgresStore
@@ -55,7 +55,7 @@ def start_event(game: Game) -> NewEvent:
         game_number=game.game_number,
         actor_id=None,
         player=None,
-        action="start",
+        action=Action.START,
         position_id=game.position_id(),
         gnu_match_id=game.match_id(),
     )

@@ -22,6 +22,7 @@ from bot.errors import (
     NotYourTurnError,
     UserError,
 )
+from bot.records import Action, Status
 from bot.replay import replay
 from bot.session import Player, Report, SessionService
 from bot.storage import Store
@@ -257,7 +258,7 @@ async def test_match_to_five_with_crawford(
     ]
     events = await store.events(match_id)
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
-    assert [e.action for e in events].count("pass") == 1
+    assert [e.action for e in events].count(Action.PASS) == 1
     assert replay(row.options, events) == row.game
 
     alice = await service.stats(GUILD, ALICE.id)
@@ -430,7 +431,7 @@ async def test_the_same_action_sent_twice_at_once_applies_once(
     assert "already rolled" in str(errors[0])
     assert roller.remaining() == 2  # the refused roll took no dice
     events = await store.events(reports[0].match.id)
-    assert [e.action for e in events].count("roll") == 1
+    assert [e.action for e in events].count(Action.ROLL) == 1
 
     # Two moves at once: one plays, the other finds the dice gone.
     outcomes = await asyncio.gather(
@@ -461,7 +462,7 @@ async def test_two_processes_racing_on_one_file_apply_once(
         [error] = [o for o in outcomes if not isinstance(o, Report)]
         assert isinstance(error, UserError)  # ConflictError, or "already rolled"
         events = await store.events(reports[0].match.id)
-        assert [e.action for e in events].count("roll") == 1
+        assert [e.action for e in events].count(Action.ROLL) == 1
     finally:
         await other_store.close()
 
@@ -475,7 +476,7 @@ async def test_stale_version_is_a_conflict(
     row = report.match
     await service.move(106, ALICE, "8/5 6/5")
     with pytest.raises(ConflictError):
-        await store.apply(Change(row.id, row.version, "playing", row.game, 0.0))
+        await store.apply(Change(row.id, row.version, Status.PLAYING, row.game, 0.0))
 
 
 # --- refusals change nothing ----------------------------------------------------------------

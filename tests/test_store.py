@@ -36,8 +36,9 @@ from bot.records import (
     UserSettings,
 )
 from bot.services import Services
-from bot.session import Player, SessionService
+from bot.session import Player, Report, SessionService
 from bot.storage import MIGRATIONS, Storage, Store, open_store
+from tests.conftest import FakeClock
 
 ROOT = Path(__file__).resolve().parent.parent
 SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -68,7 +69,7 @@ async def challenge(store: Store, channel: int, *, level: str | None = None, now
     )
 
 
-def event(game: Game, action: str, player: int | None = 0) -> NewEvent:
+def event(game: Game, action: Action, player: int | None = 0) -> NewEvent:
     return NewEvent(
         game_number=game.game_number,
         actor_id=None,
@@ -110,7 +111,7 @@ async def test_one_live_row_per_channel(store: Store) -> None:
     with pytest.raises(ChannelBusyError):
         await challenge(store, 1)
     await challenge(store, 2)  # another channel is free
-    declined = await store.apply(Change(row.id, row.version, "declined", None, 1.0))
+    declined = await store.apply(Change(row.id, row.version, Status.DECLINED, None, 1.0))
     assert declined.status == "declined" and declined.version == 1 and not declined.live
     again = await challenge(store, 1)
     assert again.id != row.id
@@ -121,21 +122,25 @@ async def test_apply_returns_what_a_fresh_read_returns(store: Store) -> None:
     row = await challenge(store, 1)
     game = Game.new(row.options).opening_roll(3, 1)
     applied = await store.apply(
-        Change(row.id, row.version, "playing", game, 5.0, events=[event(game, "opening")])
+        Change(row.id, row.version, Status.PLAYING, game, 5.0, events=[event(game, Action.OPENING)])
     )
     assert applied == await store.get_match(row.id)
     assert applied.game == game and applied.version == 1
     assert (applied.updated_at, applied.last_action_at) == (5.0, 5.0)
-    quiet = await store.apply(Change(row.id, 1, "playing", game, 9.0, touch=False))
+    quiet = await store.apply(Change(row.id, 1, Status.PLAYING, game, 9.0, touch=False))
     assert (quiet.updated_at, quiet.last_action_at) == (9.0, 5.0)
 
 
 async def test_a_stale_version_is_a_conflict_and_writes_nothing(store: Store) -> None:
     row = await challenge(store, 1)
     game = Game.new(row.options).opening_roll(3, 1)
-    await store.apply(Change(row.id, 0, "playing", game, 1.0, events=[event(game, "opening")]))
+    await store.apply(
+        Change(row.id, 0, Status.PLAYING, game, 1.0, events=[event(game, Action.OPENING)])
+    )
     with pytest.raises(ConflictError):
-        await store.apply(Change(row.id, 0, "finished", game, 2.0, events=[event(game, "roll")]))
+        await store.apply(
+            Change(row.id, 0, Status.FINISHED, game, 2.0, events=[event(game, Action.ROLL)])
+        )
     stored = await store.get_match(row.id)
     assert stored is not None and stored.version == 1 and stored.status == "playing"
     assert [e.action for e in await store.events(row.id)] == ["opening"]
@@ -172,11 +177,20 @@ async def test_events_are_numbered_in_order_per_match(store: Store) -> None:
     game = Game.new(first.options)
     await store.apply(
         Change(
-            first.id, 0, "playing", game, 1.0, events=[event(game, "start"), event(game, "roll")]
+            first.id,
+            0,
+            Status.PLAYING,
+            game,
+            1.0,
+            events=[event(game, Action.START), event(game, Action.ROLL)],
         )
     )
-    await store.apply(Change(second.id, 0, "playing", game, 1.0, events=[event(game, "start")]))
-    await store.apply(Change(first.id, 1, "playing", game, 2.0, events=[event(game, "move")]))
+    await store.apply(
+        Change(second.id, 0, Status.PLAYING, game, 1.0, events=[event(game, Action.START)])
+    )
+    await store.apply(
+        Change(first.id, 1, Status.PLAYING, game, 2.0, events=[event(game, Action.MOVE)])
+    )
     assert [(e.seq, e.action) for e in await store.events(first.id)] == [
         (1, Action.START),
         (2, Action.ROLL),
@@ -193,7 +207,7 @@ async def test_games_against_the_computer_stay_out_of_the_statistics(store: Stor
         Change(
             row.id,
             0,
-            "finished",
+            Status.FINISHED,
             game,
             1.0,
             finished_games=[FinishedGame(1, result)],
@@ -245,7 +259,7 @@ async def _roll_setup(service, roller, channel):
     await start(service, roller, channel, MatchOptions(length=3))
 
 
-async def _roll(service, roller, channel):
+async def _roll(service: SessionService, roller: ScriptedRoller, channel: int) -> Report:
     roller.extend([5, 2])
     return await service.roll(channel, BOB)
 
@@ -349,7 +363,7 @@ async def test_a_failed_commit_is_rolled_back(
     before = await snapshot(live.id, GUILD, (ALICE.id, BOB.id))
     db = store._db
     real_execute = db.execute
-    failures = []
+    failures: list[str] = []
 
     def failing_commit(sql, *args):
         if sql == "COMMIT" and not failures:
@@ -367,7 +381,7 @@ async def test_a_failed_commit_is_rolled_back(
     assert not db.in_transaction
     assert await snapshot(live.id, GUILD, (ALICE.id, BOB.id)) == before
     report = await _roll(service, roller, 1)
-    assert report.match.version == live.version + 1  # type: ignore[attr-defined]
+    assert report.match.version == live.version + 1
 
 
 # --- atomicity: the process dies in the middle of an action ----------------------------------
@@ -461,10 +475,14 @@ async def test_every_acknowledged_action_is_fsynced(store: Store) -> None:
     """synchronous=FULL in WAL mode syncs the log at every commit: a power cut cannot roll
     back a move the players were shown (NORMAL, the old setting, only syncs at checkpoints)."""
     async with store._db.execute("PRAGMA synchronous") as cursor:
-        (level,) = await cursor.fetchone()
+        row = await cursor.fetchone()
+        assert row is not None
+        (level,) = row
     assert level == 2  # FULL
     async with store._db.execute("PRAGMA journal_mode") as cursor:
-        (mode,) = await cursor.fetchone()
+        row = await cursor.fetchone()
+        assert row is not None
+        (mode,) = row
     assert mode == "wal"
 
 
@@ -510,7 +528,7 @@ async def test_actions_arriving_together_share_a_commit_and_each_stands_alone(
     games = [Game.new(row.options) for row in rows]
     before = store.commits
     changes = [
-        Change(row.id, 0, Status.PLAYING, game, 1.0, events=[event(game, "start")])
+        Change(row.id, 0, Status.PLAYING, game, 1.0, events=[event(game, Action.START)])
         for row, game in zip(rows, games, strict=True)
     ]
     changes[7] = Change(rows[7].id, 5, Status.PLAYING, games[7], 1.0)  # a stale version
@@ -521,7 +539,8 @@ async def test_actions_arriving_together_share_a_commit_and_each_stands_alone(
     assert all(not isinstance(o, BaseException) for i, o in enumerate(outcomes) if i != 7)
     if isinstance(store, Store):  # PostgreSQL commits each action on its own connection
         assert 1 <= store.commits - before < len(changes)
-    assert (await store.get_match(rows[7].id)).version == 0
+    stale = await store.get_match(rows[7].id)
+    assert stale is not None and stale.version == 0
     for row in rows[:7] + rows[8:]:
         stored = await store.get_match(row.id)
         assert stored is not None and stored.status == Status.PLAYING and stored.version == 1
@@ -561,9 +580,9 @@ async def test_every_reader_and_small_writer_behaves_alike(
         dice=seal,
     )
     game = Game.new(row.options).opening_roll(3, 1)
-    opening = NewEvent(1, None, 0, "opening", game.position_id(), game.match_id(), dice=(3, 1))
+    opening = NewEvent(1, None, 0, Action.OPENING, game.position_id(), game.match_id(), dice=(3, 1))
     row = await store.apply(
-        Change(row.id, 0, "playing", game, 6.0, events=[opening], dice_public="ef" * 8)
+        Change(row.id, 0, Status.PLAYING, game, 6.0, events=[opening], dice_public="ef" * 8)
     )
     assert row.auto_play and row.dice == DiceSeal("ab" * 32, "cd" * 32, "ef" * 8, 0)
     assert await store.match_by_dice_public("ef" * 8) == row
@@ -574,7 +593,8 @@ async def test_every_reader_and_small_writer_behaves_alike(
     assert not await store.note_notified(row.id, row.version)
     assert not await store.note_notified(row.id, row.version + 1)  # not the current version
     await store.note_board(row.id, 77, 88)
-    assert (await store.get_match(row.id)).board == (77, 88)
+    noted = await store.get_match(row.id)
+    assert noted is not None and noted.board == (77, 88)
 
     # Moving to a thread; a busy channel refuses.
     await challenge(store, 3)
@@ -585,7 +605,8 @@ async def test_every_reader_and_small_writer_behaves_alike(
     assert await store.live_match(2) is None and await store.live_match(40) == moved
     assert [m.channel_id for m in await store.live_matches_in(GUILD)] == [40, 3]
     assert await store.live_matches_in(GUILD + 1) == []
-    assert (await store.latest_match(40)).id == row.id
+    latest = await store.latest_match(40)
+    assert latest is not None and latest.id == row.id
 
     # What the finished match left: rolls, ratings, the leaderboard.
     rolls = await store.roll_events(GUILD)
@@ -616,6 +637,7 @@ async def test_reminder_candidates_are_only_the_games_an_idle_reminder_may_be_du
     assert await store.reminder_candidates(since + 299) == []
     [due] = await store.reminder_candidates(since + 300)
     assert due.id == started.id and due.version == started.version
+    assert isinstance(service.clock, FakeClock)  # the conftest clock the test moves
     service.clock.now = since + 300
     assert [(row.id, user) for row, user in await services.club.due_reminders()] == [
         (started.id, BOB.id)

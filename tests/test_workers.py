@@ -162,7 +162,7 @@ async def test_the_computer_in_a_worker_plays_legally(pool):
     assert len(hints) == 2 and hints[0].difference == 0.0
 
 
-async def test_inline_workers_run_in_this_process():
+async def test_inline_workers_run_in_this_process() -> None:
     class Stub:
         def choose_play(self, game: Game) -> Play:
             return next(iter(game.legal_plays()))
@@ -191,12 +191,18 @@ async def test_inline_workers_run_in_this_process():
 
 def event_log() -> tuple[MatchOptions, list]:
     """A short money game's log, as the store keeps it."""
-    from bot.records import EventRecord
+    from bot.records import Action, EventRecord
 
     options = MatchOptions()
-    events = []
+    events: list[EventRecord] = []
 
-    def log(game: Game, action: str, player, notation=None, dice=None) -> None:
+    def log(
+        game: Game,
+        action: Action,
+        player: int | None,
+        notation: str | None = None,
+        dice: tuple[int, int] | None = None,
+    ) -> None:
         events.append(
             EventRecord(
                 seq=len(events) + 1,
@@ -213,20 +219,20 @@ def event_log() -> tuple[MatchOptions, list]:
         )
 
     game = Game.new(options)
-    log(game, "start", None)
+    log(game, Action.START, None)
     game = game.opening_roll(3, 1)
-    log(game, "opening", None, dice=(3, 1))
+    log(game, Action.OPENING, None, dice=(3, 1))
     rng = random.Random(3)
     for _ in range(6):
         if game.phase is Phase.MOVE:
             player = game.on_roll
             play = next(iter(game.legal_plays()))
             game = game.play(play)
-            log(game, "move", player, notation=str(play))
+            log(game, Action.MOVE, player, notation=str(play))
         elif game.phase is Phase.ROLL:
             player, dice = game.on_roll, (rng.randint(1, 6), rng.randint(1, 6))
             game = game.roll(dice)
-            log(game, "roll", player, dice=dice)
+            log(game, Action.ROLL, player, dice=dice)
     return options, events
 
 
