@@ -22,6 +22,7 @@ from bot.dice import ScriptedRoller
 from bot.services import Services, build_services
 from bot.session import SessionService, SessionSettings
 from bot.storage import Store
+from cogs.backgammon import Backgammon
 from tests.e2e.fake_discord import (
     PERM_MANAGE_MESSAGES,
     FakeDiscord,
@@ -87,6 +88,14 @@ class Harness:
         """The game session (the services' first)."""
         return self.services.session
 
+    @property
+    def cog(self) -> Backgammon:
+        """The running bot's game cog, for the tests that reach into it."""
+        assert self.bot is not None
+        cog = self.bot.get_cog("Backgammon")
+        assert isinstance(cog, Backgammon), cog
+        return cog
+
     async def start(self) -> GammonBot:
         settings = self.settings
         point_discord_at(settings)
@@ -140,7 +149,7 @@ class Harness:
     # --- acting ----------------------------------------------------------------------------
 
     async def slash(
-        self, who: FakeMember, sub: str, channel: str = "games", **options: object
+        self, who: FakeMember, sub: str, channel: str | int = "games", **options: object
     ) -> InteractionResult:
         return await self.fake.slash(who, channel, "backgammon", sub, options=options)
 

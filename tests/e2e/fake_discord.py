@@ -200,7 +200,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.e2e.discord_contract import ContractViolation, check_request
 from tests.e2e.fake_ratelimit import RateLimits
@@ -1229,7 +1229,10 @@ class InteractionResult:
         return self.callback.choices if self.callback else []
 
     async def wait_for(
-        self, predicate: Callable[[InteractionResult], T], timeout: float = 5.0, what: str = ""
+        self,
+        predicate: Callable[[InteractionResult], T | None],
+        timeout: float = 5.0,
+        what: str = "",
     ) -> T:
         """Wait until ``predicate(self)`` is truthy and return its value."""
         return await self._fake.wait_for(
@@ -1478,7 +1481,7 @@ def _unique_localized_names(items: Sequence[Mapping[str, Any]], where: str) -> N
     """No two siblings may share a name in any locale (their own or a translated one)."""
     locales = {loc for item in items for loc in item.get("name_localizations") or {}}
     for locale in locales:
-        seen: set[str] = set()
+        seen: set[str | None] = set()
         for item in items:
             words = (item.get("name_localizations") or {}).get(locale) or item.get("name")
             if words in seen:
@@ -1543,7 +1546,7 @@ class _Connection:
             self._zlib = zlib.compressobj()
         elif compress == "zstd-stream":  # only asked for when zstandard/compression.zstd exist
             try:
-                import zstandard  # type: ignore[import-not-found]
+                import zstandard
 
                 self._zstd = ("zstandard", zstandard.ZstdCompressor().compressobj())
             except ImportError:
@@ -1564,7 +1567,7 @@ class _Connection:
         elif self._zstd is not None:
             kind, obj = self._zstd
             if kind == "zstandard":
-                import zstandard  # type: ignore[import-not-found]
+                import zstandard
 
                 chunk = obj.compress(raw) + obj.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
             else:
@@ -1770,7 +1773,7 @@ class FakeDiscord:
 
     async def wait_for(
         self,
-        predicate: Callable[[], T],
+        predicate: Callable[[], T | None],
         timeout: float = 5.0,
         what: str = "condition",
         result: InteractionResult | None = None,
@@ -2095,7 +2098,10 @@ class FakeDiscord:
                 perms |= role.permissions
         if perms & PERM_ADMINISTRATOR:
             return PERM_ALL
-        base = self._channels.get(channel.parent_id) if channel.is_thread else channel
+        base: FakeChannel | None = channel
+        if channel.is_thread:  # a thread has its parent channel's overwrites
+            assert channel.parent_id is not None
+            base = self._channels.get(channel.parent_id)
         overwrites = {int(o["id"]): o for o in (base.permission_overwrites if base else [])}
         if (ow := overwrites.get(g.id)) is not None:
             perms = (perms & ~int(ow.get("deny", 0))) | int(ow.get("allow", 0))
@@ -2308,7 +2314,8 @@ class FakeDiscord:
     async def _gateway_op(
         self, sess: _GatewaySession, conn: _Connection, packet: dict[str, Any]
     ) -> _GatewaySession:
-        op, d = packet.get("op"), packet.get("d")
+        op = packet.get("op")
+        d: Any = packet.get("d")  # its shape depends on op (identify: a dict)
         self.gateway_log.append((f"op{op}", d if op != 2 else {**d, "token": "***"}))
         if op == 1:
             self._spawn(self._heartbeat_ack(sess))
@@ -2381,7 +2388,7 @@ class FakeDiscord:
         return old
 
     async def _request_members(self, sess: _GatewaySession, d: dict[str, Any]) -> None:
-        raw_ids = d.get("guild_id")
+        raw_ids: Any = d.get("guild_id")  # one snowflake or a list of them
         for raw in raw_ids if isinstance(raw_ids, list) else [raw_ids]:
             g = self.guilds.get(int(raw))
             if g is None:
@@ -2743,7 +2750,7 @@ class FakeDiscord:
                 )
             )
         if autocomplete:
-            schema = by_name.get(focused)  # type: ignore[arg-type]
+            schema = by_name.get(focused)
             if schema is None or not schema.get("autocomplete"):
                 raise LookupError(f"option {focused!r} is not an autocomplete option")
             leaf.append(
@@ -3335,16 +3342,18 @@ class FakeDiscord:
             reader = await request.multipart()
             next_index = 10_000
             async for part in reader:
+                # aiohttp types a part as possibly a nested multipart: discord.py sends none.
+                assert isinstance(part, BodyPartReader), part
                 if part.name == "payload_json":
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
-                elif getattr(part, "filename", None) is not None:
+                    payload = json.loads(await part.text())
+                elif part.filename is not None:
                     m = re.fullmatch(r"files\[(\d+)\]", part.name or "")
                     if m:
                         index = int(m.group(1))
                     else:
                         index, next_index = next_index, next_index + 1
-                    data = await part.read(decode=False)  # type: ignore[union-attr]
-                    uploads.append(_Upload(index, part.filename, bytes(data)))  # type: ignore[union-attr]
+                    data = await part.read(decode=False)
+                    uploads.append(_Upload(index, part.filename, bytes(data)))
             return payload, uploads
         raw = await request.read()
         if not raw:

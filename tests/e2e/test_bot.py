@@ -11,6 +11,7 @@ import asyncio
 import pytest
 
 from bot.engine import Phase
+from bot.records import Action
 from tests.e2e.conftest import Harness, png_size
 from tests.e2e.fake_discord import CALLBACK_CHANNEL_MESSAGE
 
@@ -62,7 +63,7 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
     result = await h.slash(h.alice, "challenge", opponent=h.bob.id)
     challenge = await result.original_message()
     assert "alice challenges" in challenge.content and h.bob.mention in challenge.content
-    assert sorted(b.label for b in challenge.buttons) == ["Accept", "Decline"]
+    assert sorted(b.label or "" for b in challenge.buttons) == ["Accept", "Decline"]
 
     # Only the challenged player can accept.
     stranger = await h.press(h.carol, challenge, "accept")
@@ -92,7 +93,7 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
 
     moved = await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
     assert "alice rolls 3-1 and plays 8/5 6/5." in moved.content
-    assert sorted(b.label for b in moved.buttons) == ["Double", "Roll"]
+    assert sorted(b.label or "" for b in moved.buttons) == ["Double", "Roll"]
 
     rolled = await h.board_after(await h.press(h.bob, moved, "roll"))
     assert "bob rolls 6-5." in rolled.content
@@ -101,7 +102,7 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
 
     doubled = await h.board_after(await h.press(h.alice, bob_moved, "double"))
     assert "alice doubles to 2." in doubled.content
-    assert sorted(b.label for b in doubled.buttons) == ["Drop", "Take"]
+    assert sorted(b.label or "" for b in doubled.buttons) == ["Drop", "Take"]
     wrong = await h.press(h.carol, doubled, "take")
     assert "not playing" in await h.error_of(wrong)
     taken = await h.board_after(await h.press(h.bob, doubled, "take"))
@@ -112,7 +113,7 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
     alice_rolled = await h.board_after(await h.press(h.alice, taken, "roll"))
     assert "alice rolls 4-2." in alice_rolled.content
     after = await h.board_after(await h.slash(h.alice, "move", play="8/4 6/4"))
-    assert sorted(b.label for b in after.buttons) == ["Double", "Roll"]
+    assert sorted(b.label or "" for b in after.buttons) == ["Double", "Roll"]
 
     redoubled = await h.board_after(await h.press(h.bob, after, "double"))
     assert "bob doubles to 4." in redoubled.content
@@ -127,7 +128,7 @@ async def test_money_game_with_a_take_and_a_dropped_redouble(harness: Harness) -
     assert row is not None and row.status == "finished" and row.winner == 1
     assert row.final_score == (0, 2)
     events = await h.service.store.events(row.id)
-    assert [e.action for e in events].count("roll") == 2
+    assert [e.action for e in events].count(Action.ROLL) == 2
     stats = await h.service.stats(h.fake.guild.id, h.bob.id)
     assert stats is not None and stats.points_won == 2 and stats.match_wins == 1
     assert round(stats.rating, 6) == 1510.0  # two new players, n = 1: +10
@@ -147,7 +148,7 @@ async def test_match_to_three_with_the_crawford_game(harness: Harness) -> None:
     # Game 1: bob offers to resign a gammon; alice accepts: 2-0, alice is at match point.
     offer = await h.board_after(await h.slash(h.bob, "resign", kind="gammon"))
     assert "bob offers to resign a gammon (2 points)" in offer.content
-    assert sorted(b.label for b in offer.buttons) == ["Accept resignation", "Reject"]
+    assert sorted(b.label or "" for b in offer.buttons) == ["Accept resignation", "Reject"]
     not_mine = await h.press(h.bob, offer, "resign_accept")
     assert "must answer your offer" in await h.error_of(not_mine)
     game2 = await h.board_after(await h.press(h.alice, offer, "resign_accept"))
@@ -239,7 +240,7 @@ async def test_roll_pressed_twice_at_once_rolls_once(harness: Harness) -> None:
     row = await h.live()
     assert row is not None and row.game is not None and row.game.dice == (6, 6)
     events = await h.service.store.events(row.id)
-    assert [e.action for e in events].count("roll") == 1
+    assert [e.action for e in events].count(Action.ROLL) == 1
     assert h.roller.remaining() == 2
 
 

@@ -499,6 +499,7 @@ def check_the_database(db: Path, tables: list[Table], sent: list[Sent], bot_user
                     continue  # the computer accepts its own game
                 logged[(match_id, e.actor_id, e.action)] += 1
                 if e.action == "move":
+                    assert e.notation is not None  # a logged move names its play
                     logged_plays[(match_id, e.actor_id, e.notation)] += 1
         lost = {k: (n, logged[k]) for k, n in acknowledged.items() if logged[k] < n}
         assert not lost, f"acknowledged but not in the log (sent, logged): {lost}"
@@ -539,7 +540,10 @@ def _events(connection: sqlite3.Connection, match_id: int) -> list[Event]:
         "gnu_match_id FROM events WHERE match_id = ? ORDER BY seq",
         (match_id,),
     ).fetchall()
-    return [Event(*r[:6], _dice(r[6]), *r[7:]) for r in rows]
+    return [
+        Event(seq, game, actor, player, action, notation, _dice(dice), position, gnu)
+        for seq, game, actor, player, action, notation, dice, position, gnu in rows
+    ]
 
 
 def _dice(text: str | None) -> tuple[int, int] | None:

@@ -13,6 +13,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot import client
@@ -24,6 +25,14 @@ from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process_support import BotProcess, bot_env, stderr_lines
 
 SYNC_ROUTE = r"/applications/\d+/guilds/\d+/commands$"
+
+
+def _text_channel(h: Harness, channel_id: int) -> discord.TextChannel:
+    """The bot's own view of one of the fake's text channels."""
+    assert h.bot is not None
+    channel = h.bot.get_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel), channel
+    return channel
 
 
 def _walk(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -87,10 +96,8 @@ async def test_a_private_answer_stays_private_after_the_watchdog(
 
 async def test_a_body_discord_refuses_is_answered_like_discord(harness: Harness) -> None:
     """Through discord.py, as the bot would meet it: 400, 50035, the field's path."""
-    import discord
-
     h = harness
-    channel = h.bot.get_channel(h.fake.channel_id("general"))
+    channel = _text_channel(h, h.fake.channel_id("general"))
     with pytest.raises(discord.HTTPException) as refused:
         await channel.send("x" * 2001)
     assert (refused.value.status, refused.value.code) == (400, 50035)
@@ -181,7 +188,7 @@ async def test_a_burst_over_the_route_limit_waits_and_every_message_arrives(
     bucket headers) make discord.py wait; every message arrives, none is an error."""
     h = harness
     h.fake.rate_limits.route_limit, h.fake.rate_limits.route_window = 5, 0.5
-    channel = h.bot.get_channel(h.fake.channel_id("general"))
+    channel = _text_channel(h, h.fake.channel_id("general"))
     started = asyncio.get_running_loop().time()
     sent = await asyncio.gather(*(channel.send(f"message {i}") for i in range(20)))
     waited = asyncio.get_running_loop().time() - started
@@ -200,7 +207,7 @@ async def test_a_burst_over_the_global_limit_waits_too(harness: Harness) -> None
     h.fake.rate_limits.global_limit = 8
     h.fake.rate_limits.reset()
     ids = [h.fake.channel_id(name) for name in ("general", "games")]
-    channels = [h.bot.get_channel(i) for i in ids]
+    channels = [_text_channel(h, i) for i in ids]
     sent = await asyncio.gather(*(channels[i % 2].send(f"hello {i}") for i in range(20)))
     assert len(sent) == 20
     assert any(r.status == 429 for r in h.fake.rate_limited)
@@ -213,11 +220,10 @@ async def test_a_burst_over_the_global_limit_waits_too(harness: Harness) -> None
 async def test_an_interaction_token_expires_after_its_lifetime(harness: Harness) -> None:
     """Discord: a token is valid for 15 minutes; after that its webhook routes answer 401
     Invalid Webhook Token (50027). The fake takes a shorter life to show it."""
-    import discord
-
     h = harness
     result = await h.slash(h.alice, "help")
     await result.response()
+    assert h.bot is not None
     webhook = discord.Webhook.partial(h.fake.application_id, result.token, client=h.bot)
     await webhook.send("still in time")
     h.fake.interaction_token_lifetime = 0.2

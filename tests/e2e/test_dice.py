@@ -127,7 +127,9 @@ async def test_a_cancelled_match_reveals_its_secret_too(fair: Harness) -> None:
     challenge = await (await h.slash(h.alice, "challenge", opponent=h.bob.id)).original_message()
     await h.board_after(await h.press(h.bob, challenge, "accept"))
     cancelled = await h.board_after(await h.slash(h.mod, "cancel"))
-    secret, public = SECRET.search(cancelled.content).groups()
+    revealed = SECRET.search(cancelled.content)
+    assert revealed is not None, cancelled.content
+    secret, public = revealed.groups()
     result = await (await h.slash(h.alice, "verify", secret=secret, public=public)).response()
     assert "The dice match" in (result.content or "")
 

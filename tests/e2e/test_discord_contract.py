@@ -53,11 +53,12 @@ def leaf(errors: dict[str, Any], *path: str) -> list[dict[str, str]]:
 
 
 def test_operations_are_found_by_method_and_template() -> None:
-    assert find_operation("PUT", COMMANDS).template.endswith("/guilds/{guild_id}/commands")
+    commands = find_operation("PUT", COMMANDS)
+    assert commands is not None and commands.template.endswith("/guilds/{guild_id}/commands")
     original = find_operation("PATCH", "/api/v10/webhooks/1/tok/messages/@original")
-    assert original.template.endswith("/messages/@original")
+    assert original is not None and original.template.endswith("/messages/@original")
     bulk = find_operation("POST", "/api/v10/channels/4/messages/bulk-delete")
-    assert bulk.template.endswith("/bulk-delete")
+    assert bulk is not None and bulk.template.endswith("/bulk-delete")
     assert find_operation("POST", "/api/v10/no/such/route") is None
 
 

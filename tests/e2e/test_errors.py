@@ -8,42 +8,46 @@ buttons (which never reach the command tree) and for commands outside the cog's 
 from __future__ import annotations
 
 import asyncio
+from typing import NoReturn
 
 import discord
+import pytest
 
 from bot.client import SAVED, SORRY
 from tests.e2e.conftest import Harness
 
 
-async def test_every_error_is_answered_privately_and_truthfully(harness: Harness) -> None:
+async def test_every_error_is_answered_privately_and_truthfully(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     h = harness
     h.roller.extend([3, 1, 6, 6])
     challenge = await (await h.slash(h.alice, "challenge", opponent=h.bob.id)).original_message()
-    cog = h.bot.get_cog("Backgammon")
+    cog = h.cog
 
-    async def boom(*args: object, **kwargs: object) -> None:
+    async def boom(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("a bug")
 
     # A button, a bug before anything is stored.
     accept = h.service.accept
-    h.service.accept = boom  # type: ignore[method-assign]
+    monkeypatch.setattr(h.service, "accept", boom)
     assert await h.error_of(await h.press(h.bob, challenge, "accept")) == SORRY
-    h.service.accept = accept  # type: ignore[method-assign]
+    monkeypatch.setattr(h.service, "accept", accept)
 
     # A button, a failure after the action is stored.
     publish = cog.publisher.publish
-    cog.publisher.publish = boom
+    monkeypatch.setattr(cog.publisher, "publish", boom)
     result = await h.press(h.bob, challenge, "accept")
     assert await h.error_of(result) == SAVED
-    cog.publisher.publish = publish
+    monkeypatch.setattr(cog.publisher, "publish", publish)
     live = await h.live()
     assert live is not None and live.status == "playing"  # it was indeed stored
 
     # A command, a bug before anything is stored; a player's mistake; a restart.
     move = h.service.move
-    h.service.move = boom  # type: ignore[method-assign]
+    monkeypatch.setattr(h.service, "move", boom)
     assert await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5")) == SORRY
-    h.service.move = move  # type: ignore[method-assign]
+    monkeypatch.setattr(h.service, "move", move)
     assert "turn" in await h.error_of(await h.slash(h.bob, "roll"))
     cog.accepting = False
     assert "restarting" in await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5"))

@@ -280,7 +280,7 @@ async def test_slash_reply_with_file_and_buttons(fake: FakeDiscord, bot: DemoBot
     assert sorted(cb.custom_ids) == ["demo:confirm", "demo:roll:1"]
 
     msg = fake.last_message("games")
-    assert msg is result.original and msg is cb.message
+    assert msg is not None and msg is result.original and msg is cb.message
     assert msg.attachments[0].data == PNG and msg.attachments[0].width == 4
     assert msg.interaction_metadata and msg.interaction_metadata["name"] == "demo board"
     # with_response=true gave discord.py the message id, so the View is bound to it.
@@ -704,5 +704,6 @@ async def test_each_shard_gets_only_its_own_guilds(fake: FakeDiscord) -> None:
         for _ in range(3):
             result = await fake.slash(alice, "games", "demo", "fail")
             await result.response()
+            assert result.session_index is not None
             assert live[result.session_index].shard == (home, 2)
     fake.assert_clean()

@@ -83,7 +83,7 @@ async def h(french_fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
 def drawn(h: Harness) -> Drawn:
     assert h.bot is not None
     recorder = Drawn()
-    h.bot.get_cog("Backgammon")._renderer = recorder  # type: ignore[union-attr]
+    h.cog._renderer = recorder
     return recorder
 
 
@@ -213,7 +213,7 @@ async def test_an_english_speaker_reads_errors_in_english_on_a_french_server(
 
 async def test_the_moderators_language_wins_over_the_server_locale(h: Harness) -> None:
     assert h.bot is not None
-    publisher = h.bot.get_cog("Backgammon").publisher  # type: ignore[union-attr]
+    publisher = h.cog.publisher
     guild_id = h.fake.guild.id
     assert await publisher.language(guild_id) == "fr"  # from GUILD_CREATE, no interaction
 
@@ -260,7 +260,7 @@ async def test_a_turn_reminder_nobody_asked_for_is_in_the_servers_language(h: Ha
     await h.board_after(await slash(h, h.alice, "move", play="8/5 6/5"))
     h.clock.advance(6 * 60)
     assert h.bot is not None
-    assert await h.bot.get_cog("Backgammon").send_reminders() == 1  # type: ignore[union-attr]
+    assert await h.cog.send_reminders() == 1
     reminder = h.fake.last_message("games")
     assert reminder is not None
     expected = say(

@@ -9,9 +9,11 @@ import itertools
 import logging
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
+from bot.engine import Game
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeDiscord, RecordedMessage
 
@@ -50,7 +52,7 @@ async def test_a_review_owed_at_shutdown_is_posted_after_the_restart(
     try:
         stuck = asyncio.Event()
 
-        async def never(*args: object, **kwargs: object) -> object:
+        async def never(*args: object, **kwargs: object) -> NoReturn:
             stuck.set()
             await asyncio.Event().wait()  # the lane is still busy when the bot stops
             raise AssertionError("unreachable")
@@ -66,7 +68,9 @@ async def test_a_review_owed_at_shutdown_is_posted_after_the_restart(
         offer = await h.board_after(await h.slash(h.bob, "resign", kind="single"))
         await h.board_after(await h.press(h.alice, offer, "resign_accept"))
         await asyncio.wait_for(stuck.wait(), 10)
-        match_id = (await h.service.store.latest_match(fake.channel_id("games"))).id
+        latest = await h.service.store.latest_match(fake.channel_id("games"))
+        assert latest is not None
+        match_id = latest.id
         assert await h.service.store.pending_reviews() == [(match_id, 1)]
 
         await h.restart()
@@ -96,7 +100,7 @@ async def test_a_reminder_discord_did_not_take_is_sent_at_the_next_round(
     await h.board_after(await h.press(h.bob, challenge, "accept"))
     await (await h.slash(h.bob, "settings", notify="idle", idle_minutes=5)).response()
     await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
-    cog = h.bot.get_cog("Backgammon")
+    cog = h.cog
     h.clock.advance(6 * 60)
     outage = h.fake.fail_requests("POST", MESSAGES, 503)
     assert await cog.send_reminders() == 0
@@ -121,12 +125,14 @@ async def test_a_computer_that_keeps_failing_is_left_to_a_moderator(
     await h.start()
     try:
         # on_ready (2 s after the guilds arrive) resumes computer turns too: let it pass
-        await fake.wait_for(lambda: h.bot.is_ready(), 10, "the bot's on_ready")
+        await fake.wait_for(
+            lambda: h.bot is not None and h.bot.is_ready(), 10, "the bot's on_ready"
+        )
         tries: list[float] = []
         loop = asyncio.get_running_loop()
         original = computer.choose_play
 
-        def failing(game):  # type: ignore[no-untyped-def]
+        def failing(game: Game) -> NoReturn:
             tries.append(loop.time())
             raise RuntimeError("the evaluator crashed (scripted)")
 

@@ -117,6 +117,7 @@ async def test_a_postgresql_restart_mid_game_is_told_truthfully_and_loses_nothin
         )
         message = await challenge.original_message()
         accept = next(b.custom_id for b in message.buttons if "accept" in (b.custom_id or ""))
+        assert accept is not None
         assert acknowledged(await answer_of(await fake.click(bob, message, accept))), log()
         pid = bot.pid
 
@@ -131,6 +132,7 @@ async def test_a_postgresql_restart_mid_game_is_told_truthfully_and_loses_nothin
         button = next((b.custom_id for b in board.buttons if "roll" in (b.custom_id or "")), None)
         if button is not None:
             actor = snap.game.actor if snap.game is not None else 0
+            assert actor is not None  # a game in play waits on someone
             refusals.append(await answer_of(await fake.click(game.players[actor], board, button)))
         for refusal in refusals:
             assert not acknowledged(refusal)

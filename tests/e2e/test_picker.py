@@ -199,7 +199,7 @@ async def test_resigning_from_the_picker_offers_it_on_the_board(harness: Harness
     result = await tap(h, h.alice, picker, "k", kinds["A gammon"])
     offer = await result.answer()
     assert not offer.ephemeral and "alice offers to resign" in offer.content, offer.content
-    assert sorted(b.label for b in offer.buttons) == ["Accept resignation", "Reject"]
+    assert sorted(b.label or "" for b in offer.buttons) == ["Accept resignation", "Reject"]
     after = h.fake.message(picker.id)
     assert after.components == [] and "resignation" in after.content
     await play_button_gone(h, board)
@@ -266,16 +266,16 @@ async def test_a_slow_picture_is_deferred_then_shown_in_the_picker(harness: Harn
     and the picker is then opened or replaced all the same, privately."""
     h = harness
     board = await start_game(h, (3, 1))
-    cog = h.bot.get_cog("Backgammon")  # type: ignore[union-attr]
+    cog = h.cog
 
     def slow(game, **options):  # runs in a thread: the event loop stays free
         time.sleep(2.3)
         return render_board(game, **options)
 
-    cog._renderer = slow  # type: ignore[union-attr]
+    cog._renderer = slow
     opened = await h.fake.click(h.alice, board, custom_id(board, "o"))
     assert (await opened.response()).type == 6
-    picker = await opened.wait_for(lambda r: r.followups, 10, "the picker")
+    await opened.wait_for(lambda r: r.followups, 10, "the picker")
     picker = h.fake.message(opened.followups[0].id)
     assert picker.ephemeral and picker.attachments
     chosen = await tap(h, h.alice, picker, "s", "8")

@@ -83,6 +83,7 @@ async def test_taps_alternate_between_two_processes_and_a_stale_picker_is_refuse
             snap = latest(db, channel_id)
             assert snap is not None and snap.game is not None and snap.status == "playing"
             game = snap.game
+            assert game.actor is not None  # a game in play waits on someone
             who = players[snap.player_ids[game.actor]]
             await fake.wait_for(board_for(fake, snap.id, snap.version), WAIT, "the board")
             board = board_of(fake)
@@ -92,7 +93,9 @@ async def test_taps_alternate_between_two_processes_and_a_stale_picker_is_refuse
                 continue
             assert game.phase is Phase.MOVE
             opened = await click(who, board, cid(board, "bgpk:o:"))
-            picker = fake.message((await opened.response(WAIT)).message.id)
+            answered = await opened.response(WAIT)
+            assert answered.message is not None  # the picker, a message of its own
+            picker = fake.message(answered.message.id)
             plays = list(game.legal_plays())
             play = rng.choice(sorted(plays, key=str))
             # One checker at a time, each tap to whichever process Discord picks.
@@ -119,8 +122,8 @@ async def test_taps_alternate_between_two_processes_and_a_stale_picker_is_refuse
                     callback = await refused.response(WAIT)
                     assert callback.type == 4 and callback.ephemeral
                     assert "That turn is over" in (callback.content or "")
-                after = latest(db, channel_id)
-                assert before is not None and after is not None and before.key == after.key
+                now = latest(db, channel_id)
+                assert before is not None and now is not None and before.key == now.key
                 stale_checked = True
                 continue
             confirmed = await click(who, picker, cid(picker, "bgpk:c:"))

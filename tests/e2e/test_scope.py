@@ -125,7 +125,7 @@ async def test_a_thread_game_of_a_hidden_channel_is_not_found(harness: Harness) 
     ).original_message()
     await (await h.press(h.bob, challenge, "accept")).answer()
     (thread,) = [c for c in h.fake.guild.channels.values() if c.is_thread]
-    offer = await h.board_after(await h.slash(h.bob, "resign", channel=thread.id))  # type: ignore[arg-type]
+    offer = await h.board_after(await h.slash(h.bob, "resign", channel=thread.id))
     await h.board_after(await h.press(h.alice, offer, "resign_accept"))
     row = await h.service.store.latest_match(thread.id)
     assert row is not None and row.status == "finished" and row.home_channel_id == staff.id

@@ -19,7 +19,8 @@ import contextlib
 import math
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +194,9 @@ class Table:
         self.raced = 0
         self.unraced = 0
 
-    async def slash(self, who: FakeMember, sub: str, shard: int, **options: object):
+    async def slash(
+        self, who: FakeMember, sub: str, shard: int, **options: object
+    ) -> InteractionResult:
         return await self.fake.slash(
             who,
             self.channel_id,
@@ -256,16 +259,12 @@ class Table:
             game = snap.game
             assert game is not None and game.actor is not None, snap
             who = self.players[game.actor]
+            send: Callable[[int], Awaitable[InteractionResult]]
             if game.phase is Phase.ROLL:
-
-                def send(shard: int, who: FakeMember = who):
-                    return self.slash(who, "roll", shard)
-
+                send = partial(self.slash, who, "roll")
             elif game.phase is Phase.MOVE:
                 play = str(sorted(game.legal_plays(), key=str)[0])
-
-                def send(shard: int, who: FakeMember = who, play: str = play):
-                    return self.slash(who, "move", shard, play=play)
+                send = partial(self.slash, who, "move", play=play)
 
             else:
                 raise AssertionError(f"unexpected phase {game.phase}")
@@ -284,6 +283,7 @@ class Table:
             snap = await self.turns(1, racing=False)
             game = snap.game
             assert game is not None
+        assert game.actor is not None  # on roll, so the one to act
         who = self.players[game.actor]
         await self.once(lambda s: self.slash(who, "resign", s, kind="single"), 0)
         return await self.state()
@@ -312,7 +312,10 @@ async def check_replays(connection: Any) -> dict[int, Snapshot]:
             "gnu_match_id FROM events WHERE match_id = $1 ORDER BY seq",
             match_id,
         )
-        events = [_Event(*r[:6], _dice(r[6]), *r[7:]) for r in log]
+        events = [
+            _Event(seq, game, actor, player, action, notation, _dice(dice), position, gnu)
+            for seq, game, actor, player, action, notation, dice, position, gnu in log
+        ]
         assert [e.seq for e in events] == list(range(1, len(events) + 1)), match_id
         rebuilt = replay(snap.options, events)  # type: ignore[arg-type]
         if snap.game is None:
