@@ -677,12 +677,15 @@ def _grow(triangle: list[tuple[float, float]], by: float) -> list[tuple[float, f
 def _shade(colour: RGB, amount: float) -> RGB:
     """``colour`` lightened (amount > 0) or darkened (amount < 0) by a fraction."""
     if amount >= 0:
-        return tuple(round(c + (255 - c) * amount) for c in colour)  # type: ignore[return-value]
-    return tuple(round(c * (1 + amount)) for c in colour)  # type: ignore[return-value]
+        r, g, b = (round(c + (255 - c) * amount) for c in colour)
+    else:
+        r, g, b = (round(c * (1 + amount)) for c in colour)
+    return r, g, b
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+    r, g, b_ = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return r, g, b_
 
 
 def _supersampled(size: tuple[int, int]) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:

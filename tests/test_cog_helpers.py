@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ from renderers.panels import BoardWords
 ALICE, BOB = 11, 22
 
 
-def _row(**changes: object) -> MatchRow:
+def _row(**changes: Any) -> MatchRow:
     row = MatchRow(
         id=7,
         guild_id=1,
@@ -49,7 +50,7 @@ def _row(**changes: object) -> MatchRow:
         final_score=None,
         end_reason=None,
     )
-    return dataclasses.replace(row, **changes)  # type: ignore[arg-type]
+    return dataclasses.replace(row, **changes)
 
 
 @pytest.mark.parametrize(

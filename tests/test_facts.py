@@ -47,7 +47,7 @@ async def test_a_match_publishes_start_cube_game_and_match_over(
     await session.accept(10, BOB)
     kinds = [type(f) for f in got]
     assert kinds[:2] == [ActionTaken, MatchStarted] and kinds[-1] is ToAct
-    assert got[-1].user_id == ALICE.id  # type: ignore[union-attr]
+    assert isinstance(got[-1], ToAct) and got[-1].user_id == ALICE.id
     await session.move(10, ALICE, "8/5 6/5")
     got.clear()
     await session.double(10, BOB)

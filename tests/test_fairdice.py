@@ -242,8 +242,8 @@ async def test_a_matchs_secret_regenerates_exactly_its_logged_rolls(store: Store
     report = await service.accept(channel, BOB)
     while report.match.status == "playing":
         game = report.match.game
-        assert game is not None
-        actor = (ALICE, BOB)[game.actor]  # type: ignore[index]
+        assert game is not None and game.actor is not None
+        actor = (ALICE, BOB)[game.actor]
         if game.phase is Phase.ROLL:
             report = await service.roll(channel, actor)
         elif game.phase is Phase.DOUBLED:

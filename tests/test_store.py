@@ -252,7 +252,7 @@ async def start(service: SessionService, roller: ScriptedRoller, channel: int, o
 
 
 Setup = Callable[[SessionService, ScriptedRoller, int], Awaitable[object]]
-Step = Callable[[SessionService, ScriptedRoller, int], Awaitable[object]]
+Step = Callable[[SessionService, ScriptedRoller, int], Awaitable[Report]]
 
 
 async def _roll_setup(service, roller, channel):
@@ -349,7 +349,7 @@ async def test_a_failure_before_any_statement_leaves_everything_as_it_was(
     after = await snapshot(live.id, GUILD, users)
     assert after.match is not None and after.match.version == before.match.version + 1
     assert len(after.events) > len(before.events)
-    assert report.match == after.match  # type: ignore[attr-defined]
+    assert report.match == after.match
 
 
 @SQLITE_ONLY

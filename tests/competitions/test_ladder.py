@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -20,8 +21,8 @@ NOW = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 
 
-def ladder(players: int = 6, **rules: object) -> Ladder:
-    out = Ladder(LadderRules(**rules))  # type: ignore[arg-type]
+def ladder(players: int = 6, **rules: Any) -> Ladder:
+    out = Ladder(LadderRules(**rules))
     for player in range(1, players + 1):
         out = out.join(player)
     return out

@@ -27,6 +27,7 @@ import hashlib
 import math
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tests.e2e.discord_contract import find_operation
@@ -77,7 +78,7 @@ class RateLimits:
     route_window: float = 1.0
     global_limit: int = 50
     enabled: bool = True
-    clock: object = field(default=time.monotonic, repr=False)
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
     _routes: dict[str, _Window] = field(default_factory=dict, repr=False)
     _global: _Window | None = field(default=None, repr=False)
 
@@ -90,7 +91,7 @@ class RateLimits:
         """Count one request; None for requests rate limits do not concern (not ``/api/``)."""
         if not self.enabled or not path.startswith("/api/"):
             return None
-        now = self.clock()  # type: ignore[operator]
+        now = self.clock()
         if _CALLBACK.match(path):
             return Verdict({})  # interaction callbacks: neither global nor route limits
         key, bucket_hash = _bucket(method, path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from bot.puzzles import (
     AnalysedDecision,
@@ -51,14 +52,14 @@ def decision(
     kind: PuzzleKind = PuzzleKind.CHECKER_PLAY,
     player: int = 0,
     game_number: int = 1,
-    **where: object,
+    **where: Any,
 ) -> AnalysedDecision:
     """A decision whose answers are the keys of ``equities`` (their own notation too)."""
     if kind.cube:
         where.setdefault("dice", None)
     return AnalysedDecision(
         kind=kind,
-        situation=situation(**where),  # type: ignore[arg-type]
+        situation=situation(**where),
         player=player,
         made=made,
         candidates=tuple(Candidate(answer, answer, value) for answer, value in equities.items()),
@@ -74,16 +75,16 @@ def source(
     *,
     status: Status = Status.FINISHED,
     seats: tuple[Seat, Seat] = (Seat(ALICE), Seat(BOB)),
-    **more: object,
+    **more: Any,
 ) -> SourceGame:
-    return SourceGame(match_id=7, status=status, seats=seats, **more)  # type: ignore[arg-type]
+    return SourceGame(match_id=7, status=status, seats=seats, **more)
 
 
 # A checker play that lost 0.20, with the best play 0.10 clear of the second.
 BAD_PLAY = {"best": 0.30, "second": 0.20, "made": 0.10}
 
 
-def puzzle(**changes: object) -> Puzzle:
+def puzzle(**changes: Any) -> Puzzle:
     """A selected puzzle (from BAD_PLAY, Alice's mistake), with ``changes``."""
     [found] = select_puzzles(source(), [decision(BAD_PLAY, "made")])
-    return replace(found, **changes)  # type: ignore[arg-type]
+    return replace(found, **changes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -138,10 +139,10 @@ def test_a_forced_play_has_one_candidate() -> None:
     assert select_puzzles(source(), [analysed]) == []
 
 
-def roll_phase(**fields: object) -> Game:
+def roll_phase(**fields: Any) -> Game:
     """Player 1 to roll (or double) in the middle of a game."""
     game = Game(options=MatchOptions(length=7)).opening_roll(3, 1).move("8/5 6/5")
-    return replace(game, **fields)  # type: ignore[arg-type]
+    return replace(game, **fields)
 
 
 def test_a_missed_double_from_a_real_game() -> None:

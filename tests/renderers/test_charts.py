@@ -8,6 +8,7 @@ import pytest
 
 import renderers.charts as charts
 from bot.luck import match_luck
+from bot.storage import Store
 from renderers.charts import (
     ChartLabels,
     draw_chart,
@@ -16,7 +17,7 @@ from renderers.charts import (
     win_chance_chart,
     win_chance_scene,
 )
-from renderers.theme import CLASSIC, DARK
+from renderers.theme import CLASSIC, DARK, Theme
 from tests.renderers.support import decode, distance, is_colour, pixel
 from tests.test_luck import TableEvaluator, made_by, scripted_game
 
@@ -49,8 +50,8 @@ def line_colour_at(png: bytes, xy: tuple[float, float], colour: tuple[int, int, 
 
 
 @pytest.mark.parametrize("theme", [CLASSIC, DARK])
-def test_the_line_passes_through_every_point(theme: object) -> None:
-    scene = win_chance_scene(CHANCES, names=NAMES, theme=theme)  # type: ignore[arg-type]
+def test_the_line_passes_through_every_point(theme: Theme) -> None:
+    scene = win_chance_scene(CHANCES, names=NAMES, theme=theme)
     assert scene.values == ((0.0, 0.5), *((i + 1.0, c) for i, c in enumerate(CHANCES)))
     left, top, right, bottom = scene.plot
     # 0% at the bottom of the felt, 100% at the top; play 0 on the left, the last on the right.
@@ -62,8 +63,8 @@ def test_the_line_passes_through_every_point(theme: object) -> None:
         assert is_colour(image, (round(x), round(y)), scene.theme.accent, tolerance=40), (x, y)
 
 
-async def test_chart_of_a_scripted_game_shows_the_reported_figures(store: object) -> None:
-    options, events = await scripted_game(store)  # type: ignore[arg-type]
+async def test_chart_of_a_scripted_game_shows_the_reported_figures(store: Store) -> None:
+    options, events = await scripted_game(store)
     hit = made_by(events, "8/4* 6/4")
     stub = TableEvaluator({(6, 6): 0.36, (2, 1): 0.09}, penalties={hit: 0.12})
     (game,) = match_luck(options, events, stub).games
