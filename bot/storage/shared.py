@@ -1,0 +1,586 @@
+"""What the two SQL backends share: every query that is not dialect, written once.
+
+:class:`SQLStore` is the base of :class:`bot.storage.sqlite.Store` and
+:class:`bot.storage.postgres.PostgresStore`. It holds the row cache (:mod:`.live`), the
+challenge flow, every read, the small writes, and the body of an action's transaction
+(:meth:`SQLStore._apply`: the versioned update, the events, the results and what they add
+to the records). Rows become records, and records values, in :mod:`.rows` only. Statements
+are written in PostgreSQL's ``$1`` placeholders; SQLite's store translates them
+(:mod:`.dialect`).
+
+A backend keeps what is truly its own and supplies it through the few primitives declared
+here as abstract methods, and nothing else: how a lone read or write reaches the database
+(:meth:`_fetch`, :meth:`_write`, :meth:`_write_row`), a transaction (:meth:`_transaction`),
+and which driver error means a unique index refused a row (``_unique_violation``). Opening,
+migrating, closing, the channel lock and :meth:`apply` (SQLite's group commit, PostgreSQL's
+truthful failures) stay in the backend modules.
+
+Imports the records, the engine's types through them, :mod:`.rows`, :mod:`.stats` and
+:mod:`.live`; never a database driver.
+"""
+
+from __future__ import annotations
+
+import abc
+import contextlib
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, ClassVar, Protocol
+
+from bot.engine import MatchOptions
+from bot.errors import ChannelBusyError, ConflictError, UnreadableMatchError
+from bot.records import (
+    UNREADABLE,
+    Change,
+    ComputerResults,
+    DiceSeal,
+    EventRecord,
+    FinishedGame,
+    GuildSettings,
+    MatchRow,
+    PlayerStats,
+    UserSettings,
+)
+from bot.storage.live import LiveRows
+from bot.storage.rows import (
+    COMPUTER_COLUMNS,
+    EVENT_COLUMNS,
+    GAME_RESULT_COLUMNS,
+    GUILD_SETTINGS_COLUMNS,
+    MATCH_COLUMNS,
+    MATCH_COLUMNS_OF_M,
+    PLAYER_COLUMNS,
+    USER_SETTINGS_COLUMNS,
+    computer_values,
+    event_from_row,
+    event_values,
+    finished_game_from_row,
+    game_result_values,
+    guild_settings_from_row,
+    guild_settings_values,
+    match_from_row,
+    options_text,
+    parse_match,
+    player_values,
+    state_text,
+    user_settings_from_row,
+    user_settings_values,
+)
+from bot.storage.stats import counts, human_ids, settle
+
+_LIVE = "status IN ('challenge', 'playing')"
+_PLAYER_UPDATE = ", ".join(
+    f"{name} = ${n}" for n, name in enumerate(PLAYER_COLUMNS.split(", "), 1) if n > 2
+)
+_COMPUTER_UPDATE = ", ".join(
+    f"{name} = ${n}" for n, name in enumerate(COMPUTER_COLUMNS.split(", "), 3) if n > 3
+)
+
+
+class Tx(Protocol):
+    """A transaction's connection, as the shared statements use it (asyncpg's names).
+
+    An asyncpg connection is one as it is; SQLite's store hands an adapter
+    (:class:`bot.storage.sqlite.SQLiteTx`) that translates the placeholders.
+    """
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]: ...
+
+    async def execute(self, sql: str, *args: Any) -> Any: ...
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> Any: ...
+
+
+class SQLStore(abc.ABC):
+    """The shared half of a store. A backend sets ``path`` and calls ``__init__``."""
+
+    # The driver's error for a row a unique index refused (a second live row in a channel).
+    _unique_violation: ClassVar[tuple[type[Exception], ...]] = ()
+
+    path: str  # what messages name: the file, or the URL without its password
+
+    def __init__(self) -> None:
+        self._live = LiveRows()
+        self.commits = 0  # transactions committed by apply (several actions may share one)
+        # Test seam: called with a label before each write statement of a transaction.
+        self.fault_hook: Callable[[str], None] | None = None
+
+    # --- the primitives each backend supplies --------------------------------------------
+
+    @abc.abstractmethod
+    async def _fetch(self, sql: str, *args: Any) -> list[Any]:
+        """Every row of a lone read (``$n`` placeholders), seeing only committed data."""
+
+    @abc.abstractmethod
+    async def _write(self, sql: str, *args: Any) -> int:
+        """One writing statement in a transaction of its own; how many rows it changed."""
+
+    @abc.abstractmethod
+    async def _write_row(self, sql: str, *args: Any) -> Any | None:
+        """One writing statement ``... RETURNING``, in a transaction of its own; its first
+        row, or None. A unique index's refusal raises one of ``_unique_violation``."""
+
+    @abc.abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """A transaction: committed when the block ends, rolled back whole if it raises.
+
+        Failures read as the rest of the store's (``StoreUnavailableError`` when nothing
+        was written...). For a feature's several writes that stand or fall together.
+        """
+
+    # --- matches -------------------------------------------------------------------------
+
+    async def live_match(self, channel_id: int) -> MatchRow | None:
+        """The challenge or match in progress in a channel, if any, as stored right now.
+
+        Raises :class:`UnreadableMatchError` when the row's saved state no longer parses.
+        """
+        rows = await self._fetch(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE channel_id = $1 AND {_LIVE}", channel_id
+        )
+        if not rows:
+            self._live.vacate(channel_id)
+            return None
+        raw = rows[0]
+        cached = self._live.fresh(channel_id, raw[0], raw[12])
+        if cached is not None:
+            return cached
+        row = parse_match(raw)
+        self._live.remember(row)
+        return row
+
+    async def latest_match(self, channel_id: int) -> MatchRow | None:
+        """The most recent match (live or finished) that was actually played in a channel."""
+        return await self._one_match(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE channel_id = $1 AND state IS NOT NULL "
+            "AND (end_reason IS NULL OR end_reason <> $2) ORDER BY id DESC LIMIT 1",
+            channel_id,
+            UNREADABLE,
+        )
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        return await self._one_match(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1", match_id)
+
+    async def match_by_dice_public(self, public: str) -> MatchRow | None:
+        """The match whose dice mixed in this public value (for checking its dice)."""
+        return await self._one_match(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE dice_public = $1 ORDER BY id LIMIT 1",
+            public,
+        )
+
+    async def _one_match(self, sql: str, *args: Any) -> MatchRow | None:
+        rows = await self._fetch(sql, *args)
+        return parse_match(rows[0]) if rows else None
+
+    async def live_matches(self) -> list[MatchRow]:
+        rows = await self._fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE {_LIVE} ORDER BY id")
+        return [parse_match(row) for row in rows]
+
+    async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
+        """Every live challenge and match on a server (unreadable ones left out)."""
+        rows = await self._fetch(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE guild_id = $1 AND {_LIVE} ORDER BY id",
+            guild_id,
+        )
+        matches = []
+        for raw in rows:
+            with contextlib.suppress(UnreadableMatchError):
+                matches.append(parse_match(raw))
+        return matches
+
+    async def reminder_candidates(self, now: float) -> list[MatchRow]:
+        rows = await self._fetch(
+            f"SELECT {MATCH_COLUMNS_OF_M} FROM matches AS m "
+            "WHERE m.status = 'playing' "
+            "AND (m.notified_version IS NULL OR m.notified_version <> m.version) "
+            "AND EXISTS (SELECT 1 FROM user_settings AS u "
+            "WHERE u.user_id IN (m.player0_id, m.player1_id) AND u.notify = 'idle' "
+            "AND m.last_action_at <= $1 - 60 * u.notify_minutes) ORDER BY m.id",
+            now,
+        )
+        return [parse_match(row) for row in rows]
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        players: tuple[tuple[int, str], tuple[int, str]],
+        options: MatchOptions,
+        rated: bool,
+        now: float,
+        expires_at: float | None,
+        computer_level: str | None = None,
+        auto_play: bool = False,
+        dice: DiceSeal | None = None,
+    ) -> MatchRow:
+        """Store a new challenge; the channel must be free (else :class:`ChannelBusyError`)."""
+        (p0, n0), (p1, n1) = players
+        try:
+            row = await self._write_row(
+                "INSERT INTO matches (guild_id, channel_id, status, player0_id, player0_name, "
+                "player1_id, player1_name, options, rated, computer_level, created_at, "
+                "updated_at, last_action_at, expires_at, dice_secret, dice_commitment) "
+                "VALUES ($1, $2, 'challenge', $3, $4, $5, $6, $7, $8, $9, $10, $10, $10, $11, "
+                f"$12, $13) RETURNING {MATCH_COLUMNS}",
+                guild_id,
+                channel_id,
+                p0,
+                n0,
+                p1,
+                n1,
+                options_text(options, auto_play),
+                bool(rated),
+                computer_level,
+                now,
+                expires_at,
+                dice.secret if dice else None,
+                dice.commitment if dice else None,
+            )
+        except self._unique_violation as exc:
+            raise ChannelBusyError() from exc
+        assert row is not None
+        created = match_from_row(row, None)
+        self._live.remember(created)
+        return created
+
+    async def quarantine(self, match_id: int, now: float) -> None:
+        """Set aside a live row whose state cannot be read: it ends with no result.
+
+        The row keeps its unreadable state for whoever investigates; ``end_reason`` says
+        why it ended, and reads of the channel's latest match skip it.
+        """
+        await self._write(
+            "UPDATE matches SET status = 'cancelled', end_reason = $1, updated_at = $2, "
+            f"version = version + 1 WHERE id = $3 AND {_LIVE}",
+            UNREADABLE,
+            now,
+            match_id,
+        )
+        self._live.forget(match_id)
+
+    async def relocate(self, match_id: int, channel_id: int, home_channel_id: int) -> MatchRow:
+        """Move a live match to another channel (its own thread), remembering its home."""
+        try:
+            row = await self._write_row(
+                "UPDATE matches SET channel_id = $1, home_channel_id = $2, "
+                f"version = version + 1 WHERE id = $3 AND {_LIVE} RETURNING {MATCH_COLUMNS}",
+                channel_id,
+                home_channel_id,
+                match_id,
+            )
+        except self._unique_violation as exc:  # the new channel has a game already
+            raise ChannelBusyError() from exc
+        if row is None:
+            raise ConflictError()
+        self._live.forget(match_id)
+        moved = parse_match(row)
+        self._live.remember(moved)
+        return moved
+
+    async def note_board(self, match_id: int, channel_id: int, message_id: int) -> None:
+        """Remember the match's latest board message (not a change of the game: no version)."""
+        await self._write(
+            "UPDATE matches SET board_channel_id = $1, board_message_id = $2 WHERE id = $3",
+            channel_id,
+            message_id,
+            match_id,
+        )
+
+    async def note_notified(self, match_id: int, version: int) -> bool:
+        """Record that the player to act at ``version`` was reminded; False if done already.
+
+        The check and the write are one statement, so two processes never both remind.
+        """
+        changed = await self._write(
+            "UPDATE matches SET notified_version = $1 WHERE id = $2 AND version = $1 "
+            "AND (notified_version IS NULL OR notified_version <> $1)",
+            version,
+            match_id,
+        )
+        return changed == 1
+
+    # --- an action's transaction ---------------------------------------------------------
+
+    def _fault(self, label: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(label)
+
+    async def _apply(self, tx: Tx, change: Change) -> MatchRow:
+        """The statements of one action, inside the caller's transaction; the new row.
+
+        Raises :class:`ConflictError` when the row's version is no longer the expected one.
+        Few round trips on purpose: the update returns the new row, and all the events go
+        in one ``executemany`` whose statement numbers each event after the last one (the
+        update has locked the match row, so the numbering cannot race).
+        """
+        outcome = change.outcome
+        self._fault("update")
+        updated = await tx.fetch(
+            "UPDATE matches SET status = $1, state = $2, version = version + 1, "
+            "updated_at = $3, last_action_at = CASE WHEN $4 THEN $3 ELSE last_action_at END, "
+            "winner = $5, score0 = $6, score1 = $7, end_reason = $8, "
+            "dice_public = COALESCE($9, dice_public), dice_drawn = COALESCE($10, dice_drawn) "
+            f"WHERE id = $11 AND version = $12 RETURNING {MATCH_COLUMNS}",
+            str(change.status),
+            state_text(change.game),
+            change.now,
+            bool(change.touch),
+            outcome.winner if outcome else None,
+            outcome.final_score[0] if outcome else None,
+            outcome.final_score[1] if outcome else None,
+            outcome.reason if outcome else None,
+            change.dice_public,
+            change.dice_drawn,
+            change.match_id,
+            change.expected_version,
+        )
+        if len(updated) != 1:
+            raise ConflictError()
+        match = match_from_row(updated[0], change.game)
+        if change.events:
+            for _event in change.events:
+                self._fault("event")
+            await tx.executemany(
+                "INSERT INTO events (match_id, seq, game_number, actor_id, player, action, "
+                "notation, dice, position_id, gnu_match_id, created_at) "
+                "SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10 "
+                "FROM events WHERE match_id = $1",
+                [event_values(change.match_id, event, change.now) for event in change.events],
+            )
+        if counts(change.finished_games, outcome):
+            for _finished in change.finished_games:
+                self._fault("game_result")
+            if outcome is not None and outcome.winner is not None:
+                self._fault("match_result")
+            await self._settle(tx, match, change)
+        return match
+
+    async def _settle(self, tx: Tx, match: MatchRow, change: Change) -> None:
+        """Finished games and what they add to the records (the policy is in :mod:`.stats`).
+
+        Each record is read with an upsert that returns it: that creates a missing one and,
+        on PostgreSQL, locks it until the commit. Players are locked in user-id order
+        (:func:`.stats.human_ids`), so two matches sharing a player finish one after the
+        other, never deadlock, and no rating is lost.
+        """
+        if change.finished_games:
+            await tx.executemany(
+                f"INSERT INTO game_results (match_id, {GAME_RESULT_COLUMNS}, finished_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                [game_result_values(match.id, f, change.now) for f in change.finished_games],
+            )
+        if match.computer_level is not None:
+            [row] = await tx.fetch(
+                "INSERT INTO computer_results (guild_id, user_id, level) VALUES ($1, $2, $3) "
+                "ON CONFLICT (guild_id, user_id, level) DO UPDATE SET level = excluded.level "
+                f"RETURNING {COMPUTER_COLUMNS}",
+                match.guild_id,
+                match.player_ids[0],
+                match.computer_level,
+            )
+            record = settle(
+                match, change.finished_games, change.outcome, computer=ComputerResults(*row)
+            ).computer
+            assert record is not None
+            await tx.execute(
+                f"UPDATE computer_results SET {_COMPUTER_UPDATE} "
+                "WHERE guild_id = $1 AND user_id = $2 AND level = $3",
+                match.guild_id,
+                match.player_ids[0],
+                *computer_values(record),
+            )
+            return
+        names = dict(zip(match.player_ids, match.player_names, strict=True))
+        players: dict[int, PlayerStats] = {}
+        for user_id in human_ids(match):  # in user-id order, always: no deadlock
+            [row] = await tx.fetch(
+                "INSERT INTO players (guild_id, user_id, name) VALUES ($1, $2, $3) "
+                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name "
+                f"RETURNING {PLAYER_COLUMNS}",
+                match.guild_id,
+                user_id,
+                names[user_id],
+            )
+            players[user_id] = PlayerStats(*row)
+        settled = settle(match, change.finished_games, change.outcome, players=players)
+        await tx.executemany(
+            f"UPDATE players SET {_PLAYER_UPDATE} WHERE guild_id = $1 AND user_id = $2",
+            [player_values(record) for record in settled.players],
+        )
+        if settled.history:
+            await tx.executemany(
+                "INSERT INTO rating_history (guild_id, user_id, match_id, rated_at, rating) "
+                "VALUES ($1, $2, $3, $4, $5)",
+                [
+                    (match.guild_id, user_id, match.id, match.updated_at, rating)
+                    for user_id, rating in settled.history
+                ],
+            )
+
+    # --- post-game reviews ---------------------------------------------------------------
+
+    async def queue_review(self, match_id: int, game_number: int, now: float) -> None:
+        """Remember that a finished game's review is owed (until :meth:`review_posted`)."""
+        await self._write(
+            "INSERT INTO pending_reviews (match_id, game_number, queued_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT DO NOTHING",
+            match_id,
+            game_number,
+            now,
+        )
+
+    async def review_posted(self, match_id: int, game_number: int) -> None:
+        await self._write(
+            "DELETE FROM pending_reviews WHERE match_id = $1 AND game_number = $2",
+            match_id,
+            game_number,
+        )
+
+    async def pending_reviews(self) -> list[tuple[int, int]]:
+        """(match id, game number) of every review owed, oldest first."""
+        rows = await self._fetch(
+            "SELECT match_id, game_number FROM pending_reviews "
+            "ORDER BY queued_at, match_id, game_number"
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
+
+    async def save_game_review(self, match_id: int, game_number: int, review: str) -> None:
+        """Keep a finished game's review (JSON): it never changes."""
+        await self._write(
+            "INSERT INTO game_reviews (match_id, game_number, review) VALUES ($1, $2, $3) "
+            "ON CONFLICT (match_id, game_number) DO UPDATE SET review = excluded.review",
+            match_id,
+            game_number,
+            review,
+        )
+
+    async def game_review(self, match_id: int, game_number: int) -> str | None:
+        rows = await self._fetch(
+            "SELECT review FROM game_reviews WHERE match_id = $1 AND game_number = $2",
+            match_id,
+            game_number,
+        )
+        return str(rows[0][0]) if rows else None
+
+    # --- events and results --------------------------------------------------------------
+
+    async def events(self, match_id: int) -> list[EventRecord]:
+        rows = await self._fetch(
+            f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = $1 ORDER BY seq", match_id
+        )
+        return [event_from_row(row) for row in rows]
+
+    async def game_results(self, match_id: int) -> list[FinishedGame]:
+        rows = await self._fetch(
+            f"SELECT {GAME_RESULT_COLUMNS} FROM game_results WHERE match_id = $1 "
+            "ORDER BY game_number",
+            match_id,
+        )
+        return [finished_game_from_row(row) for row in rows]
+
+    async def roll_events(self, guild_id: int) -> list[tuple[tuple[int, int], list[EventRecord]]]:
+        """Every match's rolls on a server (opening and roll events), with its two players."""
+        columns = ", ".join(f"e.{column}" for column in EVENT_COLUMNS.split(", "))
+        rows = await self._fetch(
+            f"SELECT m.id, m.player0_id, m.player1_id, {columns} "
+            "FROM events e JOIN matches m ON m.id = e.match_id "
+            "WHERE m.guild_id = $1 AND e.action IN ('opening', 'roll') "
+            "ORDER BY e.match_id, e.seq",
+            guild_id,
+        )
+        matches: dict[int, tuple[tuple[int, int], list[EventRecord]]] = {}
+        for row in rows:
+            _, events = matches.setdefault(row[0], ((row[1], row[2]), []))
+            events.append(event_from_row(tuple(row)[3:]))
+        return list(matches.values())
+
+    # --- players -------------------------------------------------------------------------
+
+    async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
+        rows = await self._fetch(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2",
+            guild_id,
+            user_id,
+        )
+        return PlayerStats(*rows[0]) if rows else None
+
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResults]:
+        """A player's record against the computer on a server, one row per level."""
+        rows = await self._fetch(
+            f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
+            "WHERE guild_id = $1 AND user_id = $2 ORDER BY level",
+            guild_id,
+            user_id,
+        )
+        return [ComputerResults(*row) for row in rows]
+
+    async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
+        """A player's rating after each rated match on a server: (time, rating), oldest first."""
+        rows = await self._fetch(
+            "SELECT rated_at, rating FROM rating_history WHERE guild_id = $1 AND user_id = $2 "
+            "ORDER BY rated_at, match_id",
+            guild_id,
+            user_id,
+        )
+        return [(float(row[0]), float(row[1])) for row in rows]
+
+    async def leaderboard(
+        self, guild_id: int, *, min_rated_matches: int = 1, limit: int = 10
+    ) -> list[PlayerStats]:
+        """Players of a server by rating, among those with enough rated matches."""
+        rows = await self._fetch(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = $1 AND rated_matches >= $2 "
+            "ORDER BY rating DESC, rated_matches DESC, user_id LIMIT $3",
+            guild_id,
+            max(min_rated_matches, 1),
+            limit,
+        )
+        return [PlayerStats(*row) for row in rows]
+
+    # --- settings ------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        rows = await self._fetch(
+            f"SELECT {GUILD_SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return guild_settings_from_row(rows[0] if rows else None)
+
+    async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        await self._write(
+            f"INSERT INTO guild_settings (guild_id, {GUILD_SETTINGS_COLUMNS}) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
+            "threads = excluded.threads, language = excluded.language, claim = excluded.claim",
+            guild_id,
+            *guild_settings_values(settings),
+        )
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        rows = await self._fetch(
+            f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id = $1", user_id
+        )
+        return user_settings_from_row(rows[0] if rows else None)
+
+    async def save_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        await self._write(
+            f"INSERT INTO user_settings (user_id, {USER_SETTINGS_COLUMNS}) "
+            "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
+            "notify = excluded.notify, notify_minutes = excluded.notify_minutes, "
+            "board_side = excluded.board_side, theme = excluded.theme",
+            user_id,
+            *user_settings_values(settings),
+        )
+
+    # --- copying (python -m bot copy-db) -------------------------------------------------
+
+    async def export_rows(self, table: str, columns: str) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in await self._fetch(f"SELECT {columns} FROM {table}")]
+
+    async def is_empty(self, tables: Sequence[str]) -> bool:
+        for table in tables:
+            if await self._fetch(f"SELECT 1 FROM {table} LIMIT 1"):
+                return False
+        return True
+
+
+__all__ = ["SQLStore", "Tx"]
