@@ -14,9 +14,11 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
@@ -401,3 +403,50 @@ async def test_a_second_live_row_in_a_channel_is_refused_on_both(shared: SQLStor
     with pytest.raises(ChannelBusyError):
         await shared.relocate(other.id, 100, 200)
     assert await shared.live_match(100) == first
+
+
+# --- a feature's storage, written once for both databases ------------------------------------
+
+
+class Notes(SQLStore):
+    """What a feature's storage module looks like (tournaments, puzzles): its queries written
+    once over the shared primitives, mixed into both stores by one line each."""
+
+    async def add_notes(self, user_id: int, texts: list[str]) -> None:
+        async with self._transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO notes (user_id, text) VALUES ($1, $2)",
+                [(user_id, text) for text in texts],
+            )
+
+    async def notes(self, user_id: int) -> list[str]:
+        rows = await self._fetch("SELECT text FROM notes WHERE user_id = $1 ORDER BY text", user_id)
+        return [str(row[0]) for row in rows]
+
+
+async def test_a_feature_written_once_runs_on_both_databases(database: Path | str) -> None:
+    from bot.storage import is_postgres_url
+    from bot.storage.postgres import PostgresStore
+    from bot.storage.sqlite import Store
+
+    class SQLiteWithNotes(Notes, Store):
+        pass
+
+    class PostgresWithNotes(Notes, PostgresStore):
+        pass
+
+    if is_postgres_url(database):
+        store: Notes = await PostgresWithNotes.open(str(database))
+    else:
+        store = await SQLiteWithNotes.open(database)
+    try:
+        async with store._transaction() as tx:  # its migration, in each schema list
+            await tx.execute("CREATE TABLE notes (user_id BIGINT NOT NULL, text TEXT NOT NULL)")
+        await store.add_notes(1, ["b", "a"])
+        refused = (sqlite3.IntegrityError, asyncpg.NotNullViolationError)
+        with pytest.raises(refused):  # NOT NULL: the whole transaction is refused
+            await store.add_notes(1, ["c", None])  # type: ignore[list-item]
+        assert await store.notes(1) == ["a", "b"]
+        assert await store.notes(2) == []
+    finally:
+        await store.close()

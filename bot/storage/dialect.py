@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 
@@ -35,4 +37,16 @@ def qmark(sql: str) -> str:
     return _PLACEHOLDER.sub(r"?\1", sql)
 
 
-__all__ = ["qmark"]
+class Tx(Protocol):
+    """A transaction's connection as the shared statements use it: asyncpg's method names,
+    ``$n`` placeholders. An asyncpg connection is one as it is; SQLite's store hands an
+    adapter that translates the placeholders (:class:`bot.storage.sqlite.SQLiteTx`)."""
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]: ...
+
+    async def execute(self, sql: str, *args: Any) -> Any: ...
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> Any: ...
+
+
+__all__ = ["Tx", "qmark"]

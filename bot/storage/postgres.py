@@ -34,6 +34,7 @@ import asyncpg
 from bot.errors import ConflictError, StoreOpenError, StoreUnavailableError
 from bot.records import Change, MatchRow
 from bot.storage import redact
+from bot.storage.dialect import Tx
 from bot.storage.pg_link import (
     CHANNEL_NAMESPACE,
     SCHEMA_LOCK,
@@ -47,7 +48,7 @@ from bot.storage.pg_link import (
     row_count,
 )
 from bot.storage.pg_schema import MIGRATIONS
-from bot.storage.shared import SQLStore, Tx
+from bot.storage.shared import SQLStore
 
 log = logging.getLogger(__name__)
 

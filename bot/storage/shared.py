@@ -2,11 +2,10 @@
 
 :class:`SQLStore` is the base of :class:`bot.storage.sqlite.Store` and
 :class:`bot.storage.postgres.PostgresStore`. It holds the row cache (:mod:`.live`), the
-challenge flow, every read, the small writes, and the body of an action's transaction
-(:meth:`SQLStore._apply`: the versioned update, the events, the results and what they add
-to the records). Rows become records, and records values, in :mod:`.rows` only. Statements
-are written in PostgreSQL's ``$1`` placeholders; SQLite's store translates them
-(:mod:`.dialect`).
+challenge flow, every read and the small writes; an action's statements are
+:func:`.action.write_action`, reached through :meth:`SQLStore._apply`. Rows become records,
+and records values, in :mod:`.rows` only. Statements are written in PostgreSQL's ``$1``
+placeholders; SQLite's store translates them (:mod:`.dialect`).
 
 A backend keeps what is truly its own and supplies it through the few primitives declared
 here as abstract methods, and nothing else: how a lone read or write reaches the database
@@ -15,17 +14,21 @@ and which driver error means a unique index refused a row (``_unique_violation``
 migrating, closing, the channel lock and :meth:`apply` (SQLite's group commit, PostgreSQL's
 truthful failures) stay in the backend modules.
 
-Imports the records, the engine's types through them, :mod:`.rows`, :mod:`.stats` and
-:mod:`.live`; never a database driver.
+A feature's storage (tournaments, puzzles...) is a class of its own over these same
+primitives, written once in ``$n`` placeholders, mixed into both stores in one line each
+(see README, "Adding tables").
+
+Imports the records, :mod:`.rows`, :mod:`.live`, :mod:`.dialect` and :mod:`.action`;
+never a database driver.
 """
 
 from __future__ import annotations
 
 import abc
 import contextlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from bot.engine import MatchOptions
 from bot.errors import ChannelBusyError, ConflictError, UnreadableMatchError
@@ -41,6 +44,8 @@ from bot.records import (
     PlayerStats,
     UserSettings,
 )
+from bot.storage.action import write_action
+from bot.storage.dialect import Tx
 from bot.storage.live import LiveRows
 from bot.storage.rows import (
     COMPUTER_COLUMNS,
@@ -51,44 +56,18 @@ from bot.storage.rows import (
     MATCH_COLUMNS_OF_M,
     PLAYER_COLUMNS,
     USER_SETTINGS_COLUMNS,
-    computer_values,
     event_from_row,
-    event_values,
     finished_game_from_row,
-    game_result_values,
     guild_settings_from_row,
     guild_settings_values,
     match_from_row,
     options_text,
     parse_match,
-    player_values,
-    state_text,
     user_settings_from_row,
     user_settings_values,
 )
-from bot.storage.stats import counts, human_ids, settle
 
 _LIVE = "status IN ('challenge', 'playing')"
-_PLAYER_UPDATE = ", ".join(
-    f"{name} = ${n}" for n, name in enumerate(PLAYER_COLUMNS.split(", "), 1) if n > 2
-)
-_COMPUTER_UPDATE = ", ".join(
-    f"{name} = ${n}" for n, name in enumerate(COMPUTER_COLUMNS.split(", "), 3) if n > 3
-)
-
-
-class Tx(Protocol):
-    """A transaction's connection, as the shared statements use it (asyncpg's names).
-
-    An asyncpg connection is one as it is; SQLite's store hands an adapter
-    (:class:`bot.storage.sqlite.SQLiteTx`) that translates the placeholders.
-    """
-
-    async def fetch(self, sql: str, *args: Any) -> list[Any]: ...
-
-    async def execute(self, sql: str, *args: Any) -> Any: ...
-
-    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> Any: ...
 
 
 class SQLStore(abc.ABC):
@@ -307,116 +286,8 @@ class SQLStore(abc.ABC):
             self.fault_hook(label)
 
     async def _apply(self, tx: Tx, change: Change) -> MatchRow:
-        """The statements of one action, inside the caller's transaction; the new row.
-
-        Raises :class:`ConflictError` when the row's version is no longer the expected one.
-        Few round trips on purpose: the update returns the new row, and all the events go
-        in one ``executemany`` whose statement numbers each event after the last one (the
-        update has locked the match row, so the numbering cannot race).
-        """
-        outcome = change.outcome
-        self._fault("update")
-        updated = await tx.fetch(
-            "UPDATE matches SET status = $1, state = $2, version = version + 1, "
-            "updated_at = $3, last_action_at = CASE WHEN $4 THEN $3 ELSE last_action_at END, "
-            "winner = $5, score0 = $6, score1 = $7, end_reason = $8, "
-            "dice_public = COALESCE($9, dice_public), dice_drawn = COALESCE($10, dice_drawn) "
-            f"WHERE id = $11 AND version = $12 RETURNING {MATCH_COLUMNS}",
-            str(change.status),
-            state_text(change.game),
-            change.now,
-            bool(change.touch),
-            outcome.winner if outcome else None,
-            outcome.final_score[0] if outcome else None,
-            outcome.final_score[1] if outcome else None,
-            outcome.reason if outcome else None,
-            change.dice_public,
-            change.dice_drawn,
-            change.match_id,
-            change.expected_version,
-        )
-        if len(updated) != 1:
-            raise ConflictError()
-        match = match_from_row(updated[0], change.game)
-        if change.events:
-            for _event in change.events:
-                self._fault("event")
-            await tx.executemany(
-                "INSERT INTO events (match_id, seq, game_number, actor_id, player, action, "
-                "notation, dice, position_id, gnu_match_id, created_at) "
-                "SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6, $7, $8, $9, $10 "
-                "FROM events WHERE match_id = $1",
-                [event_values(change.match_id, event, change.now) for event in change.events],
-            )
-        if counts(change.finished_games, outcome):
-            for _finished in change.finished_games:
-                self._fault("game_result")
-            if outcome is not None and outcome.winner is not None:
-                self._fault("match_result")
-            await self._settle(tx, match, change)
-        return match
-
-    async def _settle(self, tx: Tx, match: MatchRow, change: Change) -> None:
-        """Finished games and what they add to the records (the policy is in :mod:`.stats`).
-
-        Each record is read with an upsert that returns it: that creates a missing one and,
-        on PostgreSQL, locks it until the commit. Players are locked in user-id order
-        (:func:`.stats.human_ids`), so two matches sharing a player finish one after the
-        other, never deadlock, and no rating is lost.
-        """
-        if change.finished_games:
-            await tx.executemany(
-                f"INSERT INTO game_results (match_id, {GAME_RESULT_COLUMNS}, finished_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                [game_result_values(match.id, f, change.now) for f in change.finished_games],
-            )
-        if match.computer_level is not None:
-            [row] = await tx.fetch(
-                "INSERT INTO computer_results (guild_id, user_id, level) VALUES ($1, $2, $3) "
-                "ON CONFLICT (guild_id, user_id, level) DO UPDATE SET level = excluded.level "
-                f"RETURNING {COMPUTER_COLUMNS}",
-                match.guild_id,
-                match.player_ids[0],
-                match.computer_level,
-            )
-            record = settle(
-                match, change.finished_games, change.outcome, computer=ComputerResults(*row)
-            ).computer
-            assert record is not None
-            await tx.execute(
-                f"UPDATE computer_results SET {_COMPUTER_UPDATE} "
-                "WHERE guild_id = $1 AND user_id = $2 AND level = $3",
-                match.guild_id,
-                match.player_ids[0],
-                *computer_values(record),
-            )
-            return
-        names = dict(zip(match.player_ids, match.player_names, strict=True))
-        players: dict[int, PlayerStats] = {}
-        for user_id in human_ids(match):  # in user-id order, always: no deadlock
-            [row] = await tx.fetch(
-                "INSERT INTO players (guild_id, user_id, name) VALUES ($1, $2, $3) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name "
-                f"RETURNING {PLAYER_COLUMNS}",
-                match.guild_id,
-                user_id,
-                names[user_id],
-            )
-            players[user_id] = PlayerStats(*row)
-        settled = settle(match, change.finished_games, change.outcome, players=players)
-        await tx.executemany(
-            f"UPDATE players SET {_PLAYER_UPDATE} WHERE guild_id = $1 AND user_id = $2",
-            [player_values(record) for record in settled.players],
-        )
-        if settled.history:
-            await tx.executemany(
-                "INSERT INTO rating_history (guild_id, user_id, match_id, rated_at, rating) "
-                "VALUES ($1, $2, $3, $4, $5)",
-                [
-                    (match.guild_id, user_id, match.id, match.updated_at, rating)
-                    for user_id, rating in settled.history
-                ],
-            )
+        """The statements of one action inside the backend's transaction (:mod:`.action`)."""
+        return await write_action(tx, change, self._fault)
 
     # --- post-game reviews ---------------------------------------------------------------
 

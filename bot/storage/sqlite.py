@@ -29,9 +29,9 @@ import aiosqlite
 
 from bot.errors import ConflictError, StoreOpenError, StoreUnavailableError
 from bot.records import Change, MatchRow
-from bot.storage.dialect import qmark
+from bot.storage.dialect import Tx, qmark
 from bot.storage.schema import MIGRATIONS
-from bot.storage.shared import SQLStore, Tx
+from bot.storage.shared import SQLStore
 
 log = logging.getLogger(__name__)
 
