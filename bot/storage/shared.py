@@ -1,34 +1,28 @@
 """What the two SQL backends share: every query that is not dialect, written once.
 
 :class:`SQLStore` is the base of :class:`bot.storage.sqlite.Store` and
-:class:`bot.storage.postgres.PostgresStore`. It holds the row cache (:mod:`.live`), the
-challenge flow, every read and the small writes; an action's statements are
-:func:`.action.write_action`, reached through :meth:`SQLStore._apply`. Rows become records,
-and records values, in :mod:`.rows` only. Statements are written in PostgreSQL's ``$1``
-placeholders; SQLite's store translates them (:mod:`.dialect`).
+:class:`bot.storage.postgres.PostgresStore`: the challenge flow, every read of matches,
+events, results, records and settings, the small writes, and the reviews owed and kept. An
+action's statements are :func:`.action.write_action`, reached through
+:meth:`SQLStore._apply` from each backend's ``apply``. Rows become records, and records
+values, in :mod:`.rows` only. Statements are written in PostgreSQL's ``$1`` placeholders;
+SQLite's store translates them (:mod:`.dialect`).
 
-A backend keeps what is truly its own and supplies it through the few primitives declared
-here as abstract methods, and nothing else: how a lone read or write reaches the database
-(:meth:`_fetch`, :meth:`_write`, :meth:`_write_row`), a transaction (:meth:`_transaction`),
-and which driver error means a unique index refused a row (``_unique_violation``). Opening,
-migrating, closing, the channel lock and :meth:`apply` (SQLite's group commit, PostgreSQL's
-truthful failures) stay in the backend modules.
+Everything here runs on the primitives of :class:`.base.StoreBase` (a lone read, a lone
+write, a transaction) that each backend implements; opening, migrating, closing, the
+channel lock and ``apply`` itself (SQLite's group commit, PostgreSQL's truthful failures)
+stay in the backend modules. A feature's storage (tournaments, puzzles...) is a class of
+its own over :class:`.base.StoreBase`, named once in :class:`SQLStore`'s bases (README,
+"Adding tables").
 
-A feature's storage (tournaments, puzzles...) is a class of its own over these same
-primitives, written once in ``$n`` placeholders, mixed into both stores in one line each
-(see README, "Adding tables").
-
-Imports the records, :mod:`.rows`, :mod:`.live`, :mod:`.dialect` and :mod:`.action`;
-never a database driver.
+Imports the records, :mod:`.rows`, :mod:`.base` and :mod:`.action`; never a driver.
 """
 
 from __future__ import annotations
 
-import abc
 import contextlib
-from collections.abc import Callable, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from bot.engine import MatchOptions
 from bot.errors import ChannelBusyError, ConflictError, UnreadableMatchError
@@ -45,8 +39,8 @@ from bot.records import (
     UserSettings,
 )
 from bot.storage.action import write_action
+from bot.storage.base import StoreBase
 from bot.storage.dialect import Tx
-from bot.storage.live import LiveRows
 from bot.storage.rows import (
     COMPUTER_COLUMNS,
     EVENT_COLUMNS,
@@ -70,42 +64,12 @@ from bot.storage.rows import (
 _LIVE = "status IN ('challenge', 'playing')"
 
 
-class SQLStore(abc.ABC):
-    """The shared half of a store. A backend sets ``path`` and calls ``__init__``."""
+class SQLStore(StoreBase):
+    """Every query of matches, results, records, settings and reviews, for both backends.
 
-    # The driver's error for a row a unique index refused (a second live row in a channel).
-    _unique_violation: ClassVar[tuple[type[Exception], ...]] = ()
-
-    path: str  # what messages name: the file, or the URL without its password
-
-    def __init__(self) -> None:
-        self._live = LiveRows()
-        self.commits = 0  # transactions committed by apply (several actions may share one)
-        # Test seam: called with a label before each write statement of a transaction.
-        self.fault_hook: Callable[[str], None] | None = None
-
-    # --- the primitives each backend supplies --------------------------------------------
-
-    @abc.abstractmethod
-    async def _fetch(self, sql: str, *args: Any) -> list[Any]:
-        """Every row of a lone read (``$n`` placeholders), seeing only committed data."""
-
-    @abc.abstractmethod
-    async def _write(self, sql: str, *args: Any) -> int:
-        """One writing statement in a transaction of its own; how many rows it changed."""
-
-    @abc.abstractmethod
-    async def _write_row(self, sql: str, *args: Any) -> Any | None:
-        """One writing statement ``... RETURNING``, in a transaction of its own; its first
-        row, or None. A unique index's refusal raises one of ``_unique_violation``."""
-
-    @abc.abstractmethod
-    def _transaction(self) -> AbstractAsyncContextManager[Tx]:
-        """A transaction: committed when the block ends, rolled back whole if it raises.
-
-        Failures read as the rest of the store's (``StoreUnavailableError`` when nothing
-        was written...). For a feature's several writes that stand or fall together.
-        """
+    A feature's storage class (over :class:`StoreBase`, like this one) joins the stores by
+    being named here, before ``StoreBase``: ``class SQLStore(Tournaments, StoreBase)``.
+    """
 
     # --- matches -------------------------------------------------------------------------
 
@@ -280,10 +244,6 @@ class SQLStore(abc.ABC):
         return changed == 1
 
     # --- an action's transaction ---------------------------------------------------------
-
-    def _fault(self, label: str) -> None:
-        if self.fault_hook is not None:
-            self.fault_hook(label)
 
     async def _apply(self, tx: Tx, change: Change) -> MatchRow:
         """The statements of one action inside the backend's transaction (:mod:`.action`)."""
