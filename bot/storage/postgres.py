@@ -8,16 +8,18 @@ changes is how processes stay out of each other's way:
 * every write is ``UPDATE ... WHERE version = $n`` inside one transaction with its events,
   results and statistics, so an action is applied at most once whoever races it;
 * a finished game locks its players' rows in user-id order (an upsert that returns the row,
-  which is ``SELECT ... FOR UPDATE`` that also creates a missing player): two matches sharing
-  a player finish one after the other, never deadlock, and no rating is lost;
+  which is ``SELECT ... FOR UPDATE`` that also creates a missing player; the statement is
+  shared, :mod:`.action`): two matches sharing a player finish one after the other, never
+  deadlock, and no rating is lost;
 * migrations run under a transaction-scoped advisory lock, so processes starting together
   migrate once;
 * a server that goes away mid-game is reported to the player truthfully and survived
   without a restart (:mod:`.pg_link`, which also holds the lock keys and the connections'
   plumbing).
 
-Every query the two backends share, and the body of an action's transaction, are in
-:mod:`bot.storage.shared`; rows are read and written in :mod:`bot.storage.rows`; the
+Every query the two backends share is in :mod:`bot.storage.shared`, an action's statements
+in :mod:`bot.storage.action`, over the primitives this class implements
+(:class:`~bot.storage.base.StoreBase`); rows are read and written in :mod:`bot.storage.rows`; the
 statistics policy is plain code (:mod:`bot.storage.stats`). Here: the pools, the advisory
 locks, migrations, a transaction's truthful failures, and copying in with ``COPY``.
 """
