@@ -453,3 +453,27 @@ async def test_a_feature_written_once_runs_on_both_databases(database: Path | st
         assert await store.notes(2) == []
     finally:
         await store.close()
+
+
+async def test_a_transaction_on_a_disk_gone_read_only_is_told_as_unavailable(
+    db_path: Path,
+) -> None:
+    """SQLite's answer to a write it cannot make reads as a PostgreSQL that is down, and the
+    store writes again once the disk is back."""
+    from bot.errors import StoreUnavailableError
+    from bot.storage.sqlite import Store
+
+    store = await Store.open(db_path)
+    try:
+        await store._db.execute("PRAGMA query_only = ON")  # as a failing volume would
+        with pytest.raises(StoreUnavailableError):
+            async with store._transaction() as tx:
+                await tx.execute("INSERT INTO user_settings (user_id) VALUES ($1)", 1)
+        assert not store._db.in_transaction
+        await store._db.execute("PRAGMA query_only = OFF")
+        async with store._transaction() as tx:
+            await tx.execute("INSERT INTO user_settings (user_id) VALUES ($1)", 1)
+        assert await store.user_settings(1) == UserSettings()
+        assert [tuple(r) for r in await store._fetch("SELECT user_id FROM user_settings")] == [(1,)]
+    finally:
+        await store.close()

@@ -149,7 +149,7 @@ class PostgresStore(SQLStore):
         finally:
             await release(self._locks, conn)
 
-    # --- the primitives of the shared queries (bot.storage.shared) -----------------------
+    # --- the primitives of the shared queries (bot.storage.base) -------------------------
 
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         return await self._db.fetch(sql, *args)

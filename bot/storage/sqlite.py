@@ -88,7 +88,7 @@ async def _open_reader(path: str) -> aiosqlite.Connection:
 
 
 class SQLiteTx:
-    """The writing connection as a :class:`~bot.storage.shared.Tx`: the shared statements'
+    """The writing connection as a :class:`~bot.storage.dialect.Tx`: the shared statements'
     ``$n`` placeholders translated, asyncpg's method names kept. The caller holds the
     store's lock and has begun the transaction."""
 
@@ -198,8 +198,6 @@ class Store(SQLStore):
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
-    # --- the primitives of the shared queries (bot.storage.shared) -----------------------
-
     @contextlib.asynccontextmanager
     async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
         """Serialise a channel's actions across processes: nothing to do for SQLite.
@@ -208,6 +206,8 @@ class Store(SQLStore):
         the channel. (PostgreSQL holds an advisory lock here.)
         """
         yield
+
+    # --- the primitives of the shared queries (bot.storage.base) -------------------------
 
     async def _select(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """All rows of a query (``?`` placeholders) in one round trip to the database thread.
@@ -242,8 +242,8 @@ class Store(SQLStore):
         database that cannot be written reads as :class:`StoreUnavailableError`."""
         db = self._db
         async with self._lock:
-            await db.execute("BEGIN IMMEDIATE")
             try:
+                await db.execute("BEGIN IMMEDIATE")  # busy past the timeout: told as down
                 yield self._tx
                 await db.execute("COMMIT")
             except BaseException as exc:
