@@ -3,8 +3,13 @@
 One interface (:class:`Storage`, in :mod:`.protocol`) and two backends: the embedded default,
 SQLite through aiosqlite (:class:`Store`, in :mod:`.sqlite`: one file, nothing to install),
 and PostgreSQL through asyncpg (:class:`~bot.storage.postgres.PostgresStore`), which several
-bot processes can share. :func:`open_store` picks one from the settings. May import the
-engine, the records and the codec; never Discord, the session or the renderers.
+bot processes can share. :func:`open_store` picks one from the settings.
+
+The queries are written once for both (:mod:`.shared`, :mod:`.action`, in the placeholders
+of :mod:`.dialect`, over the primitives of :mod:`.base`); rows and records are turned into
+each other in :mod:`.rows`; a backend module holds only what its database does its own way.
+May import the engine, the records and the codec; never Discord, the session or the
+renderers.
 """
 
 from __future__ import annotations

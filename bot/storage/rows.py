@@ -1,9 +1,16 @@
-"""Stored rows to records and back: the column lists and how each column reads.
+"""Stored rows to records and back: the column lists, how each column reads and is written.
+
+The one place both backends turn a row into a record (:class:`MatchRow`, :class:`EventRecord`,
+settings, results) and a record into the values a statement binds: a column added or
+re-encoded changes here, for SQLite and PostgreSQL at once. A row is anything indexable in
+column order (an SQLite tuple, an asyncpg ``Record``).
 
 A match row keeps the engine state as JSON (:mod:`bot.codec`); parsing it is the costly part
 of a read, so a caller that already holds the game can pass it in. A row whose state no
 longer parses becomes an :class:`~bot.errors.UnreadableMatchError` carrying what could be
 read, so the session can set it aside and say which match it was.
+
+Imports the engine, the records and the codec; no database driver.
 """
 
 from __future__ import annotations
@@ -13,9 +20,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot import codec
-from bot.engine import Game, MatchOptions
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.errors import UnreadableMatchError
-from bot.records import UNREADABLE, Action, DiceSeal, EventRecord, MatchRow, Status
+from bot.records import (
+    UNREADABLE,
+    Action,
+    ClaimRule,
+    ComputerResults,
+    DiceSeal,
+    EventRecord,
+    FinishedGame,
+    GuildSettings,
+    MatchRow,
+    NewEvent,
+    PlayerStats,
+    Status,
+    UserSettings,
+)
 
 
 class _Unset:
@@ -40,6 +61,16 @@ PLAYER_COLUMNS = (
     "points_lost, streak, best_streak"
 )
 COMPUTER_COLUMNS = "level, games, game_wins, matches, match_wins, points_won, points_lost"
+EVENT_COLUMNS = (
+    "seq, game_number, actor_id, player, action, notation, dice, position_id, gnu_match_id, "
+    "created_at"
+)
+GAME_RESULT_COLUMNS = "game_number, winner, kind, cube, points, reason"
+GUILD_SETTINGS_COLUMNS = "threads, language, claim"
+USER_SETTINGS_COLUMNS = "notify, notify_minutes, board_side, theme"
+
+_PLAYER_FIELDS = tuple(PLAYER_COLUMNS.split(", "))
+_COMPUTER_FIELDS = tuple(COMPUTER_COLUMNS.split(", "))
 
 
 @functools.lru_cache(maxsize=256)
@@ -173,12 +204,117 @@ def parse_dice(text: str | None) -> tuple[int, int] | None:
     return int(first), int(second)
 
 
+def dice_text(dice: tuple[int, int] | None) -> str | None:
+    """The ``dice`` column of an event: ``"6-5"``, as :func:`parse_dice` reads it."""
+    return f"{dice[0]}-{dice[1]}" if dice else None
+
+
+def options_text(options: MatchOptions, auto_play: bool) -> str:
+    """The ``options`` column: the rules, with the table options that are not rules."""
+    return codec.dumps({**codec.options_to_dict(options), "auto_play": auto_play})
+
+
+def state_text(game: Game | None) -> str | None:
+    """The ``state`` column: the engine state as JSON (None before the match starts)."""
+    return codec.dumps(codec.game_to_dict(game)) if game else None
+
+
+def event_values(match_id: int, event: NewEvent, now: float) -> tuple[Any, ...]:
+    """An event as the insert binds it: match, game, actor, player, action, notation, dice,
+    position, gnu match id, time (the sequence number is the statement's to give)."""
+    return (
+        match_id,
+        event.game_number,
+        event.actor_id,
+        event.player,
+        str(event.action),
+        event.notation,
+        dice_text(event.dice),
+        event.position_id,
+        event.gnu_match_id,
+        now,
+    )
+
+
+def game_result_values(match_id: int, finished: FinishedGame, now: float) -> tuple[Any, ...]:
+    """A finished game as the insert binds it: match, game, then the columns of
+    ``GAME_RESULT_COLUMNS`` after the game number, then the time."""
+    result = finished.result
+    return (
+        match_id,
+        finished.game_number,
+        result.winner,
+        int(result.kind),
+        result.cube,
+        result.points,
+        result.reason.value,
+        now,
+    )
+
+
+def finished_game_from_row(row: Sequence[Any]) -> FinishedGame:
+    """A row of ``GAME_RESULT_COLUMNS``."""
+    return FinishedGame(
+        row[0], GameResult(row[1], ResultKind(row[2]), row[3], row[4], EndReason(row[5]))
+    )
+
+
+def player_values(record: PlayerStats) -> tuple[Any, ...]:
+    """A player's record in ``PLAYER_COLUMNS`` order."""
+    return tuple(getattr(record, name) for name in _PLAYER_FIELDS)
+
+
+def computer_values(record: ComputerResults) -> tuple[Any, ...]:
+    """A record against the computer in ``COMPUTER_COLUMNS`` order."""
+    return tuple(getattr(record, name) for name in _COMPUTER_FIELDS)
+
+
+def guild_settings_from_row(row: Sequence[Any] | None) -> GuildSettings:
+    """A row of ``GUILD_SETTINGS_COLUMNS`` (None: the server never chose anything)."""
+    if row is None:
+        return GuildSettings()
+    threads, language, claim = row
+    return GuildSettings(threads=bool(threads), language=language, claim=ClaimRule(claim))
+
+
+def guild_settings_values(settings: GuildSettings) -> tuple[Any, ...]:
+    """Settings in ``GUILD_SETTINGS_COLUMNS`` order."""
+    return bool(settings.threads), settings.language, str(settings.claim)
+
+
+def user_settings_from_row(row: Sequence[Any] | None) -> UserSettings:
+    """A row of ``USER_SETTINGS_COLUMNS`` (None: the player never chose anything)."""
+    return UserSettings(*row) if row is not None else UserSettings()
+
+
+def user_settings_values(settings: UserSettings) -> tuple[Any, ...]:
+    """Settings in ``USER_SETTINGS_COLUMNS`` order."""
+    return settings.notify, settings.notify_minutes, settings.board_side, settings.theme
+
+
 __all__ = [
     "COMPUTER_COLUMNS",
+    "EVENT_COLUMNS",
+    "GAME_RESULT_COLUMNS",
+    "GUILD_SETTINGS_COLUMNS",
     "MATCH_COLUMNS",
+    "MATCH_COLUMNS_OF_M",
     "PLAYER_COLUMNS",
+    "USER_SETTINGS_COLUMNS",
+    "computer_values",
+    "dice_text",
     "event_from_row",
+    "event_values",
+    "finished_game_from_row",
+    "game_result_values",
+    "guild_settings_from_row",
+    "guild_settings_values",
     "match_from_row",
+    "options_text",
     "parse_dice",
     "parse_match",
+    "player_values",
+    "state_text",
+    "user_settings_from_row",
+    "user_settings_values",
 ]
