@@ -17,6 +17,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import cast
 
 import asyncpg
 import pytest
@@ -103,7 +104,7 @@ def _statements(source: str) -> set[str]:
             continue
         if isinstance(node, ast.JoinedStr):
             text = "".join(
-                part.value if isinstance(part, ast.Constant) else "{}" for part in node.values
+                str(part.value) if isinstance(part, ast.Constant) else "{}" for part in node.values
             )
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
@@ -438,10 +439,11 @@ async def test_a_feature_written_once_runs_on_both_databases(database: Path | st
     class PostgresWithNotes(Notes, PostgresStore):
         pass
 
+    store: SQLiteWithNotes | PostgresWithNotes
     if is_postgres_url(database):
-        store: Notes = await PostgresWithNotes.open(str(database))
+        store = cast(PostgresWithNotes, await PostgresWithNotes.open(str(database)))
     else:
-        store = await SQLiteWithNotes.open(database)
+        store = cast(SQLiteWithNotes, await SQLiteWithNotes.open(database))
     try:
         async with store._transaction() as tx:  # its migration, in each schema list
             await tx.execute("CREATE TABLE notes (user_id BIGINT NOT NULL, text TEXT NOT NULL)")
