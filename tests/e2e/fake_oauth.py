@@ -29,7 +29,9 @@ API: ``oauth = FakeOAuth(fake)``; ``await oauth.start()`` / ``stop()``; ``oauth.
 (``http://127.0.0.1:PORT/api/v10``), ``oauth.client_id`` (the fake's application id),
 ``oauth.client_secret``; ``oauth.code_for(user, scopes=("identify",))``;
 ``oauth.launch(channel, *users) -> instance_id``, ``oauth.join(instance_id, user)``,
-``oauth.end(instance_id)``; ``oauth.requests`` logs ``(method, path, status)``.
+``oauth.end(instance_id)``; ``oauth.enable_activities()`` (the Entry Point command, and
+LAUNCH_ACTIVITY responses start instances: ``oauth.launched``); ``oauth.requests`` logs
+``(method, path, status)``.
 """
 
 from __future__ import annotations
@@ -98,6 +100,7 @@ class FakeOAuth:
         self._tokens: dict[str, _Token] = {}
         self._instances: dict[str, _Instance] = {}
         self.requests: list[tuple[str, str, int]] = []
+        self.launched: list[str] = []  # instances started by a LAUNCH_ACTIVITY response
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -127,6 +130,32 @@ class FakeOAuth:
 
     def join(self, instance_id: str, user: FakeUser | FakeMember) -> None:
         self._instances[instance_id].users.append(user.id)
+
+    def enable_activities(self, handler: int = 2) -> dict[str, Any]:
+        """What the Developer Portal does when the app's Activity is switched on: Discord
+        creates the global Entry Point command ("launch", type 4, ``handler`` 2: Discord
+        launches the Activity itself), which a bulk overwrite must keep; and from then on a
+        LAUNCH_ACTIVITY response (type 12) starts an instance in the interaction's channel
+        with the user who pressed in it. Returns the Entry Point command."""
+        fake = self.fake
+        raw = {
+            "name": "launch",
+            "type": 4,
+            "description": "",
+            "handler": handler,
+            "contexts": [0, 1, 2],
+            "integration_types": [0, 1],
+        }
+        entry = fake._store_command(None, raw, {})
+        fake._commands.setdefault(None, []).append(entry)
+
+        def launch(channel_id: int, user_id: int) -> str:
+            instance = self.launch(fake.channel(channel_id), fake.users[user_id])
+            self.launched.append(instance)
+            return instance
+
+        fake.launch_activity = launch
+        return dict(entry)
 
     def end(self, instance_id: str) -> None:
         """Everyone left: Discord ends the instance and never reuses its id."""
