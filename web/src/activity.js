@@ -33,6 +33,7 @@ let me = null; // my player index in the channel's match, or null (a watcher)
 let state = null;
 let taps = null; // the server's answer for the play being built
 let steps = "";
+let answers = 0; // tap answers drawn so far (tests wait on it)
 
 async function api(path, body) {
   const headers = { "Content-Type": "application/json" };
@@ -91,6 +92,7 @@ function draw() {
   document.body.dataset.version = String(state.version);
   document.body.dataset.me = me === null ? "watcher" : String(me);
   document.body.dataset.steps = steps;
+  document.body.dataset.answers = String(answers);
   window.gammonShown = { version: state.version, at: performance.now() };
 }
 
@@ -100,6 +102,7 @@ async function refreshTaps(source = null) {
   if (me !== null && game && game.phase === "move" && game.actor === me && state.live) {
     try {
       taps = await api("api/activity/taps", { steps, source });
+      answers += 1;
     } catch (e) {
       problem.textContent = e.message;
       steps = "";
