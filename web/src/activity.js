@@ -93,7 +93,7 @@ function draw() {
   document.body.dataset.me = me === null ? "watcher" : String(me);
   document.body.dataset.steps = steps;
   document.body.dataset.answers = String(answers);
-  window.gammonShown = { version: state.version, at: performance.now() };
+  (window.gammonSeen = window.gammonSeen || []).push([state.version, Date.now()]);
 }
 
 async function refreshTaps(source = null) {
