@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
 from aiohttp import WSMsgType, web
 
 from bot import present
@@ -316,11 +317,16 @@ class WebServer:
             token = await oauth.exchange(code)
         except DiscordRefused:
             raise web.HTTPUnauthorized(text="Discord refused the code") from None
+        except (aiohttp.ClientError, TimeoutError):
+            log.warning("Discord did not answer a code exchange")
+            raise web.HTTPBadGateway(text="Discord did not answer, try again") from None
         return web.json_response({"access_token": token})
 
     async def seat(self, request: web.Request) -> web.Response:
         """A session for the token's user in the instance's channel, both as Discord says."""
         oauth = self._oauth()
+        if not self.gate.admit(request.remote or "?"):
+            raise web.HTTPTooManyRequests(text="too many logins, try again in a minute")
         body = await self._body(request)
         token, instance_id = body.get("access_token"), body.get("instance_id")
         if not isinstance(token, str) or not isinstance(instance_id, str):
@@ -331,9 +337,11 @@ class WebServer:
             user = await oauth.user(token)
             instance = await oauth.instance(instance_id)
         except DiscordRefused:
-            raise web.HTTPForbidden(
-                text="Discord did not confirm the user or the instance"
-            ) from None
+            refused = "Discord did not confirm the user or the instance"
+            raise web.HTTPForbidden(text=refused) from None
+        except (aiohttp.ClientError, TimeoutError):
+            log.warning("Discord did not answer an Activity login")
+            raise web.HTTPBadGateway(text="Discord did not answer, try again") from None
         if user.id not in instance.users:
             raise web.HTTPForbidden(text="the user is not in this activity instance")
         seat = Seat(Player(user.id, user.name), instance.guild_id, instance.channel_id)

@@ -117,13 +117,14 @@ class DiscordOAuth:
 
 
 class LoginGate:
-    """At most ``per_address`` logins a minute from one address and ``overall`` from all."""
+    """At most ``per_address`` login requests a minute from one address and ``overall`` from
+    all (a login is two: the code exchange, then the session)."""
 
     def __init__(
         self,
         *,
-        per_address: int = 10,
-        overall: int = 120,
+        per_address: int = 20,
+        overall: int = 240,
         window: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

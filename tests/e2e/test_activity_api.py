@@ -145,7 +145,13 @@ async def test_forgeries_are_refused_and_change_nothing(harness: Harness) -> Non
 
 
 async def test_logins_are_rate_limited(harness: Harness) -> None:
-    async with activity(harness, gate=LoginGate(per_address=2, overall=100)) as a:
+    """Code exchanges and sessions both count: each is a call to Discord."""
+    async with activity(harness, gate=LoginGate(per_address=3, overall=100)) as a:
         codes = [a.oauth.code_for(harness.alice) for _ in range(3)]
-        statuses = [(await a.post("api/token", {"code": code}))[0] for code in codes]
-        assert statuses == [200, 200, 429]
+        statuses = [(await a.post("api/token", {"code": code}))[0] for code in codes[:2]]
+        forged = {"access_token": "forged", "instance_id": "i-1"}
+        statuses.append((await a.post("api/activity/session", forged))[0])
+        statuses.append((await a.post("api/token", {"code": codes[2]}))[0])
+        assert statuses == [200, 200, 403, 429]
+        posts = [r for r in a.oauth.requests if r[1].endswith("/oauth2/token")]
+        assert len(posts) == 2  # the refused login never reached Discord
