@@ -33,7 +33,7 @@ BAD_STEPS = _("That move is not legal now.")
 
 
 class Verb(StrEnum):
-    """What an Activity player may do (each is the slash command of the same name)."""
+    """What an Activity player may do (each is the slash command or button of its name)."""
 
     ROLL = "roll"
     MOVE = "move"
@@ -41,6 +41,8 @@ class Verb(StrEnum):
     TAKE = "take"
     BEAVER = "beaver"
     DROP = "drop"
+    ACCEPT = "accept"  # a resignation offered to this player
+    REJECT = "reject"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +146,8 @@ async def act(
             return await session.beaver(channel, user, ctx)
         case Verb.DROP:
             return await session.drop(channel, user, ctx)
+        case Verb.ACCEPT | Verb.REJECT:
+            return await session.answer_resignation(channel, user, verb is Verb.ACCEPT, ctx)
     raise AssertionError(verb)
 
 

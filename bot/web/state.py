@@ -65,6 +65,7 @@ def game_json(game: Game) -> Json:
         "dice": list(game.dice) if game.dice is not None else None,
         "cube": game.cube,
         "cube_owner": game.cube_owner,
+        "can_double": game.phase.value == "roll" and game.can_double(),
         "score": list(game.score),
         "length": game.options.length,
         "game_number": game.game_number,

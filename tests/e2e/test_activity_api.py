@@ -155,3 +155,23 @@ async def test_logins_are_rate_limited(harness: Harness) -> None:
         assert statuses == [200, 200, 403, 429]
         posts = [r for r in a.oauth.requests if r[1].endswith("/oauth2/token")]
         assert len(posts) == 2  # the refused login never reached Discord
+
+
+async def test_a_resignation_offered_in_the_chat_is_answered_in_the_activity(
+    harness: Harness,
+) -> None:
+    h = harness
+    await start_game(h, (3, 1))
+    async with activity(h) as a:
+        alice = await a.login(h.alice, a.oauth.launch("games", h.alice))
+        assert alice["state"]["game"]["can_double"] is False  # dice are out: no double
+        offer = await (await h.slash(h.bob, "resign", kind="single")).answer()
+        assert offer is not None
+        row = await h.live()
+        assert row is not None and row.game is not None and row.game.resignation is not None
+        answer = {"verb": "accept", "match": row.id, "version": row.version}
+        status, body = await a.post("api/activity/act", answer, alice["session"])
+        assert status == 200, body
+        assert body["state"]["live"] is False and body["state"]["winner"] == 0
+        assert "wins" in (h.fake.last_message("games").content or "")  # type: ignore[union-attr]
+    h.fake.assert_clean()

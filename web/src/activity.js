@@ -76,11 +76,15 @@ function draw() {
   let line = statusLine(words, state, me);
   if (me === null) line = `${line} ${words.spectator}`;
   else if (taps && !taps.complete) line = `${line} ${taps.source === null ? words.tap_checker : words.tap_target}`;
+  if (game.resignation) line = `${fmt(words, "resigns", { name: state.names[game.resignation.player] })} ${line}`;
   status.textContent = line;
   if (me !== null && game.actor === me && state.live) {
-    if (game.phase === "roll") {
+    if (game.resignation) {
+      button("accept", words.accept, () => send("accept"));
+      button("reject", words.reject, () => send("reject"));
+    } else if (game.phase === "roll") {
       button("roll", words.roll, () => send("roll"));
-      if (game.cube_owner === null || game.cube_owner === me) button("double", words.double, () => send("double"));
+      if (game.can_double) button("double", words.double, () => send("double"));
     } else if (game.phase === "doubled") {
       button("take", words.take, () => send("take"));
       button("drop", words.drop, () => send("drop"));
