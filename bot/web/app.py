@@ -337,8 +337,7 @@ class WebServer:
             user = await oauth.user(token)
             instance = await oauth.instance(instance_id)
         except DiscordRefused:
-            refused = "Discord did not confirm the user or the instance"
-            raise web.HTTPForbidden(text=refused) from None
+            raise web.HTTPForbidden(text="Discord did not confirm the user or instance") from None
         except (aiohttp.ClientError, TimeoutError):
             log.warning("Discord did not answer an Activity login")
             raise web.HTTPBadGateway(text="Discord did not answer, try again") from None
