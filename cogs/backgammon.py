@@ -100,6 +100,8 @@ class Backgammon(
         session.on_background_report = self.publisher.post_background
         session.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
+        if not WebLinks.of(bot).activity and self.app_command is not None:
+            self.app_command.remove_command("play-here")  # no Activity: no command for it
 
     async def cog_load(self) -> None:
         # Loaded before the bot syncs its commands: the names go out translated.

@@ -44,8 +44,10 @@ from bot import present
 from bot.errors import UserError
 from bot.i18n import LANGUAGES, say
 from bot.present.web import web_words
+from bot.records import MatchRow
 from bot.reports import Player, Report
 from bot.services import Services
+from bot.storage import Storage
 from bot.web.activity import Seat, Verb, act, taps
 from bot.web.discord_api import DiscordOAuth, DiscordRefused, LoginGate
 from bot.web.hub import LiveHub, Watcher
@@ -97,6 +99,7 @@ class WebServer:
         self._seats: dict[str, tuple[Seat, float]] = {}
         self._runner: web.AppRunner | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._analysing = asyncio.Semaphore(1)  # reviews worked out for the pages
         self.port: int | None = None
         self.app = self._make_app()
 
@@ -176,7 +179,11 @@ class WebServer:
         )
         return web.Response(text=body, content_type="text/html")
 
-    async def _row(self, request: web.Request) -> Any:
+    @property
+    def _store(self) -> Storage:
+        return self.services.session.store
+
+    async def _row(self, request: web.Request) -> MatchRow:
         row = await self.services.session.store.get_match(int(request.match_info["match"]))
         if row is None:
             raise web.HTTPNotFound(text="no such match")
@@ -200,7 +207,7 @@ class WebServer:
         return await self._serve_socket(request, watcher, first)
 
     async def _serve_socket(
-        self, request: web.Request, watcher: Watcher, first: Any
+        self, request: web.Request, watcher: Watcher, first: MatchRow | None
     ) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(heartbeat=30.0)
         await socket.prepare(request)
@@ -238,12 +245,17 @@ class WebServer:
         return web.json_response({"state": match_json(row), "frames": frames(row, events)})
 
     async def replay_analysis(self, request: web.Request) -> web.Response:
-        """The reviews of the match's finished games (none for a game still being played)."""
+        """The reviews of the match's finished games (none for a game still being played).
+
+        Reviews are kept once worked out (the bot reviews each game as it ends), so this is
+        usually a read; one not yet worked out is, one at a time for all visitors, so that
+        anonymous pages cannot fill the analysis lane."""
         row = await self._row(request)
         if row.live:
             return web.json_response({"games": {}, "live": True})
         try:
-            review = await self.services.reviews.review(row)
+            async with self._analysing:
+                review = await self.services.reviews.review(row)
         except Exception:
             log.exception("no analysis for match %s", row.id)
             return web.json_response({"games": {}, "error": True})
@@ -254,7 +266,11 @@ class WebServer:
         if row.live:
             raise web.HTTPNotFound(text="the match is still being played")
         number = int(request.match_info["game"])
-        review = await self.services.reviews.review(row, number)
+        played = {result.game_number for result in await self._store.game_results(row.id)}
+        if number not in played:
+            raise web.HTTPNotFound(text="no such game in this match")
+        async with self._analysing:
+            review = await self.services.reviews.review(row, number)
         if not review.luck.games:
             raise web.HTTPNotFound(text="no chart for this game")
         language = self.language(request)

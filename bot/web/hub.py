@@ -21,9 +21,11 @@ from bot.web.state import match_json
 
 
 class Watcher:
-    """One browser's mailbox: the newest state text not yet sent, and a bell."""
+    """One browser's mailbox: the newest state text not yet sent, and a bell; ``key`` is
+    what it watches (a match or a channel)."""
 
-    def __init__(self) -> None:
+    def __init__(self, key: tuple[str, int]) -> None:
+        self.key = key
         self._latest: str | None = None
         self._bell = asyncio.Event()
 
@@ -58,21 +60,23 @@ class LiveHub:
             self._unsubscribe = None
 
     def watch_match(self, match_id: int) -> Watcher:
-        watcher = Watcher()
+        watcher = Watcher(("match", match_id))
         self._matches.setdefault(match_id, set()).add(watcher)
         return watcher
 
     def watch_channel(self, channel_id: int) -> Watcher:
-        watcher = Watcher()
+        watcher = Watcher(("channel", channel_id))
         self._channels.setdefault(channel_id, set()).add(watcher)
         return watcher
 
     def leave(self, watcher: Watcher) -> None:
-        for table in (self._matches, self._channels):
-            for key, watchers in list(table.items()):
-                watchers.discard(watcher)
-                if not watchers:
-                    del table[key]
+        kind, key = watcher.key
+        table = self._matches if kind == "match" else self._channels
+        watchers = table.get(key)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del table[key]
 
     def watchers(self, match_id: int) -> int:
         return len(self._matches.get(match_id, ()))

@@ -9,6 +9,7 @@ Pure: strings in, strings out.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import string
@@ -20,6 +21,17 @@ from bot.records import PlayerStats
 from renderers.theme import CLASSIC, Theme
 
 TEMPLATES = Path(__file__).with_name("templates")
+STATIC = Path(__file__).with_name("static")
+
+
+@functools.cache
+def asset_version() -> str:
+    """The built client's version, put in its URLs: Discord's proxy drops cache headers from
+    pages, so an asset that changes must change its address."""
+    try:
+        return (STATIC / "sources.sha256").read_text(encoding="utf-8").strip()[:12]
+    except OSError:
+        return "0"
 
 
 def theme_json(theme: Theme = CLASSIC) -> dict[str, Any]:
@@ -78,6 +90,7 @@ def shell(
         page=html.escape(page),
         data=_data(data),
         script=html.escape(script),
+        version=asset_version(),
     )
 
 
@@ -104,6 +117,7 @@ def leaderboard_page(
         title=html.escape(title),
         head=head,
         rows="".join(lines),
+        version=asset_version(),
     )
 
 

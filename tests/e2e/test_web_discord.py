@@ -75,13 +75,12 @@ async def test_boards_link_to_the_page_and_launch_the_activity(
     fake.assert_clean()
 
 
-async def test_without_the_activity_play_here_says_so_privately(
+async def test_without_the_activity_there_is_no_play_here_and_no_launch(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
     async with web_bot(fake, tmp_path, activity=False) as h:
-        here = await h.slash(h.alice, "play-here")
-        callback = await here.response()
-        assert callback.ephemeral and "not set up" in (callback.content or "")
+        (group,) = fake.commands(fake.guild.id)
+        assert "play-here" not in {option["name"] for option in group["options"]}
         h.roller.extend((3, 1))
         challenge = await (
             await h.slash(h.alice, "challenge", opponent=h.bob.id)
