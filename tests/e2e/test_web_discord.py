@@ -5,6 +5,7 @@ and a global command sync that keeps the Activity's Entry Point command."""
 from __future__ import annotations
 
 import contextlib
+import socket
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from bot.config import Settings
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeDiscord, RecordedMessage
 from tests.e2e.fake_oauth import FakeOAuth
+from tests.e2e.process_support import BotProcess, bot_env, stderr_lines
 
 WEB = "https://gammon.example"
 
@@ -140,3 +142,56 @@ async def test_tree_sync_alone_is_refused_once_the_activity_is_on(
         with pytest.raises(Exception, match="50240"):
             await h.bot.tree.sync()
     fake.errors.clear()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_python_m_bot_serves_the_web_board_when_web_url_is_set(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The server runs inside the bot's process, and stops with it."""
+    port = free_port()
+    env = bot_env(
+        tmp_path / "gammon.db", fake, WEB_URL=f"http://127.0.0.1:{port}", WEB_PORT=str(port)
+    )
+    bot = await BotProcess(env, tmp_path).start()
+    try:
+        await fake.wait_for_commands(fake.guild.id, names=["backgammon"], timeout=30)
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/g/{fake.guild.id}") as response:
+                assert response.status == 200 and "leaderboard" in await response.text()
+            async with http.get(f"http://127.0.0.1:{port}/m/1") as response:
+                assert response.status == 404
+        assert await bot.terminate() == 0
+        with pytest.raises(OSError):
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    finally:
+        await bot.kill()
+
+
+async def test_python_m_bot_stops_with_one_line_when_the_web_port_is_taken(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = bot_env(
+            tmp_path / "gammon.db",
+            fake,
+            log_level="CRITICAL",
+            WEB_URL="http://127.0.0.1",
+            WEB_PORT=str(port),
+        )
+        bot = await BotProcess(env, tmp_path).start()
+        try:
+            code, stderr, _ = await bot.wait_exit(30)
+        finally:
+            await bot.kill()
+    assert code == 1
+    (line,) = stderr_lines(stderr)
+    assert line.startswith("gammon-bot: cannot serve the web board:")
