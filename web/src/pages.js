@@ -74,7 +74,8 @@ async function replay() {
     if (!f) { status.textContent = words.not_found; return; }
     drawBoard(svg, theme, f.game);
     const who = f.player === null || f.player === undefined ? "" : `${body.state.names[f.player]}: `;
-    const what = f.notation || (f.dice ? `${f.action} ${f.dice.join("-")}` : f.action);
+    const verb = words[f.action] || f.action; // roll, double, take, drop... in the page's language
+    const what = f.notation || (f.dice ? `${verb} ${f.dice.join("-")}` : verb);
     status.textContent = `${index + 1}/${frames.length} · ${fmt(words, "game", { number: f.game_number })} · ${who}${what}`;
     document.body.dataset.frame = String(index);
     const game = analysis && analysis.games[String(f.game_number)];
