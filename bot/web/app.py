@@ -78,6 +78,14 @@ class WebConfig:
         return f"{path}/"
 
 
+def client_address(request: web.Request) -> str:
+    """Who is asking, for the login limit: behind a proxy (Discord's, a TLS proxy) the first
+    X-Forwarded-For address, else the peer. A forged header only moves a caller to another
+    per-address bucket; the overall limit still holds."""
+    forwarded = request.headers.get("X-Forwarded-For", "").split(",")[0].strip()
+    return forwarded[:64] or request.remote or "?"
+
+
 class WebServer:
     """The aiohttp application over the services, and its lifecycle (start, stop)."""
 
@@ -324,14 +332,16 @@ class WebServer:
     async def token(self, request: web.Request) -> web.Response:
         """The SDK's one-time code for an access token (the client secret stays here)."""
         oauth = self._oauth()
-        if not self.gate.admit(request.remote or "?"):
+        if not self.gate.admit(client_address(request)):
             raise web.HTTPTooManyRequests(text="too many logins, try again in a minute")
         code = (await self._body(request)).get("code")
         if not isinstance(code, str) or not 0 < len(code) <= 200:
             raise web.HTTPBadRequest(text="expected a code")
         try:
             token = await oauth.exchange(code)
-        except DiscordRefused:
+        except DiscordRefused as refused:
+            if refused.status == 429:
+                self.gate.pause()  # Discord is rate-limiting the bot: stop asking for a while
             raise web.HTTPUnauthorized(text="Discord refused the code") from None
         except (aiohttp.ClientError, TimeoutError):
             log.warning("Discord did not answer a code exchange")
@@ -341,7 +351,7 @@ class WebServer:
     async def seat(self, request: web.Request) -> web.Response:
         """A session for the token's user in the instance's channel, both as Discord says."""
         oauth = self._oauth()
-        if not self.gate.admit(request.remote or "?"):
+        if not self.gate.admit(client_address(request)):
             raise web.HTTPTooManyRequests(text="too many logins, try again in a minute")
         body = await self._body(request)
         token, instance_id = body.get("access_token"), body.get("instance_id")
@@ -352,7 +362,9 @@ class WebServer:
         try:
             user = await oauth.user(token)
             instance = await oauth.instance(instance_id)
-        except DiscordRefused:
+        except DiscordRefused as refused:
+            if refused.status == 429:
+                self.gate.pause()
             raise web.HTTPForbidden(text="Discord did not confirm the user or instance") from None
         except (aiohttp.ClientError, TimeoutError):
             log.warning("Discord did not answer an Activity login")

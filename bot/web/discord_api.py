@@ -134,9 +134,16 @@ class LoginGate:
         self.clock = clock
         self._all: deque[float] = deque()
         self._by_address: dict[str, deque[float]] = {}
+        self._paused_until = 0.0
+
+    def pause(self, seconds: float = 60.0) -> None:
+        """Refuse every login for a while (Discord answered 429 to one)."""
+        self._paused_until = self.clock() + seconds
 
     def admit(self, address: str) -> bool:
         now = self.clock()
+        if now < self._paused_until:
+            return False
         cutoff = now - self.window
         for times in (self._all, self._by_address.get(address)):
             while times and times[0] <= cutoff:

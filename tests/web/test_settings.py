@@ -6,6 +6,7 @@ import pytest
 
 from bot.config import Settings, SettingsError
 from bot.web import web_server
+from bot.web.discord_api import LoginGate
 
 
 def test_the_web_board_is_off_without_web_url() -> None:
@@ -28,3 +29,16 @@ def test_web_url_is_checked_and_the_activity_needs_its_client() -> None:
 
 def test_no_server_is_built_when_off() -> None:
     assert web_server(Settings(), object()) is None  # type: ignore[arg-type]
+
+
+def test_the_login_gate_limits_each_address_and_all_and_pauses() -> None:
+    now = [0.0]
+    gate = LoginGate(per_address=2, overall=3, window=60, clock=lambda: now[0])
+    assert [gate.admit("a"), gate.admit("a"), gate.admit("a")] == [True, True, False]
+    assert gate.admit("b") and not gate.admit("c")  # three in all this minute
+    now[0] = 61
+    assert gate.admit("a")
+    gate.pause(30)
+    assert not gate.admit("d")
+    now[0] = 92
+    assert gate.admit("d")
