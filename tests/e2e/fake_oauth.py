@@ -240,7 +240,9 @@ class FakeOAuth:
         if token is None or token.expires < self.clock() or "identify" not in token.scopes:
             return _error(401, UNAUTHORIZED)
         user = self.fake.users[token.user_id]
-        return web.json_response(user.payload())
+        # A user's own token sees the private fields too (UserPIIResponse); e-mail only with
+        # the `email` scope, which the Activity never asks for.
+        return web.json_response({**user.payload(), "mfa_enabled": False, "locale": "en-US"})
 
     async def _instance(self, request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != f"Bot {self.fake.token}":
