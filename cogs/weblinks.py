@@ -37,7 +37,7 @@ class WebLinks:
     def of(cls, bot: Any) -> WebLinks:
         settings = getattr(bot, "settings", None)
         url = getattr(settings, "web_url", None)
-        return cls(url, bool(getattr(settings, "activity", False)))
+        return cls(url, bool(getattr(settings, "activity", False)) and can_launch())
 
     def match(self, row: MatchRow) -> str | None:
         if self.url is None:
@@ -86,9 +86,14 @@ class LaunchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"bg
         await launch(interaction)
 
 
+def can_launch() -> bool:
+    """LAUNCH_ACTIVITY needs discord.py 2.6 (the floor, 2.5, runs everything else)."""
+    return hasattr(discord.InteractionResponse, "launch_activity")
+
+
 async def launch(interaction: discord.Interaction[Any]) -> None:
     """Answer with LAUNCH_ACTIVITY, or privately say the Activity is not set up."""
-    if not WebLinks.of(interaction.client).activity:
+    if not (WebLinks.of(interaction.client).activity and can_launch()):
         await interaction.response.send_message(
             say(NO_ACTIVITY, interaction.locale), ephemeral=True
         )
@@ -96,4 +101,4 @@ async def launch(interaction: discord.Interaction[Any]) -> None:
     await interaction.response.launch_activity()
 
 
-__all__ = ["LaunchButton", "WebLinks", "launch"]
+__all__ = ["LaunchButton", "WebLinks", "can_launch", "launch"]
