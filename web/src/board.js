@@ -129,10 +129,37 @@ export function drawBoard(svg, theme, game, opts = {}) {
       die(svg, theme, player, value, x0 + i * 48, H / 2 - 20, used);
     });
   }
+  if (!tap) arrows(svg, theme, game, viewer);
   const cubeY = game.cube_owner === null ? H / 2 - 18 : (game.cube_owner === viewer ? FIELD_BOTTOM - 40 : FIELD_TOP + 4);
   el("rect", { x: 0, y: cubeY, width: 36, height: 36, rx: 5, fill: theme.cube, stroke: theme.accent_dark }, svg);
   const cube = el("text", { x: 18, y: cubeY + 24, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: theme.cube_text }, svg);
   cube.textContent = String(game.cube === 1 ? 64 : game.cube);
+}
+
+// Where an arrow of the last play starts (the slot the checker left) or ends (the checker
+// it became) on ``point`` (absolute; 25 the mover's bar, 0 off).
+function spot(game, point, mover, viewer, start) {
+  if (point === 25) return [BAR_X + BAR_W / 2, mover === viewer ? H / 2 + R : H / 2 - R];
+  if (point === 0) return [TRAY_X + TRAY_W / 2, mover === viewer ? FIELD_BOTTOM - 30 : FIELD_TOP + 30];
+  const { x, top } = column(shown(point, viewer));
+  const n = Math.abs(game.points[point - 1]);
+  const depth = R + Math.min(start ? n : Math.max(n - 1, 0), 4) * 2 * R;
+  return [x + PW / 2, top ? FIELD_TOP + depth : FIELD_BOTTOM - depth];
+}
+
+// The last play as arrows, as the board images draw it.
+function arrows(svg, theme, game, viewer) {
+  const last = game.last;
+  if (!last || !last.moves.length) return;
+  const defs = el("defs", {}, svg);
+  const marker = el("marker", { id: "head", markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: "auto" }, defs);
+  el("path", { d: "M0,0 L4,2 L0,4 z", fill: theme.accent }, marker);
+  for (const [from, to] of last.moves) {
+    const [x1, y1] = spot(game, from, last.player, viewer, true);
+    const [x2, y2] = spot(game, to, last.player, viewer, false);
+    el("line", { x1, y1, x2, y2, stroke: theme.accent_dark, "stroke-width": 7, "stroke-linecap": "round", opacity: 0.6, class: "arrow" }, svg);
+    el("line", { x1, y1, x2, y2, stroke: theme.accent, "stroke-width": 4, "stroke-linecap": "round", "marker-end": "url(#head)", class: "arrow" }, svg);
+  }
 }
 
 // The line above the board: names, score, match length.
