@@ -143,9 +143,8 @@ def make_workers(settings: Settings) -> Workers:
 
 
 async def _serve(settings: Settings, token: str, store: Storage, workers: Workers) -> int:
-    import discord
-
-    from bot.client import CommandSyncError, make_bot, point_discord_at
+    from bot.client import make_bot, point_discord_at
+    from bot.web import web_server
 
     # SQLite still runs in a thread (and boards too with WORKERS=0); with CPython's default
     # 5 ms GIL switch interval the event loop waits behind them on every hand-off.
@@ -153,6 +152,25 @@ async def _serve(settings: Settings, token: str, store: Storage, workers: Worker
     point_discord_at(settings)
     services = build_services(store, settings=session_settings(settings), workers=workers)
     bot = make_bot(settings, services)
+    web = web_server(settings, services)  # None unless WEB_URL is set
+    if web is not None:
+        try:
+            await web.start()
+        except OSError as exc:
+            print(f"gammon-bot: cannot serve the web board: {exc}", file=sys.stderr)
+            return 1
+    try:
+        return await _connect(settings, token, bot)
+    finally:
+        if web is not None:
+            await web.stop()
+
+
+async def _connect(settings: Settings, token: str, bot: GammonBot) -> int:
+    import discord
+
+    from bot.client import CommandSyncError
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

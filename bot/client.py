@@ -36,6 +36,7 @@ from cogs.backgammon import Backgammon
 from cogs.picker import PickerButton, PickerSelect
 from cogs.replies import Reply
 from cogs.views import ActionButton
+from cogs.weblinks import LaunchButton
 from renderers import warm_up
 
 log = logging.getLogger(__name__)
@@ -132,6 +133,24 @@ SYNC_PAUSES = (1.0, 2.0, 4.0, 8.0)
 TRANSIENT = (aiohttp.ClientError, OSError, TimeoutError)
 
 
+PRIMARY_ENTRY_POINT = 4  # the application command type of an Activity's "Launch" command
+# What a bulk overwrite may carry of a command (ApplicationCommandUpdateRequest).
+ENTRY_POINT_FIELDS = frozenset(
+    {
+        "id",
+        "type",
+        "name",
+        "name_localizations",
+        "description",
+        "description_localizations",
+        "contexts",
+        "integration_types",
+        "handler",
+        "default_member_permissions",
+    }
+)
+
+
 class CommandSyncError(Exception):
     """The commands could not be registered: the bot must not run without them."""
 
@@ -192,7 +211,7 @@ class GammonBot(commands.Bot):
                 # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
                 # player (worker processes warm themselves when they start).
                 await asyncio.to_thread(warm_up)
-            self.add_dynamic_items(ActionButton, PickerButton, PickerSelect)
+            self.add_dynamic_items(ActionButton, PickerButton, PickerSelect, LaunchButton)
             quiet_collector()
         # A retried login runs the hook again: the cog is there, but a sync that failed
         # must still happen (never run on with no commands).
@@ -220,7 +239,7 @@ class GammonBot(commands.Bot):
         where = f"guild {guild.id}" if guild else "globally"
         for attempt, pause in enumerate((*SYNC_PAUSES, None), start=1):
             try:
-                commands_ = await self.tree.sync(guild=guild)
+                commands_ = await self._sync(guild)
             except (discord.DiscordServerError, discord.RateLimited, *TRANSIENT) as exc:
                 reason = _sync_reason(exc)
                 if pause is None:
@@ -236,6 +255,38 @@ class GammonBot(commands.Bot):
             else:
                 log.info("synced %d commands %s", len(commands_), where)
                 return
+
+    async def _sync(self, guild: discord.Object | None) -> list[Any]:
+        """``tree.sync``, except that a global sync keeps the Entry Point command.
+
+        Discord creates an Entry Point command (type 4, "Launch") when the app's Activity is
+        enabled and refuses a bulk overwrite that leaves it out (50240); discord.py's tree
+        knows only types 1-3. So a global sync sends the tree's commands plus the Entry
+        Point command as Discord holds it (same id, name and handler).
+        """
+        if guild is not None or self.application_id is None:
+            return await self.tree.sync(guild=guild)
+        held = await self.http.get_global_commands(self.application_id)
+        entries = [
+            {key: value for key, value in command.items() if key in ENTRY_POINT_FIELDS}
+            for command in held
+            if command.get("type") == PRIMARY_ENTRY_POINT
+        ]
+        if not entries:
+            return await self.tree.sync()
+        tree = self.tree
+        commands = tree._get_all_commands(guild=None)  # what tree.sync sends, translated
+        translator = tree.translator
+        payload: list[Any] = [
+            await command.get_translated_payload(tree, translator)
+            if translator
+            else command.to_dict(tree)
+            for command in commands
+        ]
+        data = await self.http.bulk_upsert_global_commands(
+            self.application_id, payload=payload + entries
+        )
+        return list(data)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")

@@ -54,6 +54,19 @@ class Settings:
     # (None: one process, no sharding). The process running shard 0 syncs the commands.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # The web board and the Activity (off while web_url is None): the public base URL that
+    # links point at, and the address the server listens on.
+    web_url: str | None = None
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    # The Activity's OAuth2 code exchange (Discord's client id and secret of the app).
+    client_id: int | None = None
+    client_secret: str | None = field(default=None, repr=False)
+
+    @property
+    def activity(self) -> bool:
+        """The Activity's login needs the web server and the app's OAuth2 client."""
+        return self.web_url is not None and self.client_id is not None and bool(self.client_secret)
 
     @property
     def syncs_commands(self) -> bool:
@@ -106,6 +119,11 @@ class Settings:
             game_reviews=_bool(get("GAME_REVIEWS"), "GAME_REVIEWS", True),
             workers=_int(get("WORKERS"), "WORKERS", minimum=0),
             **shards,
+            web_url=_url(get("WEB_URL"), "WEB_URL", ("http", "https")),
+            web_host=get("WEB_HOST") or "127.0.0.1",
+            web_port=_int(get("WEB_PORT"), "WEB_PORT", minimum=1) or 8080,
+            client_id=_int(get("DISCORD_CLIENT_ID"), "DISCORD_CLIENT_ID", minimum=1),
+            client_secret=get("DISCORD_CLIENT_SECRET"),
         )
 
     def require_token(self) -> str:

@@ -49,6 +49,7 @@ from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
 from cogs.scope import can_view, same_place
 from cogs.translator import CommandTranslator, locale
 from cogs.views import ButtonRef
+from cogs.weblinks import WebLinks, launch
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,8 @@ class Backgammon(
         session.on_background_report = self.publisher.post_background
         session.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
+        if not WebLinks.of(bot).activity and self.app_command is not None:
+            self.app_command.remove_command("play-here")  # no Activity: no command for it
 
     async def cog_load(self) -> None:
         # Loaded before the bot syncs its commands: the names go out translated.
@@ -489,9 +492,17 @@ class Backgammon(
             )
             footer = _("FIBS ratings from rated matches · start at 1500")
             embed.set_footer(text=say(footer, language))
+            embed.url = WebLinks.of(self.bot).leaderboard(interaction.guild_id or 0)
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
+
+    @app_commands.command(
+        name="play-here",
+        description=locale(_("Play this channel's game on a board you can touch (an Activity)")),
+    )
+    async def play_here(self, interaction: Interaction) -> None:
+        await launch(interaction)  # LAUNCH_ACTIVITY must be the first response: no guard
 
     @app_commands.command(name="verify", description=locale(_("Check a finished match's dice")))
     @app_commands.describe(

@@ -46,6 +46,7 @@ from cogs.helpers import (
 )
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
 from cogs.views import view_for
+from cogs.weblinks import WebLinks
 from renderers.charts import rating_chart, win_chance_chart
 
 log = logging.getLogger(__name__)
@@ -235,7 +236,8 @@ class Publisher:
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(pinged)}
         if files:
             kwargs["files"] = files
-        view = view_for(report.match, language)
+        web = WebLinks.of(self.bot).items(report.match, language)
+        view = view_for(report.match, language, web)
         if view is not None and not (report.match_over and report.match.home_channel_id):
             kwargs["view"] = view
         return kwargs

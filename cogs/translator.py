@@ -84,6 +84,7 @@ NAMES = (
     pgettext("command", "settings"),
     pgettext("command", "export"),
     pgettext("command", "help"),
+    pgettext("command", "play-here"),
     pgettext("option", "opponent"),
     pgettext("option", "length"),
     pgettext("option", "cube"),

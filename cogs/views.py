@@ -27,6 +27,7 @@ May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.records`,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -154,16 +155,21 @@ def ref_for(row: MatchRow, action: Action) -> ButtonRef:
     return ButtonRef(row.id, game_number, row.version)
 
 
-def view_for(row: MatchRow, language: str = "en") -> discord.ui.View | None:
-    """The next-action buttons for the state ``row`` holds, labelled in ``language``."""
+def view_for(
+    row: MatchRow, language: str = "en", web: Sequence[discord.ui.Item[Any]] = ()
+) -> discord.ui.View | None:
+    """The next-action buttons for the state ``row`` holds, labelled in ``language``;
+    ``web``: the web board's buttons (cogs/weblinks.py) after them."""
     actions = actions_for(row)
     # --- the tap picker's Play button (cogs/picker.py), when a person must move ---------
     play = play_button(row, language)
-    if not actions and play is None:
+    if not actions and play is None and not web:
         return None
     view = discord.ui.View(timeout=None)
     for action in actions:
         view.add_item(ActionButton(action, ref_for(row, action), language))
     if play is not None:
         view.add_item(play)
+    for item in web:
+        view.add_item(item)
     return view

@@ -493,3 +493,55 @@ def check_request(method: str, path: str, body: Any) -> None:
         return
     _schema_check(op.schema_pointer, body)
     _check_limits(op, body)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Entry Point command (Activities)
+# ---------------------------------------------------------------------------------------------
+
+PRIMARY_ENTRY_POINT = 4  # application command type 4: launches the app's Activity
+
+
+class EntryPointRemoved(ContractViolation):
+    """A bulk overwrite of the global commands that leaves out the Entry Point command.
+
+    Discord creates the Entry Point command (``type`` 4, "Launch") when Activities are
+    enabled, and refuses any ``PUT /applications/{app}/commands`` whose list does not carry
+    it: ``400 {"code": 50240, "message": "You cannot remove this app's Entry Point command
+    in a bulk update operation"}`` (``developers/interactions/application-commands``, "Entry
+    Point commands"; the error other libraries' registrars handle). A bot that syncs with
+    discord.py's ``tree.sync()`` alone hits it as soon as the Activity is switched on.
+    """
+
+    code = 50240
+    message = "You cannot remove this app's Entry Point command in a bulk update operation"
+
+    @property
+    def errors(self) -> dict[str, Any]:
+        return {}  # Discord's answer has the code and message only
+
+
+def check_bulk_overwrite(
+    existing: Sequence[Mapping[str, Any]], payload: Sequence[Any], *, guild: bool
+) -> None:
+    """Raise if Discord would refuse this bulk overwrite of a command scope for what it
+    removes: the global Entry Point command must stay (matched by id, or by type and name);
+    Entry Point commands are global only, and an app has at most one."""
+    entries = [
+        c for c in payload if isinstance(c, Mapping) and c.get("type") == PRIMARY_ENTRY_POINT
+    ]
+    if entries and guild:
+        raise _fail(
+            ["0", "type"], "APPLICATION_COMMAND_INVALID", "Entry Point commands are global."
+        )
+    if len(entries) > 1:
+        raise _fail(["_root"], "APPLICATION_COMMAND_INVALID", "Only one Entry Point command.")
+    for old in existing:
+        if old.get("type") != PRIMARY_ENTRY_POINT:
+            continue
+        kept = any(
+            str(c.get("id")) == str(old.get("id")) or c.get("name") == old.get("name")
+            for c in entries
+        )
+        if not kept:
+            raise EntryPointRemoved((), "", "")

@@ -202,7 +202,7 @@ from typing import Any, TypeVar
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from tests.e2e.discord_contract import ContractViolation, check_request
+from tests.e2e.discord_contract import ContractViolation, check_bulk_overwrite, check_request
 from tests.e2e.fake_ratelimit import RateLimits
 
 log = logging.getLogger(__name__)
@@ -295,6 +295,7 @@ CALLBACK_UPDATE_MESSAGE = 7
 CALLBACK_AUTOCOMPLETE_RESULT = 8
 CALLBACK_MODAL = 9
 
+CALLBACK_LAUNCH_ACTIVITY = 12  # commands, components, modal submits; needs an Activity
 _ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
     INTERACTION_APPLICATION_COMMAND: frozenset({4, 5, 9}),
     INTERACTION_MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9}),
@@ -1653,6 +1654,10 @@ class FakeDiscord:
     ) -> None:
         self.token = token
         self.interaction_deadline = interaction_deadline
+        # Activities (tests/e2e/fake_oauth.py): called with (channel id, user id) for a
+        # LAUNCH_ACTIVITY response (callback type 12), returns the new instance's id. None:
+        # the app has no Activity, and Discord refuses type 12.
+        self.launch_activity: Callable[[int, int], str] | None = None
         self.interaction_token_lifetime = interaction_token_lifetime
         self.rate_limits = rate_limits if rate_limits is not None else RateLimits()
         self.rate_limited: list[RequestRecord] = []
@@ -2492,6 +2497,10 @@ class FakeDiscord:
         if len(set(keys)) != len(keys):
             raise _form_error("_root", "Application command names must be unique")
         _unique_localized_names([c for c in payload if int(c.get("type", 1)) == 1], "commands")
+        try:
+            check_bulk_overwrite(self._commands.get(scope, []), payload, guild=scope is not None)
+        except ContractViolation as broken:
+            raise _ApiError(broken.status, broken.code, broken.message, broken.errors) from None
         existing = {(c["name"], c["type"]): c for c in self._commands.get(scope, [])}
         self._commands[scope] = [self._store_command(scope, raw, existing) for raw in payload]
         self._changed()
@@ -3543,7 +3552,12 @@ class FakeDiscord:
             raise _ApiError(404, 10062, "Unknown interaction")
         ctype = int(payload.get("type", 0))
         data = dict(payload.get("data") or {})
-        if ctype not in _ALLOWED_CALLBACKS.get(inter.type, frozenset()):
+        launching = (
+            ctype == CALLBACK_LAUNCH_ACTIVITY
+            and self.launch_activity is not None
+            and inter.type != INTERACTION_AUTOCOMPLETE
+        )
+        if not launching and ctype not in _ALLOWED_CALLBACKS.get(inter.type, frozenset()):
             raise _form_error(
                 "type", f"callback type {ctype} is invalid for interaction type {inter.type}"
             )
@@ -3606,6 +3620,9 @@ class FakeDiscord:
         if message is not None:
             body["interaction"]["response_message_id"] = str(message.id)
             body["resource"] = {"type": ctype, "message": message.payload()}
+        if launching and self.launch_activity is not None:
+            instance = self.launch_activity(inter.channel_id, inter.user.id)
+            body["resource"] = {"type": ctype, "activity_instance": {"id": instance}}
         return _json_response(body)
 
     async def _h_followup(self, request: web.Request) -> web.Response:

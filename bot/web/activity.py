@@ -1,0 +1,154 @@
+"""Playing from the Activity: who may act, the legal taps, and the action itself.
+
+Taps follow exactly the tap picker's logic (:class:`bot.engine.steps.PartialPlay`): the
+browser holds only the steps taken so far, as the picker's compact text, and asks which
+checkers and destinations are legal next; a whole play goes through the session's ``move``
+like ``/backgammon move``, every other action through the same session call as its slash
+command, with the version the browser saw (a stale board is refused, as a stale button).
+The report is then posted to the channel by whoever the session tells of background
+reports (the Discord publisher), so the chat sees every move made in the Activity.
+
+Pure of Discord and of aiohttp.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.engine import Phase
+from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
+from bot.errors import StaleButtonError, UserError
+from bot.i18n import _
+from bot.records import MatchRow, Status
+from bot.reports import ActionContext, Player, Report
+from bot.session import SessionService
+from bot.web.state import Json, board_json, to_absolute
+
+NOT_YOUR_TURN = _("It is not your turn to move.")
+STALE = _("The board has changed: look again.")
+NO_GAME = _("There is no game in this channel. Start one with /backgammon challenge.")
+BAD_STEPS = _("That move is not legal now.")
+
+
+class Verb(StrEnum):
+    """What an Activity player may do (each is the slash command or button of its name)."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    DOUBLE = "double"
+    TAKE = "take"
+    BEAVER = "beaver"
+    DROP = "drop"
+    ACCEPT = "accept"  # a resignation offered to this player
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player proven by Discord, in the channel Discord says their instance runs in."""
+
+    user: Player
+    guild_id: int | None
+    channel_id: int
+
+
+def partial_for(row: MatchRow, user_id: int, steps: str) -> tuple[PartialPlay, int]:
+    """The play ``user_id`` is building in ``row``'s game, and whose it is; refused unless
+    they are on roll with dice out (the picker's own checks)."""
+    game = row.game
+    if (
+        row.status != Status.PLAYING
+        or game is None
+        or game.phase is not Phase.MOVE
+        or game.resignation is not None
+        or game.dice is None
+    ):
+        raise StaleButtonError(NOT_YOUR_TURN)
+    mover = game.on_roll
+    if row.player_index(user_id) != mover or (row.computer_level is not None and mover == 1):
+        raise UserError(NOT_YOUR_TURN)
+    try:
+        return PartialPlay(game.position, game.dice, decode_steps(steps)), mover
+    except StepError as exc:
+        raise StaleButtonError(BAD_STEPS) from exc
+
+
+def taps(row: MatchRow, user_id: int, steps: str, source: int | None) -> Json:
+    """The legal next taps after ``steps``: the sources, and for ``source`` (a point in
+    player 0's numbering, 25 the bar) its destinations, each with the group it adds."""
+    partial, mover = partial_for(row, user_id, steps)
+    sources = {to_absolute(s.point, mover): s.point for s in partial.sources()}
+    destinations: list[Json] = []
+    if source is not None:
+        if source not in sources:
+            raise StaleButtonError(BAD_STEPS)
+        for destination in partial.destinations(sources[source]):
+            destinations.append(
+                {
+                    "target": to_absolute(destination.target, mover),
+                    "steps": encode_steps((destination.group,)),
+                    "dice": list(destination.dice),
+                }
+            )
+    return {
+        "steps": encode_steps(partial.groups),
+        "mover": mover,
+        "sources": sorted(sources),
+        "source": source,
+        "destinations": destinations,
+        "complete": partial.complete,
+        "play": str(partial.play()) if partial.complete else None,
+        "remaining": list(partial.remaining),
+        "board": board_json(partial.board, mover),
+    }
+
+
+def extend(steps: str, group: str) -> str:
+    """The steps with one more group (both as the picker's text)."""
+    return f"{steps}.{group}" if steps else group
+
+
+Publish = Callable[[Report], Awaitable[None]]
+
+
+async def act(
+    session: SessionService,
+    seat: Seat,
+    verb: Verb,
+    *,
+    match_id: int,
+    version: int,
+    steps: str = "",
+) -> Report:
+    """Run one action for a seated player through the session, as its slash command would."""
+    row = await session.current(seat.channel_id)
+    if row is None or row.id != match_id:
+        raise StaleButtonError(NO_GAME)
+    if row.version != version:
+        raise StaleButtonError(STALE)
+    ctx = ActionContext(match_id=match_id, version=version)
+    channel, user = seat.channel_id, seat.user
+    match verb:
+        case Verb.MOVE:
+            partial, _mover = partial_for(row, user.id, steps)
+            if not partial.complete:
+                raise UserError(BAD_STEPS)
+            return await session.move(channel, user, str(partial.play()), ctx)
+        case Verb.ROLL:
+            return await session.roll(channel, user, ctx)
+        case Verb.DOUBLE:
+            return await session.double(channel, user, ctx)
+        case Verb.TAKE:
+            return await session.take(channel, user, ctx)
+        case Verb.BEAVER:
+            return await session.beaver(channel, user, ctx)
+        case Verb.DROP:
+            return await session.drop(channel, user, ctx)
+        case Verb.ACCEPT | Verb.REJECT:
+            return await session.answer_resignation(channel, user, verb is Verb.ACCEPT, ctx)
+    raise AssertionError(verb)
+
+
+__all__ = ["Seat", "Verb", "act", "extend", "partial_for", "taps"]

@@ -1,0 +1,124 @@
+"""The HTML shells of the pages: a title, the data the client starts from, the script.
+
+The pages are small and server-made so that a link shows something before any script runs
+(the leaderboard needs none at all). Every value put into a page is escaped: names are
+chosen by players and may hold anything.
+
+Pure: strings in, strings out.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import string
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.records import PlayerStats
+from renderers.theme import CLASSIC, Theme
+
+TEMPLATES = Path(__file__).with_name("templates")
+STATIC = Path(__file__).with_name("static")
+
+
+@functools.cache
+def asset_version() -> str:
+    """The built client's version, put in its URLs: Discord's proxy drops cache headers from
+    pages, so an asset that changes must change its address."""
+    try:
+        return (STATIC / "sources.sha256").read_text(encoding="utf-8").strip()[:12]
+    except OSError:
+        return "0"
+
+
+def theme_json(theme: Theme = CLASSIC) -> dict[str, Any]:
+    """The board images' colours, as CSS colours, so the browser board looks the same."""
+
+    def css(rgb: tuple[int, int, int]) -> str:
+        return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+    out: dict[str, Any] = {}
+    for name in (
+        "background",
+        "frame",
+        "frame_edge",
+        "field",
+        "numbers",
+        "tray",
+        "cube",
+        "cube_text",
+        "text",
+        "muted",
+        "panel",
+        "panel_active",
+        "accent",
+        "accent_dark",
+        "hit",
+    ):
+        out[name] = css(getattr(theme, name))
+    for name in ("points", "checkers", "checker_rims", "checker_text", "die_pips"):
+        out[name] = [css(value) for value in getattr(theme, name)]
+    return out
+
+
+def _data(value: Any) -> str:
+    """JSON safe inside a <script> element."""
+    return (
+        json.dumps(value, separators=(",", ":"))
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+    )
+
+
+def _template(name: str) -> string.Template:
+    return string.Template((TEMPLATES / name).read_text(encoding="utf-8"))
+
+
+def shell(
+    *, title: str, language: str, page: str, data: dict[str, Any], script: str, base: str = "/"
+) -> str:
+    """A page the client draws: ``page`` tells the script which (live, replay, activity);
+    ``base`` is the path the server answers under (links and assets are relative to it)."""
+    return _template("page.html").substitute(
+        language=html.escape(language),
+        base=html.escape(base),
+        title=html.escape(title),
+        page=html.escape(page),
+        data=_data(data),
+        script=html.escape(script),
+        version=asset_version(),
+    )
+
+
+def leaderboard_page(
+    *,
+    title: str,
+    language: str,
+    words: dict[str, str],
+    rows: Sequence[PlayerStats],
+    base: str = "/",
+) -> str:
+    """The server's leaderboard as a plain table: no script needed."""
+    lines = []
+    for rank, stats in enumerate(rows, start=1):
+        name, rating = html.escape(stats.name), f"{stats.rating:.0f}"
+        cells = (rank, name, rating, stats.matches, stats.match_wins)
+        lines.append("<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>")
+    head = "".join(
+        f"<th>{html.escape(words[key])}</th>" for key in ("player", "rating", "matches", "wins")
+    )
+    return _template("leaderboard.html").substitute(
+        language=html.escape(language),
+        base=html.escape(base),
+        title=html.escape(title),
+        head=head,
+        rows="".join(lines),
+        version=asset_version(),
+    )
+
+
+__all__ = ["leaderboard_page", "shell", "theme_json"]

@@ -1,0 +1,72 @@
+"""A finished match for the replay page: the board after every logged event, and the
+analysis beside it (each play's win chance and equity lost, the game's chart).
+
+The frames come from the event log alone (:func:`bot.replay.replay_event`), the analysis
+from the review service, the same reviews the bot posts after each game (kept in the
+database, so a replay of a reviewed match costs no evaluation). A play's analysis is found
+by its place in its game: the n-th move or forced pass of game g is the chart's point n.
+
+Pure of Discord and of aiohttp.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.engine import Game
+from bot.luck import MatchLuck
+from bot.records import Action, EventRecord, MatchRow
+from bot.replay import replay_event
+from bot.web.state import Json, game_json
+
+PLAYS = frozenset({Action.MOVE, Action.PASS})
+
+
+def frames(row: MatchRow, events: Sequence[EventRecord]) -> list[Json]:
+    """The board after each event, with what the event was and its place among the plays."""
+    out: list[Json] = []
+    game: Game | None = None
+    plays_in_game: dict[int, int] = {}
+    for event in events:
+        try:
+            game = replay_event(row.options, game, event)
+        except ValueError:
+            break  # a log that disagrees with itself: show what is sound
+        play = None
+        if event.action in PLAYS:
+            play = plays_in_game[event.game_number] = plays_in_game.get(event.game_number, 0) + 1
+        out.append(
+            {
+                "seq": event.seq,
+                "action": event.action.value,
+                "player": event.player,
+                "notation": event.notation,
+                "dice": list(event.dice) if event.dice else None,
+                "game_number": event.game_number,
+                "play": play,
+                "game": game_json(game),
+            }
+        )
+    return out
+
+
+def analysis_json(luck: MatchLuck) -> Json:
+    """Per game, each play's win chance (player 0's) and equity lost, keyed by play index."""
+    games: dict[str, Json] = {}
+    for game in luck.games:
+        games[str(game.game_number)] = {
+            "plays": {
+                str(point.index): {
+                    "win": round(point.win, 4),
+                    "lost": round(point.equity_lost, 4),
+                    "error": point.error,
+                    "blunder": point.blunder,
+                    "notation": point.notation,
+                }
+                for point in game.points
+            },
+        }
+    return {"games": games}
+
+
+__all__ = ["analysis_json", "frames"]
