@@ -127,6 +127,7 @@ async def run(h: Harness, args: argparse.Namespace) -> None:
         with browser() if args.browsers else _nothing() as driver:
             tabs = []
             for index in range(args.browsers):
+                assert driver is not None
                 if index:
                     await asyncio.to_thread(driver.switch_to.new_window, "tab")
                 await asyncio.to_thread(driver.get, f"{a.base}m/{row.id}")
@@ -151,6 +152,7 @@ async def run(h: Harness, args: argparse.Namespace) -> None:
             missing = sum(1 for w in watchers for v in sent if v not in w.seen)
             browser_ms: list[float] = []
             for handle in tabs:
+                assert driver is not None
                 await asyncio.to_thread(driver.switch_to.window, handle)
                 seen = dict(driver.execute_script("return window.gammonSeen || []"))
                 browser_ms += [seen[v] - t * 1000 for v, t in sent.items() if v in seen]

@@ -99,6 +99,7 @@ async def test_a_whole_game_played_in_the_activity(harness: Harness) -> None:
         row = await h.service.store.latest_match(h.fake.channel_id("games"))
         assert row is not None and row.winner == plan.winner
     final = h.fake.last_message("games")
+    assert final is not None
     assert "wins" in (final.content or "")
     h.fake.assert_clean()
 

@@ -40,7 +40,9 @@ async def test_spectator_page_and_replay(harness: Harness) -> None:
     h = harness
     await start_game(h, (3, 1))
     async with activity(h) as a:
-        match = (await h.live()).id  # type: ignore[union-attr]
+        live = await h.live()
+        assert live is not None
+        match = live.id
         with browser() as driver:
             await asyncio.to_thread(driver.get, f"{a.base}m/{match}")
             seen = str(await version(h))
@@ -109,7 +111,9 @@ async def test_activity_played_by_taps_with_a_watcher(harness: Harness) -> None:
     h = harness
     await start_game(h, (3, 1))
     async with activity(h, routes=[parent_route()]) as a:
-        match = (await h.live()).id  # type: ignore[union-attr]
+        live = await h.live()
+        assert live is not None
+        match = live.id
         instance = a.oauth.launch("games", h.alice, h.bob)
         with browser() as player, browser() as watcher:
             await asyncio.to_thread(watcher.get, f"{a.base}m/{match}")

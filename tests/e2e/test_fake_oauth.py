@@ -49,11 +49,17 @@ async def test_answers_fit_discord_s_schemas_and_the_client_reads_them(fake: Fak
 async def test_what_discord_refuses_the_fake_refuses(fake: FakeDiscord) -> None:
     alice = fake.create_member("alice")
     oauth = await FakeOAuth(fake).start()
-    good = {"client_id": oauth.client_id, "client_secret": oauth.client_secret}
+    app, secret = oauth.client_id, oauth.client_secret
     clients = [
-        DiscordOAuth(**good, bot_token=fake.token, api_base=oauth.http_base),
-        DiscordOAuth(client_secret="wrong", bot_token=fake.token, **_base(oauth)),
-        DiscordOAuth(**good, bot_token="not-the-bot", api_base=oauth.http_base),
+        DiscordOAuth(
+            client_id=app, client_secret=secret, bot_token=fake.token, api_base=oauth.http_base
+        ),
+        DiscordOAuth(
+            client_id=app, client_secret="wrong", bot_token=fake.token, api_base=oauth.http_base
+        ),
+        DiscordOAuth(
+            client_id=app, client_secret=secret, bot_token="not-the-bot", api_base=oauth.http_base
+        ),
     ]
     right, wrong_secret, wrong_bot = clients
     try:
@@ -74,7 +80,3 @@ async def test_what_discord_refuses_the_fake_refuses(fake: FakeDiscord) -> None:
         for client in clients:
             await client.close()
         await oauth.stop()
-
-
-def _base(oauth: FakeOAuth) -> dict[str, object]:
-    return {"client_id": oauth.client_id, "api_base": oauth.http_base}

@@ -41,7 +41,9 @@ class WebHarness(Harness):
 
 @contextlib.asynccontextmanager
 async def web_bot(fake: FakeDiscord, tmp_path: Path, **kwargs: bool):
-    h = WebHarness(fake, tmp_path / "gammon.db", **kwargs)
+    h = WebHarness(fake, tmp_path / "gammon.db")
+    for name, value in kwargs.items():  # the harness's switches: activity, global_sync
+        setattr(h, name, value)
     await h.start()
     try:
         yield h
