@@ -1,0 +1,80 @@
+"""The puzzle service over a real store and the real computer: a finished match's mistake
+becomes a puzzle (confirmed at the strongest level), is given to its maker first, graded
+and rated once; a kept-out player's games give none; the daily post is claimed once."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.computer import computer_available
+from bot.engine import MatchOptions
+from bot.puzzles import Grade, PuzzleKind
+from bot.services import Services
+from bot.session import Player
+
+pytestmark = pytest.mark.skipif(not computer_available(), reason="needs bgsage")
+
+GUILD = 10
+ALICE = Player(1, "alice")
+BOB = Player(2, "bob")
+CAROL = Player(3, "carol")
+BAD_OPENING = "24/23 24/21"  # an opening 3-1 not played 8/5 6/5: a clear mistake
+
+
+async def blunder_and_drop(services: Services, roller, channel: int = 1) -> None:
+    """Alice opens 3-1 badly, Bob doubles at once, Alice drops a clear take."""
+    session = services.session
+    await session.challenge(GUILD, channel, ALICE, BOB, MatchOptions(length=0))
+    roller.extend([3, 1])
+    await session.accept(channel, BOB)
+    await session.move(channel, ALICE, BAD_OPENING)
+    await session.double(channel, BOB)
+    await session.drop(channel, ALICE)
+
+
+async def test_a_finished_match_gives_confirmed_puzzles_owned_by_who_erred(
+    services: Services, roller
+) -> None:
+    await blunder_and_drop(services, roller)
+    await services.puzzles.idle()
+    pool = await services.puzzles.puzzles.pool(GUILD)
+    assert pool, "the bad opening and the wrong drop make puzzles"
+    kinds = {}
+    for entry in pool:
+        puzzle = await services.puzzles.load(GUILD, entry.puzzle_id)
+        assert puzzle.confirmed_level == "world-class"
+        assert puzzle.equity_lost >= 0.08 and puzzle.margin >= 0.04
+        kinds[puzzle.kind] = puzzle
+    opening = kinds[PuzzleKind.CHECKER_PLAY]
+    assert opening.owner_id == ALICE.id and opening.situation.dice == (3, 1)
+    assert await services.puzzles.puzzles.sources() == []
+    # Alice's own mistakes come first for her.
+    given = await services.puzzles.next_for(GUILD, ALICE.id)
+    assert given.own and given.puzzle.owner_id == ALICE.id
+
+
+async def test_answers_are_graded_and_the_first_one_rated(services: Services, roller) -> None:
+    await blunder_and_drop(services, roller)
+    await services.puzzles.idle()
+    puzzles = services.puzzles
+    given = await puzzles.next_for(GUILD, CAROL.id)
+    while given.puzzle.kind is not PuzzleKind.CHECKER_PLAY:
+        given = await puzzles.next_for(GUILD, CAROL.id)
+    assert not given.own
+    texts = await puzzles.play_texts(GUILD, CAROL.id)
+    assert "8/5 6/5" in texts and BAD_OPENING in texts
+    first = await puzzles.answer(GUILD, CAROL.id, None, "8/5 6/5")
+    assert first.verdict.grade is Grade.RIGHT and first.verdict.best and first.rated
+    assert first.after > first.before
+    assert first.solved.current == 1 and first.days.current == 1
+    again = await puzzles.answer(GUILD, CAROL.id, given.puzzle_id, BAD_OPENING)
+    assert again.verdict.grade is Grade.WRONG and not again.rated
+    assert again.after == again.before == first.after
+
+
+async def test_a_player_who_keeps_out_gives_no_puzzle(services: Services, roller) -> None:
+    await services.puzzles.keep_out(BOB.id, True)
+    await blunder_and_drop(services, roller)
+    await services.puzzles.idle()
+    assert await services.puzzles.puzzles.pool(GUILD) == []
+    assert await services.puzzles.puzzles.sources() == []
