@@ -323,7 +323,7 @@ class PuzzleService:
             return []
         puzzle = puzzle_from_text(stored.data)
         if puzzle.kind is not PuzzleKind.CHECKER_PLAY:
-            return [str(answer) for answer in _cube_answers(puzzle)]
+            return []  # answered with its buttons
         return [str(play) for play in game_of(puzzle).legal_plays()]
 
     def answer_of(self, puzzle: Puzzle, text: str) -> str:
@@ -445,8 +445,8 @@ class PuzzleService:
                     ),
                 )
                 continue
-            # The most recent puzzle: the server's latest games.
-            chosen = max(fresh, key=lambda entry: entry.puzzle_id)
+            # In the order they were made: every puzzle gets its day.
+            chosen = min(fresh, key=lambda entry: entry.puzzle_id)
             claimed = await self.puzzles.claim_post(
                 guild_id, chosen.puzzle_id, settings.channel_id, now, now + REVEAL_AFTER, following
             )
