@@ -120,7 +120,7 @@ class PgSql:
         from bot.storage.pg_link import maybe_written
 
         async with self.link.connection() as conn:
-            with maybe_written("puzzle transaction"):
+            with maybe_written("puzzles"):
                 async with conn.transaction():
                     yield _PgStatements(conn)
 
