@@ -56,7 +56,7 @@ from bot.puzzles.evaluate import game_of
 from bot.services import Services
 from cogs.helpers import play_choices
 from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, advance, picker_view
-from cogs.replies import Reply
+from cogs.replies import Reply, safe_name
 from cogs.translator import locale, pgettext
 
 log = logging.getLogger(__name__)
@@ -198,6 +198,15 @@ class DailyButton(
 COMPONENTS = (PuzzleButton, PuzzleSelect, CubeButton, DailyButton)
 
 
+def _source_of(given: Given) -> tuple[tuple[str, str] | None, str | None]:
+    """The source match's players (escaped) and link, only where the server names them."""
+    if given.source is None:
+        return None, None
+    source = given.source
+    names = (safe_name(source.names[0]), safe_name(source.names[1]))
+    return names, f"https://discord.com/channels/{source.guild_id}/{source.channel_id}"
+
+
 @app_commands.guild_only()
 class Puzzles(
     commands.GroupCog,
@@ -293,13 +302,7 @@ class Puzzles(
         return view
 
     def _given_text(self, given: Given, language: str) -> str:
-        names = link = None
-        if given.source is not None:
-            from cogs.replies import safe_name
-
-            source = given.source
-            names = (safe_name(source.names[0]), safe_name(source.names[1]))
-            link = f"https://discord.com/channels/{source.guild_id}/{source.channel_id}"
+        names, link = _source_of(given)
         return words.given_text(
             given.puzzle, own=given.own, names=names, link=link, language=language
         )
@@ -507,9 +510,12 @@ class Puzzles(
             view = discord.ui.View(timeout=None)
             view.add_item(DailyButton(post.id, say(words.ANSWER, language)))
             picture = await self._picture(game_of(given.puzzle), None, language)
+            names, link = _source_of(given)
             try:
                 message = await channel.send(
-                    content=words.daily_text(given.puzzle, language=language),
+                    content=words.daily_text(
+                        given.puzzle, names=names, link=link, language=language
+                    ),
                     file=picture,
                     view=view,
                 )

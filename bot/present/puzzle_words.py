@@ -90,21 +90,26 @@ def outcome_text(
     return say(join(lines, "\n"), language)
 
 
-def daily_text(puzzle: Puzzle, *, language: str | None = None) -> str:
-    """The public daily post: the question, and how to answer (privately)."""
-    return say(
-        join(
-            [
-                _(
-                    "**Puzzle of the day.** Press Answer to solve it privately; the answer comes "
-                    "in 24 hours."
-                ),
-                puzzle_prompt(puzzle),
-            ],
-            "\n",
-        ),
-        language,
-    )
+def daily_text(
+    puzzle: Puzzle,
+    *,
+    names: tuple[str, str] | None = None,
+    link: str | None = None,
+    language: str | None = None,
+) -> str:
+    """The public daily post: the question, and how to answer (privately); the source
+    match only where the server chose to name players."""
+    lines: list[Text | str] = [
+        _(
+            "**Puzzle of the day.** Press Answer to solve it privately; the answer comes "
+            "in 24 hours."
+        )
+    ]
+    source = _source(names, link)
+    if source is not None:
+        lines.append(source)
+    lines.append(puzzle_prompt(puzzle))
+    return say(join(lines, "\n"), language)
 
 
 def reveal_text(

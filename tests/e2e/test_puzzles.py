@@ -188,3 +188,16 @@ async def test_the_daily_puzzle_is_posted_answered_and_revealed_across_a_restart
 
 def test_step_ids_fit_in_a_custom_id() -> None:
     assert len(f"bgpz:d:{2**63}:0:{encode_steps(())}:25") <= 100
+
+
+async def test_a_server_that_names_players_links_the_source_match(harness: Harness) -> None:
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    named = await h.fake.slash(
+        admin, "games", "puzzle", "daily", options={"channel": "general", "names": "on"}
+    )
+    assert "name the players" in (await named.answer()).content
+    puzzle = await get_puzzle(h, h.carol)
+    link = f"https://discord.com/channels/{h.fake.guild.id}/{h.fake.channel_id('games')}"
+    assert f"From alice vs bob: {link}" in puzzle.content

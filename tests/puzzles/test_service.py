@@ -4,11 +4,15 @@ and rated once; a kept-out player's games give none; the daily post is claimed o
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.computer import computer_available
 from bot.engine import MatchOptions
-from bot.puzzles import Grade, PuzzleKind
+from bot.puzzle_service import next_time
+from bot.puzzles import Grade, PuzzleKind, TournamentStage
+from bot.records import MatchRow
 from bot.services import Services
 from bot.session import Player
 
@@ -78,3 +82,36 @@ async def test_a_player_who_keeps_out_gives_no_puzzle(services: Services, roller
     await services.puzzles.idle()
     assert await services.puzzles.puzzles.pool(GUILD) == []
     assert await services.puzzles.puzzles.sources() == []
+
+
+async def test_a_running_tournaments_match_waits_until_it_ends(services: Services, roller) -> None:
+    stage = {"now": TournamentStage.RUNNING}
+
+    async def hook(row: MatchRow) -> TournamentStage | None:
+        return stage["now"]
+
+    services.puzzles.tournament_stage = hook
+    await blunder_and_drop(services, roller)
+    await services.puzzles.idle()
+    assert await services.puzzles.puzzles.pool(GUILD) == []
+    assert len(await services.puzzles.puzzles.sources()) == 1  # kept, not dropped
+    stage["now"] = TournamentStage.ENDED
+    services.puzzles.kick()  # what the competitions service calls when a tournament ends
+    await services.puzzles.idle()
+    assert await services.puzzles.puzzles.sources() == []
+    assert await services.puzzles.puzzles.pool(GUILD)
+
+
+@pytest.mark.parametrize(
+    ("now", "minute", "expected"),
+    [
+        ("2027-01-15 08:00", 600, "2027-01-15 10:00"),
+        ("2027-01-15 10:00", 600, "2027-01-16 10:00"),  # exactly now: tomorrow's
+        ("2027-01-15 23:59", 0, "2027-01-16 00:00"),
+    ],
+)
+def test_the_next_daily_post_time(now: str, minute: int, expected: str) -> None:
+    def at(text: str) -> float:
+        return datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp()
+
+    assert next_time(at(now), minute) == at(expected)
