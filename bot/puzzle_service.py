@@ -265,40 +265,57 @@ class PuzzleService:
 
     async def load(self, guild_id: int, puzzle_id: int) -> Puzzle:
         """A puzzle of this server, or a private refusal (another server's, or gone)."""
+        return await self._load(guild_id, puzzle_id, False)
+
+    async def _load(self, guild_id: int, puzzle_id: int, checked: bool) -> Puzzle:
         stored = await self.puzzles.puzzle(puzzle_id)
         if stored is None or stored.guild_id != guild_id:
             raise UserError(_("This puzzle is gone. Ask for another with /puzzle get."))
-        kept = await self.puzzles.kept_out([uid for uid in stored.players if uid is not None])
-        if kept:
-            raise UserError(_("This puzzle is gone. Ask for another with /puzzle get."))
+        if not checked:
+            players = [uid for uid in stored.players if uid is not None]
+            if await self.puzzles.kept_out(players):
+                raise UserError(_("This puzzle is gone. Ask for another with /puzzle get."))
         return puzzle_from_text(stored.data)
 
     async def next_for(self, guild_id: int, user_id: int) -> Given:
-        """A fresh puzzle for the solver: their own mistakes first, then the server's."""
-        pool = await self.puzzles.pool(guild_id)
-        if not pool:
+        """A fresh puzzle for the solver: their own mistakes first, then the server's.
+
+        The reply to ``/puzzle get``, so its reads go together: the pool with what the
+        solver has seen (one query) beside their rating, then the puzzle beside the
+        server's settings and the note that it was given.
+        """
+        (size, fresh), standing = await asyncio.gather(
+            self.puzzles.fresh(guild_id, user_id), self.puzzles.solver(guild_id, user_id)
+        )
+        if not size:
             raise UserError(
                 _(
                     "This server has no puzzles yet: they come from finished games, "
                     "once analysed. Play a match and come back."
                 )
             )
-        seen = await self.puzzles.seen(guild_id, user_id)
-        standing = await self.puzzles.solver(guild_id, user_id)
         rating = standing.rating.rating if standing is not None else Glicko().rating
-        entry = next_puzzle(user_id, rating, pool, seen)
+        entry = next_puzzle(user_id, rating, fresh, ())
         if entry is None:
             raise UserError(
                 _("You have seen every puzzle of this server. New ones come from new games.")
             )
-        await self.puzzles.give(guild_id, user_id, entry.puzzle_id, self.clock())
-        return await self.given(guild_id, user_id, entry.puzzle_id)
+        # The pool already left out kept-out players' puzzles: no need to ask again.
+        given, _done = await asyncio.gather(
+            self.given(guild_id, user_id, entry.puzzle_id, checked=True),
+            self.puzzles.give(guild_id, user_id, entry.puzzle_id, self.clock()),
+        )
+        return given
 
-    async def given(self, guild_id: int, user_id: int, puzzle_id: int) -> Given:
-        """A puzzle as shown to ``user_id`` (whoever asks: the daily post's Answer)."""
-        puzzle = await self.load(guild_id, puzzle_id)
+    async def given(
+        self, guild_id: int, user_id: int, puzzle_id: int, *, checked: bool = False
+    ) -> Given:
+        """A puzzle as shown to ``user_id`` (whoever asks: the daily post's Answer);
+        ``checked``: its players are known not to keep their games out."""
+        puzzle, settings = await asyncio.gather(
+            self._load(guild_id, puzzle_id, checked), self.puzzles.settings(guild_id)
+        )
         link = None
-        settings = await self.puzzles.settings(guild_id)
         if settings.name_players:
             row = await self.store.get_match(puzzle.match_id)
             if row is not None:

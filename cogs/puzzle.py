@@ -53,6 +53,7 @@ from bot.present.puzzles import CUBE_ANSWER_WORDS
 from bot.puzzle_service import Answered, Given
 from bot.puzzles import CubeAnswer, Puzzle, PuzzleKind
 from bot.puzzles.evaluate import game_of
+from bot.records import UserSettings
 from bot.services import Services
 from cogs.helpers import play_choices
 from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, advance, picker_view
@@ -254,7 +255,13 @@ class Puzzles(
     # --- showing a puzzle -----------------------------------------------------------------
 
     async def _picture(
-        self, game: Game, user_id: int | None, language: str, partial: PartialPlay | None = None
+        self,
+        game: Game,
+        user_id: int | None,
+        language: str,
+        partial: PartialPlay | None = None,
+        *,
+        settings: UserSettings | None = None,
     ) -> discord.File:
         shown = game
         if partial is not None and partial.moves:
@@ -273,7 +280,8 @@ class Puzzles(
             "words": board_words(language),
         }
         if user_id is not None:
-            settings = await self.services.club.user_settings(user_id)
+            if settings is None:
+                settings = await self.services.club.user_settings(user_id)
             options["theme"] = settings.theme
             options["home"] = settings.board_side
         png = await self.services.workers.render(shown, **options)
@@ -307,8 +315,15 @@ class Puzzles(
             given.puzzle, own=given.own, names=names, link=link, language=language
         )
 
-    async def _show(self, reply: Reply, given: Given, user_id: int, language: str) -> None:
-        picture = await self._picture(game_of(given.puzzle), user_id, language)
+    async def _show(
+        self,
+        reply: Reply,
+        given: Given,
+        user_id: int,
+        language: str,
+        settings: UserSettings | None = None,
+    ) -> None:
+        picture = await self._picture(game_of(given.puzzle), user_id, language, settings=settings)
         await reply.private(
             content=self._given_text(given, language),
             file=picture,
@@ -321,8 +336,11 @@ class Puzzles(
     async def get(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             user = interaction.user.id
-            given = await self.puzzles.next_for(interaction.guild_id or 0, user)
-            await self._show(reply, given, user, language_of(interaction.locale))
+            given, settings = await asyncio.gather(
+                self.puzzles.next_for(interaction.guild_id or 0, user),
+                self.services.club.user_settings(user),
+            )
+            await self._show(reply, given, user, language_of(interaction.locale), settings)
 
         await self.guarded(interaction, work)
 

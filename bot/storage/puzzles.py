@@ -122,6 +122,8 @@ class PuzzleStorage(Protocol):
 
     async def seen(self, guild_id: int, user_id: int) -> set[int]: ...
 
+    async def fresh(self, guild_id: int, user_id: int) -> tuple[int, list[PoolEntry]]: ...
+
     async def give(self, guild_id: int, user_id: int, puzzle_id: int, now: float) -> None: ...
 
     async def current(self, guild_id: int, user_id: int) -> int | None: ...
@@ -291,6 +293,26 @@ class PuzzleStore:
         return [
             PoolEntry(int(r[0]), None if r[1] is None else int(r[1]), float(r[2])) for r in rows
         ]
+
+    async def fresh(self, guild_id: int, user_id: int) -> tuple[int, list[PoolEntry]]:
+        """How many puzzles the server's pool holds, and those the solver was never given
+        nor answered: one read, for the reply to /puzzle get."""
+        rows = await self.sql.fetch(
+            "SELECT p.id, p.owner_id, p.rating, EXISTS (SELECT 1 FROM puzzle_given g "
+            "WHERE g.guild_id = p.guild_id AND g.user_id = ? AND g.puzzle_id = p.id) "
+            "OR EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id "
+            f"AND a.user_id = ?) FROM puzzles p WHERE p.guild_id = ? AND {_IN_POOL} "
+            "ORDER BY p.id",
+            user_id,
+            user_id,
+            guild_id,
+        )
+        entries = [
+            PoolEntry(int(r[0]), None if r[1] is None else int(r[1]), float(r[2]))
+            for r in rows
+            if not r[3]
+        ]
+        return len(rows), entries
 
     async def seen(self, guild_id: int, user_id: int) -> set[int]:
         rows = await self.sql.fetch(
@@ -544,13 +566,15 @@ class PuzzleStore:
             await self.sql.execute("DELETE FROM puzzle_optouts WHERE user_id = ?", user_id)
 
     async def kept_out(self, user_ids: Sequence[int]) -> set[int]:
-        """Which of ``user_ids`` keep their games out of puzzles."""
-        found: set[int] = set()
-        for user_id in set(user_ids):
-            rows = await self.sql.fetch("SELECT 1 FROM puzzle_optouts WHERE user_id = ?", user_id)
-            if rows:
-                found.add(user_id)
-        return found
+        """Which of ``user_ids`` keep their games out of puzzles (one read)."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self.sql.fetch(
+            f"SELECT user_id FROM puzzle_optouts WHERE user_id IN ({marks})", *wanted
+        )
+        return {int(row[0]) for row in rows}
 
 
 def _glicko(rating: Glicko) -> tuple[float, float, float]:

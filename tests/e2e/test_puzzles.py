@@ -201,3 +201,21 @@ async def test_a_server_that_names_players_links_the_source_match(harness: Harne
     puzzle = await get_puzzle(h, h.carol)
     link = f"https://discord.com/channels/{h.fake.guild.id}/{h.fake.channel_id('games')}"
     assert f"From alice vs bob: {link}" in puzzle.content
+
+
+async def test_a_puzzle_picker_survives_a_restart_and_bad_answers_are_refused_privately(
+    harness: Harness,
+) -> None:
+    h = harness
+    await blunder_match(h)
+    puzzle = await get_puzzle(h, h.carol)
+    while "You rolled 3-1" not in puzzle.content:
+        puzzle = await get_puzzle(h, h.carol)
+    illegal = await h.fake.slash(h.carol, "games", "puzzle", "answer", options={"play": "6/1 6/3"})
+    refused = await h.error_of(illegal)
+    assert "6/1 6/3 is not legal with 3-1" in refused, refused
+    await h.restart()
+    picker = await tapped(h, h.carol, puzzle, "a", options(puzzle, "a")["8/5 6/5"])
+    done = await tapped(h, h.carol, picker, "c")
+    assert "Right: 8/5 6/5 is the best answer." in done.content
+    assert h.fake.errors == []

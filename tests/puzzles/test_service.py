@@ -10,7 +10,8 @@ import pytest
 
 from bot.computer import computer_available
 from bot.engine import MatchOptions
-from bot.puzzle_service import next_time
+from bot.errors import UserError
+from bot.puzzle_service import DAY, next_time
 from bot.puzzles import Grade, PuzzleKind, TournamentStage
 from bot.records import MatchRow
 from bot.services import Services
@@ -115,3 +116,27 @@ def test_the_next_daily_post_time(now: str, minute: int, expected: str) -> None:
         return datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp()
 
     assert next_time(at(now), minute) == at(expected)
+
+
+async def test_another_servers_puzzle_and_a_revealed_daily_post_are_refused(
+    services: Services, roller, clock
+) -> None:
+    await blunder_and_drop(services, roller)
+    await services.puzzles.idle()
+    puzzles = services.puzzles
+    (first, *_rest) = await puzzles.puzzles.pool(GUILD)
+    with pytest.raises(UserError):
+        await puzzles.load(GUILD + 1, first.puzzle_id)
+    with pytest.raises(UserError):
+        await puzzles.answer(GUILD + 1, CAROL.id, first.puzzle_id, "8/5 6/5")
+    await puzzles.set_daily(GUILD, channel_id=77, minute=0)
+    clock.advance(DAY)
+    ((post, given),) = await puzzles.due_posts()
+    assert given.puzzle_id == first.puzzle_id
+    await puzzles.post_sent(post.id, 1234)
+    assert (await puzzles.daily_post(GUILD, post.id)).id == post.id
+    clock.advance(DAY)
+    (reveal,) = await puzzles.due_reveals()
+    await puzzles.revealed(reveal.post.id)
+    with pytest.raises(UserError):
+        await puzzles.daily_post(GUILD, post.id)

@@ -73,7 +73,10 @@ async def test_only_the_first_attempt_is_kept_and_rated(store) -> None:
         GUILD, "k", "{}", match_id=match, owner_id=BOB, players=(ALICE, BOB), now=2.0
     )
     assert pid is not None
+    assert await puzzles.fresh(GUILD, CAROL) == (1, [PoolEntry(pid, BOB, 1500.0)])
     await puzzles.give(GUILD, CAROL, pid, 3.0)
+    assert await puzzles.fresh(GUILD, CAROL) == (1, [])
+    assert await puzzles.fresh(GUILD, ALICE) == (1, [PoolEntry(pid, BOB, 1500.0)])
     assert await puzzles.current(GUILD, CAROL) == pid
     assert await puzzles.seen(GUILD, CAROL) == {pid}
     attempt = Attempt(pid, GUILD, CAROL, "a", Grade.RIGHT, 0.0, 4.0)
