@@ -241,11 +241,11 @@ async def latency(args: argparse.Namespace, folder: Path, fake: FakeDiscord) -> 
     finally:
         bot.terminate()
         await bot.wait()
-    every_board = [t * 1000 for t in boards.moves + boards.other]
+    every_board = [t * 1000 for t in boards.moves + boards.other] or [0.0]
     solved = sum(results[args.games :])
     print(
         f"{args.games} games and {args.solvers} solvers, think {args.think:.2f} s, "
-        f"{elapsed:.1f} s: {len(every_board) / elapsed:.1f} boards/s (p50 "
+        f"{elapsed:.1f} s: {len(boards.moves + boards.other) / elapsed:.1f} boards/s (p50 "
         f"{statistics.median(every_board):.1f} ms, p99 {percentile(every_board, 0.99):.1f} ms); "
         f"{solved} puzzles answered; bot CPU {cpu_after[0] - cpu_before[0]:.1f} s, "
         f"workers {cpu_after[1] - cpu_before[1]:.1f} s",

@@ -56,10 +56,15 @@ async def get_puzzle(h: Harness, who: FakeMember) -> RecordedMessage:
 
 
 async def tapped(
-    h: Harness, who: FakeMember, message: RecordedMessage, verb: str, value: str | None = None
+    h: Harness,
+    who: FakeMember,
+    message: RecordedMessage,
+    verb: str,
+    value: str | None = None,
+    locale: str = "en-US",
 ) -> RecordedMessage:
     values = None if value is None else [value]
-    result = await h.fake.click(who, message, ids(message, verb), values=values)
+    result = await h.fake.click(who, message, ids(message, verb), values=values, locale=locale)
     callback = await result.response()
     assert callback.type == CALLBACK_UPDATE_MESSAGE, (callback, result.errors)
     return h.fake.message(message.id)
@@ -219,3 +224,19 @@ async def test_a_puzzle_picker_survives_a_restart_and_bad_answers_are_refused_pr
     done = await tapped(h, h.carol, picker, "c")
     assert "Right: 8/5 6/5 is the best answer." in done.content
     assert h.fake.errors == []
+
+
+async def test_a_puzzle_in_french(harness: Harness) -> None:
+    h = harness
+    await blunder_match(h)
+    result = await h.fake.slash(h.carol, "games", "puzzle", "get", locale="fr")
+    message = await result.answer()
+    while not any(c.startswith("bgpz:a:") for c in message.custom_ids):  # a checker play's
+        message = await (
+            await h.fake.slash(h.carol, "games", "puzzle", "get", locale="fr")
+        ).answer()
+    assert message.ephemeral and "Partie d'argent" in message.content, message.content
+    chosen = await tapped(h, h.carol, message, "a", options(message, "a")["8/5 6/5"], "fr")
+    text = (await tapped(h, h.carol, chosen, "c", locale="fr")).content
+    assert "Meilleures réponses :" in text, text
+    assert "Best answers" not in text and "Puzzle rating" not in text
