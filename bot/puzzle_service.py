@@ -177,6 +177,7 @@ class PuzzleService:
         self.tournament_stage: TournamentHook = not_a_tournament
         self._draining: asyncio.Task[None] | None = None
         self._again = False
+        self.running = False  # extracting: set by start() (the bot's), never in offline play
         facts.subscribe(self._on_facts)
 
     # --- extraction ---------------------------------------------------------------------
@@ -185,7 +186,14 @@ class PuzzleService:
         for fact in facts:
             if isinstance(fact, MatchOver) and fact.winner is not None:
                 await self.puzzles.queue_source(fact.match.id, self.clock())
-                self.kick()
+                if self.running:
+                    self.kick()
+
+    def start(self) -> None:
+        """Extract from now on, beginning with the matches queued before (the bot calls
+        this; offline play does not, so its matches wait in the queue for the bot)."""
+        self.running = True
+        self.kick()
 
     def kick(self) -> None:
         """Work through the matches owed an extraction, in the background (one at a time)."""
@@ -201,6 +209,7 @@ class PuzzleService:
             await asyncio.shield(self._draining)
 
     async def close(self) -> None:
+        self.running = False
         if self._draining is not None and not self._draining.done():
             self._draining.cancel()
             with contextlib.suppress(asyncio.CancelledError):

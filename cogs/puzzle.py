@@ -225,7 +225,7 @@ class Puzzles(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.puzzles.kick()  # matches queued before a restart
+        self.puzzles.start()  # and the matches queued before a restart
         self._loop = asyncio.create_task(self._daily_loop())
 
     async def cog_unload(self) -> None:

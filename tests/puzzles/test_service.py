@@ -28,6 +28,7 @@ BAD_OPENING = "24/23 24/21"  # an opening 3-1 not played 8/5 6/5: a clear mistak
 
 async def blunder_and_drop(services: Services, roller, channel: int = 1) -> None:
     """Alice opens 3-1 badly, Bob doubles at once, Alice drops a clear take."""
+    services.puzzles.start()
     session = services.session
     await session.challenge(GUILD, channel, ALICE, BOB, MatchOptions(length=0))
     roller.extend([3, 1])
@@ -140,3 +141,22 @@ async def test_another_servers_puzzle_and_a_revealed_daily_post_are_refused(
     await puzzles.revealed(reveal.post.id)
     with pytest.raises(UserError):
         await puzzles.daily_post(GUILD, post.id)
+
+
+async def test_offline_play_queues_its_matches_for_the_bot(services: Services, roller) -> None:
+    """Without start() (offline play) a finished match is queued, not extracted: the bot
+    extracts it when it starts."""
+    session = services.session
+    await session.challenge(GUILD, 1, ALICE, BOB, MatchOptions(length=0))
+    roller.extend([3, 1])
+    await session.accept(1, BOB)
+    await session.move(1, ALICE, BAD_OPENING)
+    await session.double(1, BOB)
+    await session.drop(1, ALICE)
+    await services.puzzles.idle()
+    assert len(await services.puzzles.puzzles.sources()) == 1
+    assert await services.puzzles.puzzles.pool(GUILD) == []
+    services.puzzles.start()
+    await services.puzzles.idle()
+    assert await services.puzzles.puzzles.sources() == []
+    assert await services.puzzles.puzzles.pool(GUILD)
