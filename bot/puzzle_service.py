@@ -483,6 +483,15 @@ class PuzzleService:
     async def post_sent(self, post_id: int, message_id: int) -> None:
         await self.puzzles.post_sent(post_id, message_id)
 
+    async def stop_daily(self, guild_id: int, post_id: int) -> None:
+        """The daily post cannot be sent at all (its channel is gone or closed to the bot):
+        drop it and stop the daily puzzle, rather than try again every minute forever."""
+        await self.puzzles.revealed(post_id)  # never sent: nothing to reveal either
+        settings = await self.puzzles.settings(guild_id)
+        await self.puzzles.save_settings(
+            guild_id, PuzzleSettings(None, settings.minute, None, settings.name_players)
+        )
+
     async def daily_post(self, guild_id: int, post_id: int) -> DailyPost:
         post = await self.puzzles.post(post_id)
         if post is None or post.guild_id != guild_id:

@@ -537,6 +537,12 @@ class Puzzles(
                     file=picture,
                     view=view,
                 )
+            except (discord.Forbidden, discord.NotFound) as exc:
+                # The channel is gone or closed to the bot: asking every minute would never
+                # work. The daily puzzle stops; /puzzle daily starts it again.
+                log.warning("daily puzzle stopped in %s: %s", post.channel_id, exc)
+                await self.puzzles.stop_daily(post.guild_id, post.id)
+                continue
             except discord.HTTPException as exc:
                 log.warning("could not post the daily puzzle in %s: %s", post.channel_id, exc)
                 continue  # claimed, not sent: sent on the next round

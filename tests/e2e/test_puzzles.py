@@ -240,3 +240,26 @@ async def test_a_puzzle_in_french(harness: Harness) -> None:
     text = (await tapped(h, h.carol, chosen, "c", locale="fr")).content
     assert "Meilleures réponses :" in text, text
     assert "Best answers" not in text and "Puzzle rating" not in text
+
+
+async def test_a_daily_channel_closed_to_the_bot_stops_the_daily_puzzle(harness: Harness) -> None:
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    await (
+        await h.fake.slash(
+            admin, "games", "puzzle", "daily", options={"channel": "general", "time": "10:00"}
+        )
+    ).answer()
+    cog = h.bot.get_cog("Puzzles")
+    h.clock.advance(2 * 3600)
+    refused = h.fake.fail_requests(
+        "POST", r"/channels/\d+/messages$", 403, code=50013, message="Missing Permissions"
+    )
+    assert await cog.daily_tick() == (0, 0)
+    assert refused.hits == 1
+    h.clock.advance(60)
+    assert await cog.daily_tick() == (0, 0)
+    assert refused.hits == 1  # not tried again every minute
+    settings = await h.services.puzzles.settings(h.fake.guild.id)
+    assert settings.channel_id is None and settings.next_post_at is None
