@@ -263,3 +263,26 @@ async def test_a_daily_channel_closed_to_the_bot_stops_the_daily_puzzle(harness:
     assert refused.hits == 1  # not tried again every minute
     settings = await h.services.puzzles.settings(h.fake.guild.id)
     assert settings.channel_id is None and settings.next_post_at is None
+
+
+async def test_answer_on_a_revealed_daily_puzzle_is_refused_privately(harness: Harness) -> None:
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    await (
+        await h.fake.slash(
+            admin, "games", "puzzle", "daily", options={"channel": "general", "time": "10:00"}
+        )
+    ).answer()
+    cog = h.bot.get_cog("Puzzles")
+    h.clock.advance(2 * 3600)
+    assert await cog.daily_tick() == (1, 0)
+    post = h.fake.last_message("general")
+    h.clock.advance(24 * 3600)
+    # The Answer button could not be taken off (an edit refused): pressing it still changes
+    # nothing, and says why, privately.
+    h.fake.fail_requests("PATCH", rf"/channels/\d+/messages/{post.id}$", 403, code=50013)
+    assert await cog.daily_tick() == (1, 1)
+    result = await h.fake.click(h.carol, post, ids(post, "n"))
+    assert "This daily puzzle is over" in await h.error_of(result)
+    assert await h.services.puzzles.puzzles.current(h.fake.guild.id, h.carol.id) is None
