@@ -34,6 +34,8 @@ from bot.services import Services
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
 from cogs.picker import PickerButton, PickerSelect
+from cogs.puzzle import COMPONENTS as PUZZLE_COMPONENTS
+from cogs.puzzle import Puzzles
 from cogs.replies import Reply
 from cogs.views import ActionButton
 from cogs.weblinks import LaunchButton
@@ -212,6 +214,8 @@ class GammonBot(commands.Bot):
                 # player (worker processes warm themselves when they start).
                 await asyncio.to_thread(warm_up)
             self.add_dynamic_items(ActionButton, PickerButton, PickerSelect, LaunchButton)
+            await self.add_cog(Puzzles(self, self.services))  # /puzzle (issue 29)
+            self.add_dynamic_items(*PUZZLE_COMPONENTS)
             quiet_collector()
         # A retried login runs the hook again: the cog is there, but a sync that failed
         # must still happen (never run on with no commands).

@@ -32,6 +32,7 @@ from bot import present
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import _, language_of, say
+from bot.present.puzzle_words import kept_out_line
 from bot.records import Action, ClaimRule
 from bot.services import Services
 from bot.session import ActionContext, Player, Report
@@ -598,6 +599,7 @@ class Backgammon(
         claim=locale(
             _("Moderators: what a claim wins: the match by forfeit (default) or the game")
         ),
+        puzzles=locale(_("Whether puzzles may be made from your games (off keeps them out)")),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -610,6 +612,7 @@ class Backgammon(
         threads: Literal["on", "off"] | None = None,
         language: app_commands.Choice[str] | None = None,
         claim: Literal["match", "game"] | None = None,
+        puzzles: Literal["on", "off"] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             guild_id = interaction.guild_id or 0
@@ -651,6 +654,10 @@ class Backgammon(
                 language_of(interaction.locale),
                 claim=server.claim,
             )
+            if puzzles is not None:  # issue 29: a player keeps their games out of puzzles
+                await self.services.puzzles.keep_out(interaction.user.id, puzzles == "off")
+            kept_out = await self.services.puzzles.kept_out(interaction.user.id)
+            text += "\n" + say(kept_out_line(kept_out), interaction.locale)
             await reply.private(content=text)
 
         await self._guarded(interaction, work, private=True)

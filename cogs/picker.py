@@ -80,14 +80,15 @@ class Tap:
     version: int
     steps: str = ""
     source: int | None = None
+    prefix: str = "bgpk"  # whose picker: a game's, or a puzzle's ("bgpz", cogs/puzzle.py)
 
     def custom_id(self) -> str:
         """At most 60 characters (a 19-digit match, a 12-digit version, 11 of steps)."""
         tail = "" if self.source is None else f":{self.source}"
-        return f"bgpk:{self.verb}:{self.match_id}:{self.version}:{self.steps}{tail}"
+        return f"{self.prefix}:{self.verb}:{self.match_id}:{self.version}:{self.steps}{tail}"
 
     @classmethod
-    def parse(cls, match: re.Match[str]) -> Tap:
+    def parse(cls, match: re.Match[str], prefix: str = "bgpk") -> Tap:
         source = match["source"]
         return cls(
             match["verb"],
@@ -95,6 +96,7 @@ class Tap:
             int(match["version"]),
             match["steps"],
             int(source) if source else None,
+            prefix,
         )
 
 
@@ -300,32 +302,8 @@ async def _tap(
     """Every tap that acts on nothing: open, choose, undo, reset, resign menu, back."""
     tap = reply.tap
     row, game = await _turn(cog, interaction, tap)
-    partial = _partial(game, tap.steps)
-    source: int | None = None
-    resigning = False
-    try:
-        if tap.verb == "s":
-            source = int(values[0])
-            if source not in {s.point for s in partial.sources()}:
-                raise StepError(f"no checker can move from {source}")
-        elif tap.verb == "d":
-            (group,) = decode_steps(values[0])
-            partial = partial.then(group)
-        elif tap.verb == "a":
-            partial = partial.reset()
-            groups = decode_steps(values[0])
-            for group in groups:
-                partial = partial.then(group)
-            if not partial.complete:
-                raise StepError("a whole play that is not whole")
-        elif tap.verb == "u":
-            partial = partial.undo()
-        elif tap.verb == "r":
-            partial = partial.reset()
-        elif tap.verb == "g":
-            resigning = True
-    except (StepError, ValueError, IndexError) as exc:
-        raise StaleButtonError(words.GONE) from exc
+    partial, source = advance(_partial(game, tap.steps), tap.verb, values)
+    resigning = tap.verb == "g"
     language = language_of(interaction.locale)
     state = Tap("", row.id, row.version, encode_steps(partial.groups))
     view = (
@@ -340,6 +318,36 @@ async def _tap(
         await reply.show(new=True, file=picture, **kwargs)
     else:
         await reply.show(new=False, attachments=[picture], **kwargs)
+
+
+def advance(partial: PartialPlay, verb: str, values: list[str]) -> tuple[PartialPlay, int | None]:
+    """What one tap does to the play being built: the new partial play, and the checker
+    chosen (the ``s`` menu) whose destinations to offer next. Verbs that change nothing
+    here (open, resign, back) leave it as it is. A choice no longer possible (a forged or
+    stale id) is :class:`~bot.errors.StaleButtonError`. Shared with the puzzles' picker."""
+    source: int | None = None
+    try:
+        if verb == "s":
+            source = int(values[0])
+            if source not in {s.point for s in partial.sources()}:
+                raise StepError(f"no checker can move from {source}")
+        elif verb == "d":
+            (group,) = decode_steps(values[0])
+            partial = partial.then(group)
+        elif verb == "a":
+            partial = partial.reset()
+            groups = decode_steps(values[0])
+            for group in groups:
+                partial = partial.then(group)
+            if not partial.complete:
+                raise StepError("a whole play that is not whole")
+        elif verb == "u":
+            partial = partial.undo()
+        elif verb == "r":
+            partial = partial.reset()
+    except (StepError, ValueError, IndexError) as exc:
+        raise StaleButtonError(words.GONE) from exc
+    return partial, source
 
 
 async def _confirm(cog: Backgammon, interaction: Interaction, reply: PickerReply) -> None:
@@ -383,10 +391,21 @@ async def _resign(
 
 
 def _picker_view(
-    state: Tap, partial: PartialPlay, source: int | None, language: str
+    state: Tap,
+    partial: PartialPlay,
+    source: int | None,
+    language: str,
+    *,
+    button: type[PickerButton] | None = None,
+    select: type[PickerSelect] | None = None,
+    resign: bool = True,
 ) -> discord.ui.View:
     """At most 4 rows: the checker menu, its destinations, every whole play (when 25 or
-    fewer), and the buttons."""
+    fewer), and the buttons. ``button`` and ``select``: another picker's components (a
+    puzzle's, whose ids carry the puzzle), built from the same choices; ``resign``: offer
+    Resign (a puzzle has none)."""
+    PickerSelect_ = select or PickerSelect
+    PickerButton_ = button or PickerButton
     view = discord.ui.View(timeout=None)
     row = 0
     sources = partial.sources()
@@ -402,7 +421,7 @@ def _picker_view(
             for s in sources
         ]
         view.add_item(
-            PickerSelect(
+            PickerSelect_(
                 dataclasses.replace(state, verb="s"),
                 options,
                 _cut(say(words.CHOOSE_CHECKER, language)),
@@ -421,7 +440,7 @@ def _picker_view(
         ]
         tap = dataclasses.replace(state, verb="d", source=source)
         view.add_item(
-            PickerSelect(tap, options, _cut(say(words.where_to(source), language)), row=row)
+            PickerSelect_(tap, options, _cut(say(words.where_to(source), language)), row=row)
         )
         row += 1
     plays = partial.plays
@@ -432,7 +451,7 @@ def _picker_view(
             for text, built in whole
         ]
         view.add_item(
-            PickerSelect(
+            PickerSelect_(
                 dataclasses.replace(state, verb="a"),
                 options,
                 say(words.CHOOSE_PLAY, language),
@@ -445,11 +464,12 @@ def _picker_view(
         ("u", words.UNDO, discord.ButtonStyle.secondary, not taken),
         ("r", words.RESET, discord.ButtonStyle.secondary, not taken),
         ("c", words.CONFIRM, discord.ButtonStyle.success, not partial.complete),
-        ("g", words.RESIGN, discord.ButtonStyle.danger, False),
     ]
+    if resign:
+        buttons.append(("g", words.RESIGN, discord.ButtonStyle.danger, False))
     for verb, label, style, disabled in buttons:
         tap = dataclasses.replace(state, verb=verb)
-        view.add_item(PickerButton(tap, say(label, language), style, disabled=disabled, row=row))
+        view.add_item(PickerButton_(tap, say(label, language), style, disabled=disabled, row=row))
     return view
 
 
@@ -494,6 +514,9 @@ async def _picture(
     else:
         png = await cog.services.workers.render(shown, **options)
     return discord.File(io.BytesIO(png), filename=FILENAME)
+
+
+picker_view = _picker_view  # for other pickers (cogs/puzzle.py)
 
 
 def _cut(text: str) -> str:

@@ -105,6 +105,7 @@ NAMES = (
     pgettext("option", "match"),
     pgettext("option", "format"),
     pgettext("option", "claim"),
+    pgettext("option", "puzzles"),
     pgettext("choice", "beginner"),
     pgettext("choice", "intermediate"),
     pgettext("choice", "advanced"),

@@ -170,14 +170,16 @@ def test_command_names_are_translated_only_when_discord_accepts_them() -> None:
 def test_every_name_in_the_command_tree_is_marked() -> None:
     from discord import app_commands
 
+    from cogs import puzzle
     from cogs.backgammon import Backgammon
 
-    assert isinstance(Backgammon.__cog_group_name__, str)  # a plain name, marked for gettext
-    names: set[str] = {Backgammon.__cog_group_name__}
-    for command in Backgammon.__cog_app_commands__:
-        assert isinstance(command, app_commands.Command)
-        names.add(command.name)
-        for parameter in command.parameters:
-            names.add(parameter.name)
-            names.update(choice.name for choice in parameter.choices)
-    assert names <= set(NAMES)
+    for cog, marked in ((Backgammon, set(NAMES)), (puzzle.Puzzles, set(puzzle.NAMES) | set(NAMES))):
+        assert isinstance(cog.__cog_group_name__, str)  # a plain name, marked for gettext
+        names: set[str] = {cog.__cog_group_name__}
+        for command in cog.__cog_app_commands__:
+            assert isinstance(command, app_commands.Command)
+            names.add(command.name)
+            for parameter in command.parameters:
+                names.add(parameter.name)
+                names.update(choice.name for choice in parameter.choices)
+        assert names <= marked, cog

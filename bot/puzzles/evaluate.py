@@ -92,19 +92,26 @@ def _kind(game: Game) -> PuzzleKind | None:
     return None  # the opening roll, a game over, the doubler's answer to a beaver
 
 
-def candidates_for(evaluator: Evaluator, game: Game) -> tuple[Candidate, ...]:
+def candidates_for(
+    evaluator: Evaluator, game: Game, *, force: Collection[str] = ()
+) -> tuple[Candidate, ...]:
     """Every legal answer of the decision in front of ``game``'s actor, with its equity.
 
     A checker play's answer is the Position ID of the board it leaves (seen by the mover);
     a cube decision's, a :class:`CubeAnswer`. Equities are the actor's. A roll on which
-    the cube cannot be turned has one answer (no double), like a forced play.
+    the cube cannot be turned has one answer (no double), like a forced play. ``force``:
+    checker answers valued at the evaluator's full strength even where its search would
+    prune them (the play made in the game, as the match analysis forces it), so the loss
+    is never a deep equity against a shallow one.
     """
     kind = _kind(game)
     if kind is PuzzleKind.CHECKER_PLAY:
         assert game.dice is not None
         plays = game.legal_plays()
+        results = plays.results()
+        forced = [result for result in results if result.position_id() in force]
         ranked = evaluator.rank_plays(
-            game.position, game.dice, plays.results(), CubeContext.for_game(game)
+            game.position, game.dice, results, CubeContext.for_game(game), force=forced
         )
         found: list[Candidate] = []
         for item in ranked:
@@ -240,6 +247,8 @@ def reevaluator(evaluator: Evaluator) -> Reevaluate:
     """
 
     def reevaluate(puzzle: Puzzle) -> tuple[Candidate, ...]:
-        return candidates_for(evaluator, game_of(puzzle))
+        # The play made and the answers the reveal shows, each at full strength.
+        shown = {puzzle.made, *(item.answer for item in puzzle.top(3))}
+        return candidates_for(evaluator, game_of(puzzle), force=shown)
 
     return reevaluate

@@ -40,6 +40,25 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("guild_settings", "guild_id, threads, language, claim"),
     ("user_settings", "user_id, notify, notify_minutes, board_side, theme"),
     ("pending_reviews", "match_id, game_number, queued_at"),
+    # Puzzles (bot/storage/puzzles.py).
+    (
+        "puzzles",
+        "id, guild_id, puzzle_key, match_id, owner_id, player0_id, player1_id, data, rating, "
+        "deviation, volatility, created_at",
+    ),
+    ("puzzle_sources", "match_id, queued_at"),
+    ("puzzle_given", "guild_id, user_id, puzzle_id, given_at"),
+    (
+        "puzzle_attempts",
+        "puzzle_id, user_id, guild_id, answer, grade, equity_lost, answered_at",
+    ),
+    ("puzzle_solvers", "guild_id, user_id, rating, deviation, volatility, solved, attempts"),
+    ("puzzle_settings", "guild_id, channel_id, post_minute, next_post_at, name_players"),
+    (
+        "puzzle_posts",
+        "id, guild_id, puzzle_id, channel_id, message_id, posted_at, reveal_at, revealed",
+    ),
+    ("puzzle_optouts", "user_id, since"),
 )
 
 

@@ -225,7 +225,7 @@ class PostgresStore(SQLStore):
                     for row in rows
                 ]
                 await conn.copy_records_to_table(table, records=records, columns=names)
-            for table in ("matches", "events"):
+            for table in ("matches", "events", "puzzles", "puzzle_posts"):
                 await conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                     f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"

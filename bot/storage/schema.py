@@ -167,6 +167,80 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, game_number)
     );
     """,
+    # 8: puzzles from the server's own mistakes (issue 29, bot/storage/puzzles.py): the
+    # puzzles, the matches owed an extraction, who was given and answered what, solver
+    # ratings, the daily post and its schedule, and the players who keep their games out.
+    """
+    CREATE TABLE puzzles (
+        id           INTEGER PRIMARY KEY,
+        guild_id     INTEGER NOT NULL,
+        puzzle_key   TEXT NOT NULL,
+        match_id     INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        owner_id     INTEGER,
+        player0_id   INTEGER,
+        player1_id   INTEGER,
+        data         TEXT NOT NULL,
+        rating       REAL NOT NULL,
+        deviation    REAL NOT NULL,
+        volatility   REAL NOT NULL,
+        created_at   REAL NOT NULL,
+        UNIQUE (guild_id, puzzle_key)
+    );
+    CREATE TABLE puzzle_sources (
+        match_id  INTEGER PRIMARY KEY REFERENCES matches (id) ON DELETE CASCADE,
+        queued_at REAL NOT NULL
+    );
+    CREATE TABLE puzzle_given (
+        guild_id  INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        puzzle_id INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        given_at  REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id, puzzle_id)
+    );
+    CREATE TABLE puzzle_attempts (
+        puzzle_id   INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        user_id     INTEGER NOT NULL,
+        guild_id    INTEGER NOT NULL,
+        answer      TEXT NOT NULL,
+        grade       TEXT NOT NULL CHECK (grade IN ('right', 'doubtful', 'wrong')),
+        equity_lost REAL NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (puzzle_id, user_id)
+    );
+    CREATE INDEX puzzle_attempts_by_solver ON puzzle_attempts (guild_id, user_id, answered_at);
+    CREATE TABLE puzzle_solvers (
+        guild_id   INTEGER NOT NULL,
+        user_id    INTEGER NOT NULL,
+        rating     REAL NOT NULL,
+        deviation  REAL NOT NULL,
+        volatility REAL NOT NULL,
+        solved     INTEGER NOT NULL,
+        attempts   INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    CREATE TABLE puzzle_settings (
+        guild_id     INTEGER PRIMARY KEY,
+        channel_id   INTEGER,
+        post_minute  INTEGER NOT NULL DEFAULT 0 CHECK (post_minute BETWEEN 0 AND 1439),
+        next_post_at REAL,
+        name_players INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE puzzle_posts (
+        id         INTEGER PRIMARY KEY,
+        guild_id   INTEGER NOT NULL,
+        puzzle_id  INTEGER NOT NULL REFERENCES puzzles (id) ON DELETE CASCADE,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER,
+        posted_at  REAL NOT NULL,
+        reveal_at  REAL NOT NULL,
+        revealed   INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX puzzle_posts_to_reveal ON puzzle_posts (revealed, reveal_at);
+    CREATE TABLE puzzle_optouts (
+        user_id INTEGER PRIMARY KEY,
+        since   REAL NOT NULL
+    );
+    """,
 )
 
 

@@ -108,16 +108,21 @@ def labels(message: RecordedMessage) -> list[str]:
 
 
 async def test_synced_commands_carry_french_names_and_descriptions(h: Harness) -> None:
-    (group,) = await h.fake.wait_for_commands(h.fake.guild.id, names=["backgammon"])
+    groups = await h.fake.wait_for_commands(h.fake.guild.id, names=["backgammon", "puzzle"])
+    for other in groups:  # every group, /puzzle too, wholly in French
+        subs = {sub["name"]: sub for sub in other["options"]}
+        french_names = [
+            (sub.get("name_localizations") or {}).get("fr", n) for n, sub in subs.items()
+        ]
+        assert len(set(french_names)) == len(french_names)  # unique at their level
+        for name, sub in subs.items():
+            described = sub["description_localizations"]["fr"]
+            assert described and described != sub["description"], name
+            for option in sub.get("options", []):
+                assert option["description_localizations"]["fr"] != option["description"], name
+    (group,) = [g for g in groups if g["name"] == "backgammon"]
     assert group["description_localizations"]["fr"] == "Jouer au backgammon"
     subs = {sub["name"]: sub for sub in group["options"]}
-    french_names = [(sub.get("name_localizations") or {}).get("fr", n) for n, sub in subs.items()]
-    assert len(set(french_names)) == len(french_names)  # unique at their level
-    for name, sub in subs.items():
-        described = sub["description_localizations"]["fr"]
-        assert described and described != sub["description"], name
-        for option in sub.get("options", []):
-            assert option["description_localizations"]["fr"] != option["description"], name
     names = {name: (sub.get("name_localizations") or {}).get("fr") for name, sub in subs.items()}
     assert names["roll"] == "lancer"
     assert names["challenge"] == "défier"

@@ -252,3 +252,27 @@ def test_with_bgsage_a_real_blunder_is_found() -> None:
     [found] = select_puzzles(source(), [analysed])
     assert found.best.notation == "8/5 6/5"
     assert found.equity_lost > 0.08
+
+
+def test_the_strongest_level_values_the_play_made_at_full_strength() -> None:
+    """A staged search prunes the bad plays, valuing them shallower than the best: the
+    re-evaluation forces the play made (and the answers the reveal shows), as the match
+    analysis forces the play made, so its loss is deep equity against deep equity."""
+    game = opening()
+    bad = parse_play(game.position, (3, 1), "24/21 24/23")
+
+    class Recording(StubEvaluator):
+        forced: tuple[str, ...] = ()
+
+        def rank_plays(self, position, dice, results, context, *, force=()):
+            self.forced = tuple(sorted(result.position_id() for result in force))
+            return super().rank_plays(position, dice, results, context, force=force)
+
+    stub = Recording({result.position_id(): 0.1 for result in game.legal_plays().results()})
+    stub.penalties[answer(game, "8/5 6/5")] = 0.0
+    stub.penalties[answer(game, "24/21 24/23")] = 0.2
+    [found] = select_puzzles(source(), analyse_all(stub, [(game, bad)]))
+    reevaluator(stub)(found)
+    assert answer(game, "24/21 24/23") in stub.forced
+    assert answer(game, "8/5 6/5") in stub.forced
+    assert set(stub.forced) == {found.made, *(item.answer for item in found.top(3))}
