@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 
 from bot.engine import Game, Play
-from bot.errors import NotYourTurnError, UserError
+from bot.errors import NotYourTurnError, Refusal, UserError
 from bot.i18n import _
 from bot.present import dice_words, points_words
 from bot.records import Action, Status
@@ -25,10 +25,8 @@ def accept(turn: Turn, user: Player, public: str | None = None) -> Action:
     require_challenge(row)
     if user.id != row.player_ids[1]:
         if user.id == row.player_ids[0]:
-            raise NotYourTurnError(
-                _("Waiting for {player} to accept your challenge.", player=turn.name(1))
-            )
-        raise NotYourTurnError(_("This challenge is for {player}.", player=turn.name(1)))
+            raise NotYourTurnError(Refusal.WAITING_ACCEPT, player=turn.who(1))
+        raise NotYourTurnError(Refusal.CHALLENGE_FOR, player=turn.who(1))
     turn.status = Status.PLAYING
     turn.game = Game.new(row.options)
     turn.lines.append(_("{player} accepts.", player=turn.name(1)))
@@ -146,14 +144,9 @@ def answer_resignation(turn: Turn, user: Player, accept: bool) -> Action:
     me, game = turn.participant(user)
     offer = game.resignation
     if offer is None:
-        raise UserError(_("There is no resignation offer to answer."))
+        raise UserError(Refusal.NO_RESIGNATION_OFFER)
     if offer.player == me:
-        raise NotYourTurnError(
-            _(
-                "{opponent} must answer your offer. You can play on meanwhile once they reject it.",
-                opponent=turn.name(1 - me),
-            )
-        )
+        raise NotYourTurnError(Refusal.OPPONENT_MUST_ANSWER, opponent=turn.who(1 - me))
     if accept:
         turn.game = game.accept_resignation()
         turn.log(Action.RESIGN_ACCEPT, user.id, me)

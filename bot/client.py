@@ -27,6 +27,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import present
 from bot.config import Settings
 from bot.errors import StoreUnavailableError, UserError
 from bot.i18n import Text, _, say
@@ -34,7 +35,7 @@ from bot.services import Services
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
 from cogs.picker import PickerButton, PickerSelect
-from cogs.replies import Reply
+from cogs.replies import Reply, safe_name
 from cogs.views import ActionButton
 from renderers import warm_up
 
@@ -110,7 +111,7 @@ async def explain(interaction: Interaction, error: BaseException) -> None:
 def _player_words(error: BaseException) -> Text | str:
     """What a player's mistake says: the session's words, or ours for discord.py's checks."""
     if isinstance(error, UserError):
-        return error.text
+        return present.refusal(error, display=safe_name)
     if isinstance(error, app_commands.NoPrivateMessage):
         return NO_DMS
     if isinstance(error, app_commands.TransformerError):

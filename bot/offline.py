@@ -275,7 +275,7 @@ async def _loop(terminal: Terminal) -> int:
         try:
             keep_going = await terminal.handle(line)
         except UserError as exc:
-            terminal.say(exc.text)
+            terminal.say(present.refusal(exc))
             continue
         except KeyError:
             terminal.say(_("Resign with single, gammon or backgammon."))

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from bot.computer import PlayerAnalysis
 from bot.engine import Game, GameResult
-from bot.errors import UnreadableMatchError, UserError
+from bot.errors import Refusal, UnreadableMatchError, UserError
 from bot.facts import Fact
-from bot.i18n import Text, _, join, say
+from bot.i18n import Text, join, say
 from bot.luck import MatchLuck
 from bot.records import Action, MatchRow, Status
 
@@ -61,14 +61,7 @@ class QuarantinedError(UserError):
     """The channel's live game could not be read and was set aside; the channel is free."""
 
     def __init__(self, unreadable: UnreadableMatchError) -> None:
-        super().__init__(
-            _(
-                "Match #{number} in this channel could not be read, so it has been set aside "
-                "with no result and the channel is free. Start a new game with "
-                "/backgammon challenge.",
-                number=unreadable.match_id,
-            )
-        )
+        super().__init__(Refusal.QUARANTINED, number=unreadable.match_id)
         self.unreadable = unreadable
 
 

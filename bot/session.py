@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from bot import actions
-from bot.computer import DEFAULT_LEVEL, LEVELS, UNAVAILABLE_MESSAGE, computer_available
+from bot.computer import DEFAULT_LEVEL, LEVELS, computer_available
 from bot.dice import Roller, SystemRoller
 from bot.engine import (
     EngineError,
@@ -26,8 +26,10 @@ from bot.engine import (
 )
 from bot.errors import (
     ConflictError,
+    Name,
     NoGameError,
     NotYourTurnError,
+    Refusal,
     StaleButtonError,
     UnreadableMatchError,
     UserError,
@@ -40,7 +42,6 @@ from bot.present import (
     RESULT_WORDS,
     challenge_lines,
     computer_match_line,
-    engine_error,
     points_words,
 )
 from bot.records import (
@@ -198,7 +199,7 @@ class SessionService:
     async def history(self, channel_id: int) -> tuple[MatchRow, list[EventRecord]]:
         row = await self.latest(channel_id)
         if row is None:
-            raise NoGameError(_("No game has been played in this channel yet."))
+            raise NoGameError(Refusal.NO_HISTORY)
         return row, await self.store.events(row.id)
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
@@ -231,9 +232,9 @@ class SessionService:
         """
         options = options or MatchOptions()
         if challenger.id == opponent.id:
-            raise UserError(_("You can't challenge yourself. Pick another player."))
+            raise UserError(Refusal.SELF_CHALLENGE)
         if opponent.is_bot and computer_level is None:
-            raise UserError(_("Bots can't play backgammon here. Challenge a person instead."))
+            raise UserError(Refusal.BOT_OPPONENT)
         async with self._lock(channel_id):
             row = await self._create_challenge(
                 guild_id,
@@ -320,7 +321,7 @@ class SessionService:
                 turn.status = Status.WITHDRAWN
                 turn.lines.append(_("{player} withdraws the challenge.", player=turn.name(0)))
                 return Action.WITHDRAW
-            raise NotYourTurnError(_("This challenge is for {player}.", player=turn.name(1)))
+            raise NotYourTurnError(Refusal.CHALLENGE_FOR, player=turn.who(1))
 
         return await self._act(channel_id, act, ctx, allow_challenge=True)
 
@@ -362,7 +363,7 @@ class SessionService:
         def act(turn: Turn) -> Action:
             me, game = turn.participant(user)
             if game.phase is Phase.DOUBLED:
-                raise UserError(_("Answer the double first: dropping it ends the game."))
+                raise UserError(Refusal.ANSWER_DOUBLE_FIRST)
             turn.game = game.offer_resignation(me, ResultKind(kind))
             turn.log(Action.RESIGN, user.id, me, notation=ResultKind(kind).name.lower())
             # What accepting would score, Jacoby included (the engine works it out).
@@ -488,23 +489,16 @@ class SessionService:
             row = await self._expire_stale(channel_id, now)
         if row is None or (ctx.match_id is not None and row.id != ctx.match_id):
             if ctx.match_id is not None:
-                raise StaleButtonError(_("That button belongs to a game that is over."))
-            raise NoGameError(
-                _("There is no game in this channel. Start one with /backgammon challenge.")
-            )
+                raise StaleButtonError(Refusal.GAME_OVER_BUTTON)
+            raise NoGameError(Refusal.NO_GAME)
         check_button(row, ctx)
         if row.status == Status.CHALLENGE and not allow_challenge:
-            raise UserError(
-                _(
-                    "The game starts when {player} accepts the challenge.",
-                    player=self.display(row.player_names[1]),
-                )
-            )
+            raise UserError(Refusal.STARTS_ON_ACCEPT, player=Name(row.player_names[1]))
         turn = Turn(row, now, self.display, self.roller)
         try:
             action = act(turn)
         except EngineError as exc:
-            raise UserError(engine_error(exc)) from exc
+            raise UserError.of_engine(exc) from exc
         if row.computer_level is not None:
             await self.computer.play(turn)
         report = await self._commit(turn, action)
@@ -572,9 +566,9 @@ class SessionService:
         """
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
-            raise UserError(_("Pick a level: {levels}.", levels=", ".join(LEVELS)))
+            raise UserError(Refusal.PICK_LEVEL, levels=tuple(LEVELS))
         if self._computer_factory is None and not computer_available():
-            raise UserError(UNAVAILABLE_MESSAGE)
+            raise UserError(Refusal.COMPUTER_UNAVAILABLE)
         options = options or MatchOptions()
         async with self._lock(channel_id):
             await self._create_challenge(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bot.dice import Roller, SystemRoller
 from bot.engine import EndReason, Game, GameResult, Phase
-from bot.errors import NotYourTurnError, StaleButtonError, UserError
+from bot.errors import Name, NotYourTurnError, Refusal, StaleButtonError, UserError
 from bot.fairdice import FairRoller
 from bot.i18n import Text, _
 from bot.present import (
@@ -54,29 +54,18 @@ def check_button(row: MatchRow, ctx: ActionContext) -> None:
     if ctx.version is None:
         if row.status == Status.CHALLENGE:
             return
-        raise StaleButtonError(
-            _("That button is from an older board. Use /backgammon board for the current one.")
-        )
+        raise StaleButtonError(Refusal.OLD_BOARD)
     if row.version == ctx.version:
         return
     game = row.game
     if game is not None and ctx.game_number and game.game_number != ctx.game_number:
-        raise StaleButtonError(
-            _(
-                "That button belongs to game {old} of this match; game {current} is being "
-                "played now. Use the buttons on the latest board.",
-                old=ctx.game_number,
-                current=game.game_number,
-            )
-        )
-    raise StaleButtonError(
-        _("That button belongs to an earlier turn. Use the buttons on the latest board.")
-    )
+        raise StaleButtonError(Refusal.OTHER_GAME, old=ctx.game_number, current=game.game_number)
+    raise StaleButtonError(Refusal.EARLIER_TURN)
 
 
 def require_challenge(row: MatchRow) -> None:
     if row.status != Status.CHALLENGE:
-        raise UserError(_("The game has already started."))
+        raise UserError(Refusal.ALREADY_STARTED)
 
 
 class Turn:
@@ -107,6 +96,10 @@ class Turn:
     def name(self, player: int) -> str:
         """A player's name as the front end shows it (escaped for Discord, say)."""
         return self.display(self.row.player_names[player])
+
+    def who(self, player: int) -> Name:
+        """A player's name as a refusal's parameter (the front end formats it)."""
+        return Name(self.row.player_names[player])
 
     def die(self) -> int:
         """The next die: from the match's committed secret, or the service's roller.
@@ -154,15 +147,9 @@ class Turn:
         """The acting player's seat and the running game; refuses outsiders."""
         me = self.row.player_index(user.id)
         if me is None:
-            raise NotYourTurnError(
-                _(
-                    "This is {first} and {second}'s game; you are not playing in it.",
-                    first=self.name(0),
-                    second=self.name(1),
-                )
-            )
+            raise NotYourTurnError(Refusal.NOT_A_PLAYER, first=self.who(0), second=self.who(1))
         if self.game is None or self.status != Status.PLAYING:
-            raise UserError(_("The game has not started yet."))
+            raise UserError(Refusal.NOT_STARTED)
         return me, self.game
 
     def my_turn(self, user: Player, verb: Action) -> tuple[int, Game]:
@@ -171,23 +158,16 @@ class Turn:
         if game.resignation is not None:
             offerer = game.resignation.player
             if offerer == me:
-                raise UserError(
-                    _(
-                        "Wait for {opponent} to answer your resignation offer.",
-                        opponent=self.name(1 - me),
-                    )
-                )
-            raise UserError(_("Answer the resignation offer first: accept or reject it."))
+                raise UserError(Refusal.WAIT_RESIGNATION_ANSWER, opponent=self.who(1 - me))
+            raise UserError(Refusal.ANSWER_RESIGNATION_FIRST)
         actor = game.actor
         if actor != me:
             assert actor is not None
             if game.phase is Phase.DOUBLED:
-                raise NotYourTurnError(
-                    _("Waiting for {player} to take or drop.", player=self.name(actor))
-                )
+                raise NotYourTurnError(Refusal.WAITING_TAKE_DROP, player=self.who(actor))
             if verb in (Action.TAKE, Action.DROP):
-                raise UserError(_("There is no double to answer."))
-            raise NotYourTurnError(_("It's {player}'s turn.", player=self.name(actor)))
+                raise UserError(Refusal.NO_DOUBLE_TO_ANSWER)
+            raise NotYourTurnError(Refusal.NOT_YOUR_TURN, player=self.who(actor))
         return me, game
 
     def claim(self, user: Player, limit: float, rule: ClaimRule) -> Action:
@@ -200,17 +180,11 @@ class Turn:
         """
         me, game = self.participant(user)
         if game.actor == me:
-            raise UserError(_("It's your turn: you can't claim a win while others wait on you."))
+            raise UserError(Refusal.CLAIM_ON_OWN_TURN)
         idle = self.now - self.row.last_action_at
         if idle < limit:
             left = max(1, round((limit - idle) / 60))
-            raise UserError(
-                _(
-                    "{opponent} still has {minutes} to act before you can claim.",
-                    opponent=self.name(1 - me),
-                    minutes=minutes_words(left),
-                )
-            )
+            raise UserError(Refusal.CLAIM_TOO_EARLY, opponent=self.who(1 - me), minutes=left)
         names = {"opponent": self.name(1 - me), "player": self.name(me)}
         minutes = minutes_words(round(idle / 60))
         length = game.options.length

@@ -378,6 +378,7 @@ ENGLISH_WORDS = re.compile(
 
 
 async def test_a_whole_match_in_french_reads_only_french(service, roller) -> None:
+    from bot import present
     from bot.engine import MatchOptions, ResultKind
     from bot.errors import UserError
     from bot.present import next_step
@@ -400,10 +401,10 @@ async def test_a_whole_match_in_french_reads_only_french(service, roller) -> Non
     for attempt in ("24/18", "hello", "13/7 8/7"):
         with pytest.raises(UserError) as refused:
             await service.move(channel, alice, attempt)
-        said.append(say(refused.value.text, "fr"))
+        said.append(say(present.refusal(refused.value), "fr"))
     with pytest.raises(UserError) as refused:
         await service.roll(channel, bob)
-    said.append(say(refused.value.text, "fr"))
+    said.append(say(present.refusal(refused.value), "fr"))
     hear(await service.move(channel, alice, "8/5 6/5"))
     hear(await service.double(channel, bob))
     hear(await service.take(channel, alice))
@@ -584,12 +585,17 @@ def test_every_page_renders_in_both_languages(page: str) -> None:
 def test_user_errors_keep_their_message_through_a_worker_and_the_store() -> None:
     import pickle
 
+    from bot import present
     from bot.computer import ComputerUnavailableError
-    from bot.errors import CHANNEL_BUSY, ChannelBusyError, ConflictError
+    from bot.errors import ChannelBusyError, ConflictError, Name, NotYourTurnError, Refusal
 
     busy = pickle.loads(pickle.dumps(ChannelBusyError()))  # as the storage layer raises it
-    assert busy.text == CHANNEL_BUSY and say(busy.text, "fr") != str(busy)
-    assert isinstance(ConflictError().text, Text)
+    assert busy.reason is Refusal.CHANNEL_BUSY
+    assert say(present.refusal(busy), "fr") != say(present.refusal(busy), "en")
+    assert ConflictError().reason is Refusal.CONFLICT
+    turn = pickle.loads(pickle.dumps(NotYourTurnError(Refusal.NOT_YOUR_TURN, player=Name("bo_b"))))
+    assert type(turn) is NotYourTurnError and isinstance(turn.params["player"], Name)
+    assert say(present.refusal(turn, display=str.upper)) == "It's BO_B's turn."
     unavailable = pickle.loads(pickle.dumps(ComputerUnavailableError()))
     assert isinstance(unavailable.text, Text) and str(unavailable) == str(unavailable.text)
     from bot.engine import Game

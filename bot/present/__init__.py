@@ -43,7 +43,13 @@ from bot.present.pages import (
     luck_lines,
     stats_text,
 )
-from bot.present.refusals import ENGINE_SENTENCES, engine_error, engine_sentence
+from bot.present.refusals import (
+    ENGINE_SENTENCES,
+    REFUSALS,
+    engine_error,
+    engine_sentence,
+    refusal,
+)
 from bot.present.story import (
     FORFEIT_NOT_RATED,
     challenge_lines,
@@ -88,6 +94,7 @@ __all__ = [
     "LEVEL_WORDS",
     "MESSAGE_LIMIT",
     "RATING_WORDS",
+    "REFUSALS",
     "RESULT_WORDS",
     "SURPRISE_WORDS",
     "THIS_SERVER",
@@ -123,6 +130,7 @@ __all__ = [
     "perspective",
     "plain",
     "points_words",
+    "refusal",
     "result_line",
     "reveal_line",
     "rolls_words",
