@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import NoGameError, NotYourTurnError, UserError
+from bot.errors import Name, NoGameError, NotYourTurnError, UserError
 from bot.i18n import _
 from bot.matfile import export_text
 from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings
@@ -39,10 +39,6 @@ class ClubService:
         self.session = session
         self.clock = clock
 
-    def display(self, name: str) -> str:
-        """A name as the front end shows it (the session's, which the front end sets)."""
-        return self.session.display(name)
-
     async def rematch(
         self,
         guild_id: int,
@@ -65,8 +61,8 @@ class ClubService:
             raise NotYourTurnError(
                 _(
                     "Only {first} and {second} can ask for a rematch.",
-                    first=self.display(row.player_names[0]),
-                    second=self.display(row.player_names[1]),
+                    first=Name(row.player_names[0]),
+                    second=Name(row.player_names[1]),
                 )
             )
         if row.computer_level is not None:

@@ -15,19 +15,31 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from bot.engine import GameResult
+from bot.engine import Game, GameResult
 from bot.records import Action, FinishedGame, MatchOutcome, MatchRow, NewEvent, Status
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One logged event of a change with the game before and after it: enough to tell it
+    (``bot.present.story`` narrates a report's steps) or to replay it on a live board."""
+
+    event: NewEvent
+    before: Game | None
+    after: Game
+
+
+@dataclass(frozen=True, slots=True)
 class ActionTaken:
-    """A stored change of a match: ``match`` is the row as stored, ``events`` what it logged."""
+    """A stored change of a match: ``match`` is the row as stored, ``events`` what it logged,
+    ``steps`` the same events with the game before and after each."""
 
     match: MatchRow
     action: Action
     events: tuple[NewEvent, ...] = ()
+    steps: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +106,10 @@ def facts_of(
     events: Sequence[NewEvent],
     finished: Sequence[FinishedGame],
     outcome: MatchOutcome | None,
+    steps: Sequence[Step] = (),
 ) -> list[Fact]:
     """The facts of one stored change from ``before`` to ``stored``, in the order they happened."""
-    facts: list[Fact] = [ActionTaken(stored, action, tuple(events))]
+    facts: list[Fact] = [ActionTaken(stored, action, tuple(events), tuple(steps))]
     if before.status != Status.PLAYING and stored.status == Status.PLAYING:
         facts.append(MatchStarted(stored))
     for event in events:
@@ -154,6 +167,7 @@ __all__ = [
     "GameOver",
     "MatchOver",
     "MatchStarted",
+    "Step",
     "Subscriber",
     "ToAct",
     "facts_of",

@@ -13,15 +13,16 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot import present
 from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
 from bot.engine import EngineError, Game, MatchOptions, ResultKind
 from bot.errors import UserError
-from bot.i18n import Text, _, language_of, say
+from bot.i18n import Text, _, join, language_of, say
 from bot.records import Action, MatchRow, Status
+from bot.reports import NO_CONTEXT
 from bot.services import Services, build_services
 from bot.session import Player, Report, SessionSettings
 from bot.storage import open_store
@@ -83,7 +84,7 @@ class Terminal:
         print(say(text, self.language), file=self.stdout, flush=True)
 
     def show(self, report: Report) -> None:
-        self.say(report.words(self.language))
+        self.say(join(present.tell(report)))
         for game in report.boards:
             self.write_png(report.match, game)
         row = report.match
@@ -139,7 +140,7 @@ class Terminal:
             return True
         if word == "board":
             if row.game is not None:
-                self.show(Report(Action.BOARD, row, [], [row.game]))
+                self.show(Report(Action.BOARD, row, [row.game]))
             return True
         user = self.actor(row)
         if word == "hint":
@@ -155,32 +156,18 @@ class Terminal:
         return report.match.status == Status.PLAYING
 
     async def act(self, action: Action, row: MatchRow, user: Player, rest: str) -> Report:
-        """Run one game action for the player typing (``rest``: the words after it)."""
-        svc, channel = self.service, OFFLINE_CHANNEL
-        match action:
-            case Action.MOVE:
-                return await svc.move(channel, user, rest)
-            case Action.ROLL:
-                return await svc.roll(channel, user)
-            case Action.DOUBLE:
-                return await svc.double(channel, user)
-            case Action.TAKE:
-                return await svc.take(channel, user)
-            case Action.DROP:
-                return await svc.drop(channel, user)
-            case Action.BEAVER:
-                return await svc.beaver(channel, user)
-            case Action.RESIGN:
-                kind = ResultKind[(rest or "single").strip().upper()]
-                if row.computer_level is not None:
-                    resigner = self.players[0]  # the person, never the computer
-                else:
-                    resigner = self.players[row.game.on_roll] if row.game else user
-                return await svc.resign(channel, resigner, kind)
-            case Action.RESIGN_ACCEPT | Action.RESIGN_REJECT:
-                accept = action is Action.RESIGN_ACCEPT
-                return await svc.answer_resignation(channel, user, accept)
-        raise AssertionError(f"no offline command runs {action}")
+        """Run one game action for the player typing (``rest``: the words after it), through
+        the session's one entry, as every front end does."""
+        params: dict[str, Any] = {}
+        if action is Action.MOVE:
+            params["play"] = rest
+        elif action is Action.RESIGN:
+            params["kind"] = ResultKind[(rest or "single").strip().upper()]
+            if row.computer_level is not None:
+                user = self.players[0]  # the person, never the computer
+            elif row.game is not None:
+                user = self.players[row.game.on_roll]
+        return await self.service.act(OFFLINE_CHANNEL, user, action, NO_CONTEXT, **params)
 
 
 async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
@@ -215,7 +202,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         terminal = Terminal(services, players, Path(args.out), sys.stdout, language)
         row = await service.current(OFFLINE_CHANNEL)
         if row is not None and args.new:
-            await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
+            await service.act(OFFLINE_CHANNEL, Player(0, "you"), Action.CANCEL)
             row = None
         if row is not None and row.status == Status.PLAYING:
             terminal.players = (
@@ -224,10 +211,10 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
             )
             terminal.say(_("Resuming your saved game (start afresh with --new)."))
             if row.game is not None:
-                terminal.show(Report(Action.BOARD, row, [], [row.game]))
+                terminal.show(Report(Action.BOARD, row, [row.game]))
         else:
             if row is not None:
-                await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
+                await service.act(OFFLINE_CHANNEL, Player(0, "you"), Action.CANCEL)
             if args.computer:
                 computer = Player(COMPUTER_ID, "GammonBot", is_bot=True)
                 terminal.players = (players[0], computer)
@@ -250,7 +237,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
                     options,
                     rated=False,
                 )
-                terminal.show(await service.accept(OFFLINE_CHANNEL, players[1]))
+                terminal.show(await service.act(OFFLINE_CHANNEL, players[1], Action.ACCEPT))
         terminal.say(COMMANDS)
         return await _loop(terminal)
     finally:

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot import actions
@@ -28,7 +29,6 @@ from bot.errors import (
     ConflictError,
     Name,
     NoGameError,
-    NotYourTurnError,
     Refusal,
     StaleButtonError,
     UnreadableMatchError,
@@ -36,14 +36,7 @@ from bot.errors import (
 )
 from bot.facts import ActionTaken, Fact, FactBus, facts_of
 from bot.fairdice import commitment, new_secret
-from bot.i18n import _
 from bot.opponent import COMPUTER_ATTEMPTS, ComputerOpponent
-from bot.present import (
-    RESULT_WORDS,
-    challenge_lines,
-    computer_match_line,
-    points_words,
-)
 from bot.records import (
     Action,
     Change,
@@ -64,13 +57,7 @@ from bot.reports import (
     SessionSettings,
 )
 from bot.storage import Storage
-from bot.turn import (
-    Turn,
-    check_button,
-    commitment_line,
-    require_challenge,
-    reveal_line,
-)
+from bot.turn import Turn, check_button
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -103,7 +90,6 @@ class SessionService:
         settings: SessionSettings | None = None,
         clock: Callable[[], float] = time.time,
         computer: Callable[[str], Any] | None = None,
-        display: Callable[[str], str] = str,
         workers: Workers | None = None,
         facts: FactBus | None = None,
     ) -> None:
@@ -117,7 +103,6 @@ class SessionService:
         self.roller = roller or SystemRoller()
         self.settings = settings or SessionSettings()
         self.clock = clock
-        self.display = display
         # Called with the report of work nobody asked for in this request (the computer's
         # resumed turn), so the front end can post it to the channel.
         self.on_background_report: Callable[[Report], Awaitable[None]] | None = None
@@ -246,18 +231,13 @@ class SessionService:
                 computer_level,
                 auto_play,
             )
-        minutes = max(1, round(self.settings.challenge_timeout / 60))
-        lines = challenge_lines(
-            self.display(challenger.name),
-            self.display(opponent.name),
-            options.length,
-            options.cube,
-            rated,
-            minutes,
+        report = Report(
+            Action.CHALLENGE,
+            row,
+            facts=[ActionTaken(row, Action.CHALLENGE)],
+            actor=challenger,
+            at=row.created_at,
         )
-        if row.dice is not None:
-            lines.append(commitment_line(row.dice))
-        report = Report(Action.CHALLENGE, row, lines, facts=[ActionTaken(row, Action.CHALLENGE)])
         await self.facts.publish(report.facts)
         return report
 
@@ -294,62 +274,72 @@ class SessionService:
             auto_play=auto_play,
         )
 
+    async def act(
+        self,
+        channel_id: int,
+        user: Player,
+        action: Action,
+        ctx: ActionContext = NO_CONTEXT,
+        **params: Any,
+    ) -> Report:
+        """Run one player's ``action`` in a channel: the one entry of every front end.
+
+        What the action does to the turn comes from the action table
+        (:data:`bot.actions.RULES`); ``params`` are its own (a move's ``play``, a
+        resignation's ``kind``). A claim follows the server's claim rule and the time limit;
+        a cancel (a moderator's, checked by the front end) ends the game with no result.
+        """
+        if action is Action.CLAIM:
+            return await self._claim(channel_id, user, ctx)
+        if action is Action.CANCEL:
+            return await self._cancel(channel_id, user, ctx)
+        if action not in actions.RULES:
+            raise ValueError(f"{action} is not an action a player takes in a channel")
+        if action is Action.ACCEPT:
+            params.setdefault("public", ctx.public)
+        return await self._act(
+            channel_id,
+            lambda turn: actions.apply(turn, action, user, **params),
+            ctx,
+            allow_challenge=action in actions.ON_CHALLENGE,
+            actor=user,
+        )
+
+    # Thin names for the actions, for callers that script a game (tests, demos).
+
     async def accept(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        """The challenged player accepts: the bot rolls the opening and the game starts."""
-        return await self._act(
-            channel_id,
-            lambda turn: actions.accept(turn, user, ctx.public),
-            ctx,
-            allow_challenge=True,
-        )
+        return await self.act(channel_id, user, Action.ACCEPT, ctx)
 
     async def decline(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        """The challenged player declines, or the challenger withdraws."""
-
-        def act(turn: Turn) -> Action:
-            row = turn.row
-            require_challenge(row)
-            if user.id == row.player_ids[1]:
-                turn.status = Status.DECLINED
-                turn.lines.append(_("{player} declines the challenge.", player=turn.name(1)))
-                return Action.DECLINE
-            if user.id == row.player_ids[0]:
-                turn.status = Status.WITHDRAWN
-                turn.lines.append(_("{player} withdraws the challenge.", player=turn.name(0)))
-                return Action.WITHDRAW
-            raise NotYourTurnError(Refusal.CHALLENGE_FOR, player=turn.who(1))
-
-        return await self._act(channel_id, act, ctx, allow_challenge=True)
-
-    # --- game actions --------------------------------------------------------------------
+        return await self.act(channel_id, user, Action.DECLINE, ctx)
 
     async def roll(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: actions.roll(turn, user), ctx)
+        return await self.act(channel_id, user, Action.ROLL, ctx)
 
     async def move(
         self, channel_id: int, user: Player, text: str, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: actions.move(turn, user, text), ctx)
+        return await self.act(channel_id, user, Action.MOVE, ctx, play=text)
 
     async def double(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: actions.double(turn, user), ctx)
+        return await self.act(channel_id, user, Action.DOUBLE, ctx)
 
     async def take(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: actions.take(turn, user), ctx)
+        return await self.act(channel_id, user, Action.TAKE, ctx)
 
     async def beaver(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: actions.beaver(turn, user), ctx)
+        return await self.act(channel_id, user, Action.BEAVER, ctx)
 
     async def drop(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: actions.drop(turn, user), ctx)
+        return await self.act(channel_id, user, Action.DROP, ctx)
 
     async def resign(
         self,
@@ -358,39 +348,23 @@ class SessionService:
         kind: ResultKind = ResultKind.SINGLE,
         ctx: ActionContext = NO_CONTEXT,
     ) -> Report:
-        """Offer to resign; the opponent accepts or rejects."""
-
-        def act(turn: Turn) -> Action:
-            me, game = turn.participant(user)
-            if game.phase is Phase.DOUBLED:
-                raise UserError(Refusal.ANSWER_DOUBLE_FIRST)
-            turn.game = game.offer_resignation(me, ResultKind(kind))
-            turn.log(Action.RESIGN, user.id, me, notation=ResultKind(kind).name.lower())
-            # What accepting would score, Jacoby included (the engine works it out).
-            accepted = turn.game.accept_resignation().result
-            assert accepted is not None
-            points = accepted.points
-            turn.lines.append(
-                _(
-                    "{player} offers to resign {what} ({points}). {opponent}: accept or reject.",
-                    player=turn.name(me),
-                    what=RESULT_WORDS[ResultKind(kind)],
-                    points=points_words(points),
-                    opponent=turn.name(1 - me),
-                )
-            )
-            return Action.RESIGN
-
-        return await self._act(channel_id, act, ctx)
+        return await self.act(channel_id, user, Action.RESIGN, ctx, kind=kind)
 
     async def answer_resignation(
         self, channel_id: int, user: Player, accept: bool, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(
-            channel_id, lambda turn: actions.answer_resignation(turn, user, accept), ctx
-        )
+        action = Action.RESIGN_ACCEPT if accept else Action.RESIGN_REJECT
+        return await self.act(channel_id, user, action, ctx)
 
     async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
+        return await self.act(channel_id, user, Action.CLAIM, ctx)
+
+    async def cancel(
+        self, channel_id: int, moderator: Player, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
+        return await self.act(channel_id, moderator, Action.CANCEL, ctx)
+
+    async def _claim(self, channel_id: int, user: Player, ctx: ActionContext) -> Report:
         """Win by the opponent's time-out: the match as a forfeit, or the game, as the
         server's claim rule says (see :meth:`bot.turn.Turn.claim`)."""
         live = await self.current(channel_id)
@@ -400,11 +374,11 @@ class SessionService:
             else ClaimRule.MATCH
         )
         limit = self.settings.inactivity_timeout
-        return await self._act(channel_id, lambda turn: turn.claim(user, limit, rule), ctx)
+        return await self._act(
+            channel_id, lambda turn: turn.claim(user, limit, rule), ctx, actor=user
+        )
 
-    async def cancel(
-        self, channel_id: int, moderator: Player, ctx: ActionContext = NO_CONTEXT
-    ) -> Report:
+    async def _cancel(self, channel_id: int, moderator: Player, ctx: ActionContext) -> Report:
         """A moderator ends the game or challenge in a channel with no result.
 
         A game whose saved state cannot be read is set aside the same way: cancelling it
@@ -415,30 +389,13 @@ class SessionService:
             turn.status = Status.CANCELLED
             if turn.game is not None:
                 turn.log(Action.CANCEL, moderator.id, turn.row.player_index(moderator.id))
-            turn.lines.append(
-                _(
-                    "{moderator} cancelled the game. No result is recorded.",
-                    moderator=self.display(moderator.name),
-                )
-            )
             return Action.CANCEL
 
         try:
-            return await self._act(channel_id, act, ctx, allow_challenge=True)
+            return await self._act(channel_id, act, ctx, allow_challenge=True, actor=moderator)
         except QuarantinedError as exc:
             shell = exc.unreadable.shell
-            return Report(
-                Action.CANCEL,
-                shell,
-                [
-                    _(
-                        "{moderator} cancelled match #{number}: its saved state could not be "
-                        "read. No result is recorded; the channel is free.",
-                        moderator=self.display(moderator.name),
-                        number=shell.id,
-                    )
-                ],
-            )
+            return Report(Action.CANCEL, shell, actor=moderator, at=self.clock(), unreadable=True)
 
     # --- the action runner ---------------------------------------------------------------
 
@@ -449,12 +406,13 @@ class SessionService:
         ctx: ActionContext = NO_CONTEXT,
         *,
         allow_challenge: bool = False,
+        actor: Player | None = None,
     ) -> Report:
         """Run one action under the channel's lock; a lost race is retried on fresh state."""
         for attempt in range(CONFLICT_RETRIES):
             async with self._lock(channel_id):
                 try:
-                    report = await self._act_locked(channel_id, act, ctx, allow_challenge)
+                    report = await self._act_locked(channel_id, act, ctx, allow_challenge, actor)
                 except ConflictError:
                     # Another process wrote this channel between our read and our write.
                     # Nothing of ours was stored; judge the request again on the new state.
@@ -472,6 +430,7 @@ class SessionService:
         act: Callable[[Turn], Action],
         ctx: ActionContext,
         allow_challenge: bool,
+        actor: Player | None = None,
     ) -> Report:
         now = self.clock()
         earlier_facts: list[Fact] = []  # of the computer's open turn, finished first
@@ -494,18 +453,18 @@ class SessionService:
         check_button(row, ctx)
         if row.status == Status.CHALLENGE and not allow_challenge:
             raise UserError(Refusal.STARTS_ON_ACCEPT, player=Name(row.player_names[1]))
-        turn = Turn(row, now, self.display, self.roller)
+        turn = Turn(row, now, self.roller)
         try:
             action = act(turn)
         except EngineError as exc:
             raise UserError.of_engine(exc) from exc
         if row.computer_level is not None:
             await self.computer.play(turn)
-        report = await self._commit(turn, action)
+        report = await self._commit(turn, action, actor)
         report.facts[:0] = earlier_facts
         return report
 
-    async def _commit(self, turn: Turn, action: Action) -> Report:
+    async def _commit(self, turn: Turn, action: Action, actor: Player | None = None) -> Report:
         """Store everything the turn did as one change; the report of it."""
         row = turn.row
         if (
@@ -518,8 +477,7 @@ class SessionService:
         reveal = None
         if seal is not None and row.status == Status.PLAYING and turn.status != Status.PLAYING:
             # The match is over (finished, claimed or cancelled): reveal its dice secret.
-            reveal = reveal_line(seal, turn.public or seal.public)
-            turn.lines.append(reveal)
+            reveal = replace(seal, public=turn.public or seal.public)
         stored = await self.store.apply(
             Change(
                 match_id=row.id,
@@ -537,12 +495,17 @@ class SessionService:
         return Report(
             action,
             stored,
-            turn.lines,
             turn.boards,
+            turn.steps,
             finished=turn.last_result,
             match_over=turn.outcome is not None,
             reveal=reveal,
-            facts=facts_of(row, stored, action, turn.events, turn.finished, turn.outcome),
+            facts=facts_of(
+                row, stored, action, turn.events, turn.finished, turn.outcome, turn.steps
+            ),
+            before=row,
+            actor=actor,
+            at=turn.now,
         )
 
     # --- the computer opponent ----------------------------------------------------------
@@ -575,15 +538,13 @@ class SessionService:
                 guild_id, channel_id, human, computer, options, False, level, False
             )
             report = await self._act_locked(
-                channel_id, lambda turn: actions.accept(turn, computer, ctx.public), ctx, True
+                channel_id,
+                lambda turn: actions.accept(turn, computer, ctx.public),
+                ctx,
+                True,
+                human,
             )
         await self.facts.publish(report.facts)
-        report.lines.insert(
-            0,
-            computer_match_line(
-                self.display(human.name), self.display(computer.name), options.length, level
-            ),
-        )
         return report
 
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
@@ -601,7 +562,7 @@ class SessionService:
 
     async def _resume_row(self, row: MatchRow) -> Report | None:
         """Let the computer finish its open turn in ``row`` (the channel's lock is held)."""
-        turn = Turn(row, self.clock(), self.display, self.roller)
+        turn = Turn(row, self.clock(), self.roller)
         await self.computer.play(turn)
         if not turn.events:
             return None  # it still cannot act; the log says why

@@ -93,9 +93,8 @@ class Backgammon(
         self.idle = asyncio.Event()
         self.idle.set()
         self.accepting = True
-        # Names reach messages escaped; turns the session finishes on its own are posted.
+        # Turns the session finishes on its own are posted.
         session = services.session
-        session.display = safe_name
         session.on_background_report = self.publisher.post_background
         session.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
@@ -196,6 +195,28 @@ class Backgammon(
 
         await self._guarded(interaction, work, pressed=pressed, reply=reply)
 
+    async def perform(
+        self,
+        interaction: Interaction,
+        action: Action,
+        *,
+        button: ButtonRef | None = None,
+        reply: Reply | None = None,
+        **params: Any,
+    ) -> None:
+        """Run a player's ``action`` through the session's one entry (its action table) and
+        publish the report: every command, button and picker confirmation comes here."""
+        user = player_of(interaction.user)
+        channel_id = interaction.channel_id or 0
+        session = self.session
+        await self._act(
+            interaction,
+            lambda ctx: session.act(channel_id, user, action, ctx, **params),
+            pressed=button is not None or reply is not None,
+            button=button,
+            reply=reply,
+        )
+
     def _computer(self) -> Player | None:
         """The bot itself as a player (the computer opponent)."""
         me = self.bot.user
@@ -230,12 +251,10 @@ class Backgammon(
         the channel's live game under the channel's lock: a button never acts on another
         game, nor on a later state of its own.
         """
-        match_id = button.match_id
-        channel_id = interaction.channel_id or 0
-        user = player_of(interaction.user)
-        service, club = self.session, self.services.club
-        if action == Action.REMATCH:
-            computer = self._computer()
+        if action == Action.REMATCH:  # not a game action: another match, from club life
+            match_id = button.match_id
+            channel_id = interaction.channel_id or 0
+            user, club, computer = player_of(interaction.user), self.services.club, self._computer()
             await self._act(
                 interaction,
                 lambda ctx: club.rematch(
@@ -244,22 +263,7 @@ class Backgammon(
                 pressed=True,
             )
             return
-        actions: dict[Action, Request] = {
-            Action.ACCEPT: lambda ctx: service.accept(channel_id, user, ctx),
-            Action.DECLINE: lambda ctx: service.decline(channel_id, user, ctx),
-            Action.ROLL: lambda ctx: service.roll(channel_id, user, ctx),
-            Action.DOUBLE: lambda ctx: service.double(channel_id, user, ctx),
-            Action.TAKE: lambda ctx: service.take(channel_id, user, ctx),
-            Action.DROP: lambda ctx: service.drop(channel_id, user, ctx),
-            Action.BEAVER: lambda ctx: service.beaver(channel_id, user, ctx),
-            Action.RESIGN_ACCEPT: lambda ctx: service.answer_resignation(
-                channel_id, user, True, ctx
-            ),
-            Action.RESIGN_REJECT: lambda ctx: service.answer_resignation(
-                channel_id, user, False, ctx
-            ),
-        }
-        await self._act(interaction, actions[action], pressed=True, button=button)
+        await self.perform(interaction, action, button=button)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -346,18 +350,14 @@ class Backgammon(
 
     @app_commands.command(name="roll", description=locale(_("Roll the dice")))
     async def roll(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.roll(channel_id, user, ctx))
+        await self.perform(interaction, Action.ROLL)
 
     @app_commands.command(name="move", description=locale(_("Play your roll, e.g. 13/7 8/7")))
     @app_commands.describe(
         play=locale(_("Your play in standard notation; pick one of the legal plays"))
     )
     async def move(self, interaction: Interaction, play: str) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.move(channel_id, user, play, ctx))
+        await self.perform(interaction, Action.MOVE, play=play)
 
     @move.autocomplete("play")
     async def move_autocomplete(
@@ -378,29 +378,21 @@ class Backgammon(
 
     @app_commands.command(name="double", description=locale(_("Offer a double before you roll")))
     async def double(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.double(channel_id, user, ctx))
+        await self.perform(interaction, Action.DOUBLE)
 
     @app_commands.command(name="take", description=locale(_("Accept your opponent's double")))
     async def take(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.take(channel_id, user, ctx))
+        await self.perform(interaction, Action.TAKE)
 
     @app_commands.command(
         name="drop", description=locale(_("Refuse your opponent's double (lose the game)"))
     )
     async def drop(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.drop(channel_id, user, ctx))
+        await self.perform(interaction, Action.DROP)
 
     @app_commands.command(name="pass", description=locale(_("Same as drop: refuse the double")))
     async def pass_(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.drop(channel_id, user, ctx))
+        await self.perform(interaction, Action.DROP)
 
     @app_commands.command(
         name="resign", description=locale(_("Offer to resign; your opponent accepts"))
@@ -411,18 +403,13 @@ class Backgammon(
         interaction: Interaction,
         kind: Literal["single", "gammon", "backgammon"] = "single",
     ) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        result = ResultKind[kind.upper()]
-        await self._act(interaction, lambda ctx: self.session.resign(channel_id, user, result, ctx))
+        await self.perform(interaction, Action.RESIGN, kind=ResultKind[kind.upper()])
 
     @app_commands.command(
         name="claim", description=locale(_("Win when your opponent has been idle too long"))
     )
     async def claim(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.claim(channel_id, user, ctx))
+        await self.perform(interaction, Action.CLAIM)
 
     @app_commands.command(
         name="cancel", description=locale(_("Moderators: end this channel's game"))
@@ -431,9 +418,8 @@ class Backgammon(
         async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
                 raise UserError(_("Only members with Manage Messages can cancel a game."))
-            return await self.session.cancel(
-                interaction.channel_id or 0, player_of(interaction.user), ctx
-            )
+            user = player_of(interaction.user)
+            return await self.session.act(interaction.channel_id or 0, user, Action.CANCEL, ctx)
 
         await self._act(interaction, action)
 

@@ -14,7 +14,7 @@ May import: :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.s
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot import present
@@ -158,7 +158,7 @@ def board_caption(row: MatchRow) -> Text:
 def board_report(row: MatchRow) -> Report:
     """A report that only shows the current board (stores nothing)."""
     assert row.game is not None
-    return Report(Action.BOARD, row, [board_caption(row)], [row.game])
+    return Report(Action.BOARD, row, [row.game])
 
 
 def next_actor(report: Report) -> int | None:
@@ -172,12 +172,17 @@ def next_actor(report: Report) -> int | None:
 
 
 def message_content(
-    report: Report, notify: int | None = None, language: str = "en"
+    report: Report,
+    notify: int | None = None,
+    language: str = "en",
+    notes: Sequence[Text] = (),
 ) -> tuple[str, list[int]]:
     """A result message's text in ``language`` and the users it pings.
 
     ``notify``: the player to act, when they are to be pinged; the challenged player of a
-    new challenge is always pinged.
+    new challenge is always pinged (the challenge names them by their mention, whatever the
+    language). ``notes``: the front end's own lines after the story (a thread it could not
+    open).
     """
     pinged: list[int] = []
 
@@ -187,30 +192,18 @@ def message_content(
         pinged.append(user_id)
         return f"<@{user_id}>"
 
-    lines = list(report.lines)
-    if report.match.status == Status.CHALLENGE and lines:
-        # Ping the challenged player where the challenge names them, whatever the language.
-        user_id = report.match.player_ids[1]
-        name = safe_name(report.match.player_names[1])
-        notify = user_id
-        lines[0] = _named(lines[0], name, mention(user_id, name))
+    challenge = report.match.status == Status.CHALLENGE
+    if challenge:
+        notify = report.match.player_ids[1]
+    if report.action is Action.BOARD:
+        lines = [board_caption(report.match)]
+    else:
+        lines = present.tell(report, safe_name, mention if challenge else None)
+    lines.extend(notes)
     text = " ".join(say(line, language) for line in lines)
     step = present.next_step(report.match, mention, language=language)
     parts = [text, step or ""]
     return present.fit("\n".join(p for p in parts if p)), pinged
-
-
-def _named(line: Text, name: str, mentioned: str) -> Text:
-    """``line`` with the challenged player's name replaced by their mention.
-
-    The parameter holding the name changes, not the words, so this works in every language;
-    when both players share the name, the parameter called ``opponent`` is the challenged one.
-    """
-    keys = [key for key, value in line.params.items() if value == name]
-    if not keys:
-        return line
-    key = next((k for k in keys if "opponent" in k), keys[-1])
-    return replace(line, params={**line.params, key: mentioned})
 
 
 def reminder_text(row: MatchRow, user_id: int, idle_seconds: float, language: str = "en") -> str:

@@ -24,7 +24,7 @@ import contextlib
 import functools
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -33,7 +33,7 @@ from discord.ext import commands
 from bot import present
 from bot.computer import computer_available
 from bot.engine import Phase
-from bot.i18n import LANGUAGES, _, language_of, say
+from bot.i18n import LANGUAGES, Text, _, language_of, say
 from bot.matfile import mat_filename
 from bot.records import Action, MatchRow
 from bot.services import Services
@@ -120,8 +120,9 @@ class Publisher:
         try:
             requester = reply.interaction.user.id
             language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
+            notes: list[Text] = []  # our own lines after the story
             if report.action == Action.ACCEPT:
-                thread = await self._open_thread(reply, report, language)
+                thread = await self._open_thread(reply, report, language, notes)
                 if thread is not None:
                     report.match = await self.services.club.move_to_thread(
                         report.match.id, thread.id, report.match.channel_id
@@ -130,7 +131,7 @@ class Publisher:
                     on = _("The game is on in {thread}.", thread=thread.mention)
                     await reply.send(content=say(on, language), allowed_mentions=NO_MENTIONS)
                     return
-            kwargs = await self._message(report, requester, language)
+            kwargs = await self._message(report, requester, language, notes)
         finally:
             await removing  # the old buttons are gone before the new board appears
         message = await reply.send(**kwargs)
@@ -216,7 +217,7 @@ class Publisher:
         return [png_file(png, f"board-{index}.png") for index, png in enumerate(pngs, start=1)]
 
     async def _message(
-        self, report: Report, requester: int | None, language: str
+        self, report: Report, requester: int | None, language: str, notes: Sequence[Text] = ()
     ) -> dict[str, Any]:
         """Everything a result message holds, in ``language``: text, pings, boards, match
         file, buttons."""
@@ -231,7 +232,7 @@ class Publisher:
         files = await self.render(report, style=style, language=language)
         if report.match_over and report.match.home_channel_id is None:
             files += await self._match_files(report)
-        content, pinged = message_content(report, notify, language)
+        content, pinged = message_content(report, notify, language, notes)
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(pinged)}
         if files:
             kwargs["files"] = files
@@ -262,12 +263,12 @@ class Publisher:
     # --- threads and match files ---------------------------------------------------------
 
     async def _open_thread(
-        self, reply: Reply, report: Report, language: str
+        self, reply: Reply, report: Report, language: str, notes: list[Text]
     ) -> discord.Thread | None:
         """A public thread for an accepted game, when the server asks for one; else None.
 
         Without the permission (or if Discord refuses) the game stays in the channel and the
-        players are told why.
+        players are told why (a line added to ``notes``).
         """
         interaction = reply.interaction
         channel = interaction.channel
@@ -279,7 +280,7 @@ class Publisher:
         names = say(_("{first} vs {second}", first=first, second=second), language)
         permissions = interaction.app_permissions
         if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-            report.lines.append(THREADS_MISSING)
+            notes.append(THREADS_MISSING)
             return None
         try:
             if interaction.message is not None:
@@ -291,7 +292,7 @@ class Publisher:
             )
         except discord.HTTPException as exc:
             log.warning("could not open a thread in %s: %s", channel.id, exc)
-            report.lines.append(THREADS_MISSING)
+            notes.append(THREADS_MISSING)
             return None
 
     async def _close_thread(self, report: Report, language: str) -> None:
@@ -302,7 +303,8 @@ class Publisher:
         home = self.bot.get_channel(row.home_channel_id)
         thread = self.bot.get_channel(row.channel_id)
         # The dice secret (the line that reveals it: present.reveal_line) stays in the thread.
-        lines = [line for line in report.lines if "secret" not in line.params]
+        told = present.tell(report, safe_name)
+        lines = [line for line in told if "secret" not in line.params]
         text = (
             " ".join(say(line, language) for line in lines[-2:])
             if lines
@@ -402,7 +404,7 @@ class Publisher:
         names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
         text = present.analysis_text(names, analyses, review.luck, language=language)
         boards = [m.game for result in analyses.values() for m in result.mistakes]
-        report = Report(Action.ANALYZE, row, [], boards[:MISTAKE_BOARDS])
+        report = Report(Action.ANALYZE, row, boards[:MISTAKE_BOARDS])
         files = await self.render(report, last_play=False, language=language, lane=True)
         if review.luck.games:  # a game with no roll at all has no chart
             inputs = review.luck.games[-1].chart_inputs()

@@ -14,7 +14,8 @@ import pytest
 
 from bot import present
 from bot.errors import UserError
-from bot.i18n import say
+from bot.i18n import join, say
+from bot.reports import Report
 
 
 def refused(error: UserError, language: str | None = None) -> str:
@@ -29,3 +30,8 @@ def refuses(kind: type[UserError], pattern: str) -> Iterator[None]:
         yield
     words = refused(caught.value)
     assert re.search(pattern, words), f"{pattern!r} not in {words!r}"
+
+
+def told(report: Report, language: str | None = None) -> str:
+    """A report's story in one line, as offline play tells it (English unless ``language``)."""
+    return say(join(present.tell(report)), language)

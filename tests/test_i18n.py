@@ -24,6 +24,8 @@ from babel.messages.extract import extract_from_dir  # noqa: E402
 from babel.messages.mofile import read_mo, write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
+from tests.telling import told  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "fr" / "LC_MESSAGES" / "gammon.po"
 MO = PO.with_suffix(".mo")
@@ -389,7 +391,7 @@ async def test_a_whole_match_in_french_reads_only_french(service, roller) -> Non
     said: list[str] = []
 
     def hear(report) -> None:
-        words = report.words("fr")
+        words = told(report, "fr")
         said.append(words)
         step = next_step(report.match, language="fr")
         if step:

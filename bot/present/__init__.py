@@ -66,6 +66,7 @@ from bot.present.story import (
     result_line,
     reveal_line,
     score_line,
+    tell,
 )
 from bot.present.words import (
     CUBE_ACTION_WORDS,
@@ -136,4 +137,5 @@ __all__ = [
     "rolls_words",
     "score_line",
     "stats_text",
+    "tell",
 ]
