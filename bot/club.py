@@ -12,8 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import Name, NoGameError, NotYourTurnError, UserError
-from bot.i18n import _
+from bot.errors import Name, NoGameError, NotYourTurnError, Refusal, UserError
 from bot.matfile import export_text
 from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
@@ -55,19 +54,17 @@ class ClubService:
         """
         row = await self.store.get_match(match_id)
         if row is None or row.guild_id != guild_id or row.status != Status.FINISHED:
-            raise UserError(_("That rematch button belongs to a match that is not over."))
+            raise UserError(Refusal.REMATCH_NOT_OVER)
         me = row.player_index(user.id)
         if me is None:
             raise NotYourTurnError(
-                _(
-                    "Only {first} and {second} can ask for a rematch.",
-                    first=Name(row.player_names[0]),
-                    second=Name(row.player_names[1]),
-                )
+                Refusal.REMATCH_PLAYERS,
+                first=Name(row.player_names[0]),
+                second=Name(row.player_names[1]),
             )
         if row.computer_level is not None:
             if computer is None:
-                raise UserError(_("The computer opponent is not available right now."))
+                raise UserError(Refusal.COMPUTER_AWAY)
             return await self.session.play_computer(
                 guild_id,
                 channel_id,
@@ -131,22 +128,20 @@ class ClubService:
         changes: dict[str, Any] = {}
         if notify is not None:
             if notify not in NOTIFY_CHOICES:
-                raise UserError(
-                    _("Pick a notice setting: {choices}.", choices=", ".join(NOTIFY_CHOICES))
-                )
+                raise UserError(Refusal.PICK_NOTICE, choices=tuple(NOTIFY_CHOICES))
             changes["notify"] = notify
         if notify_minutes is not None:
             if not 1 <= notify_minutes <= 24 * 60:
-                raise UserError(_("Pick between 1 and 1440 minutes."))
+                raise UserError(Refusal.PICK_MINUTES)
             changes["notify_minutes"] = notify_minutes
             changes.setdefault("notify", "idle")
         if board_side is not None:
             if board_side not in BOARD_SIDES:
-                raise UserError(_("Pick where your home board goes: right or left."))
+                raise UserError(Refusal.PICK_BOARD_SIDE)
             changes["board_side"] = board_side
         if theme is not None:
             if theme not in THEME_CHOICES:
-                raise UserError(_("Pick a theme: {choices}.", choices=", ".join(THEME_CHOICES)))
+                raise UserError(Refusal.PICK_THEME, choices=tuple(THEME_CHOICES))
             changes["theme"] = theme
         updated = replace(current, **changes)
         if changes:
@@ -207,7 +202,7 @@ class ClubService:
         if match_id is None:
             row = await self.session.latest(channel_id)
             if row is None:
-                raise NoGameError(_("No match has been played in this channel yet."))
+                raise NoGameError(Refusal.NO_MATCH_YET)
         else:
             row = await self.store.get_match(match_id)
             if (
@@ -216,7 +211,7 @@ class ClubService:
                 or row.game is None
                 or (visible is not None and not await visible(row))
             ):
-                raise UserError(_("There is no match #{number} on this server.", number=match_id))
+                raise UserError(Refusal.NO_SUCH_MATCH, number=match_id)
         events = await self.store.events(row.id)
         text = await asyncio.to_thread(export_text, row, events, kind)
         return row, text

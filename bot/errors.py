@@ -54,6 +54,25 @@ class Refusal(StrEnum):
     OPPONENT_MUST_ANSWER = "opponent-must-answer"  # opponent
     CLAIM_ON_OWN_TURN = "claim-on-own-turn"
     CLAIM_TOO_EARLY = "claim-too-early"  # opponent, minutes (an int)
+    # club life: rematches, settings, match files
+    REMATCH_NOT_OVER = "rematch-not-over"
+    REMATCH_PLAYERS = "rematch-players"  # first, second
+    COMPUTER_AWAY = "computer-away"
+    PICK_NOTICE = "pick-notice"  # choices
+    PICK_MINUTES = "pick-minutes"
+    PICK_BOARD_SIDE = "pick-board-side"
+    PICK_THEME = "pick-theme"  # choices
+    NO_MATCH_YET = "no-match-yet"
+    NO_SUCH_MATCH = "no-such-match"  # number
+    # reviews: hints, analyses, dice checks
+    NO_GAME_HERE = "no-game-here"
+    HINTS_FOR_PLAYERS = "hints-for-players"
+    HINTS_OFF_RATED = "hints-off-rated"
+    HINTS_OFF_SERVER = "hints-off-server"
+    HINTS_OWN_TURN = "hints-own-turn"
+    ANALYSIS_COOLDOWN = "analysis-cooldown"  # seconds
+    ANALYSIS_FINISHED_ONLY = "analysis-finished-only"
+    NO_SUCH_PUBLIC = "no-such-public"  # public
     # the store
     CHANNEL_BUSY = "channel-busy"
     CONFLICT = "conflict"

@@ -171,6 +171,30 @@ REFUSALS: dict[Refusal, Text] = {
     ),
     Refusal.CLAIM_ON_OWN_TURN: _("It's your turn: you can't claim a win while others wait on you."),
     Refusal.CLAIM_TOO_EARLY: _("{opponent} still has {minutes} to act before you can claim."),
+    Refusal.REMATCH_NOT_OVER: _("That rematch button belongs to a match that is not over."),
+    Refusal.REMATCH_PLAYERS: _("Only {first} and {second} can ask for a rematch."),
+    Refusal.COMPUTER_AWAY: _("The computer opponent is not available right now."),
+    Refusal.PICK_NOTICE: _("Pick a notice setting: {choices}."),
+    Refusal.PICK_MINUTES: _("Pick between 1 and 1440 minutes."),
+    Refusal.PICK_BOARD_SIDE: _("Pick where your home board goes: right or left."),
+    Refusal.PICK_THEME: _("Pick a theme: {choices}."),
+    Refusal.NO_MATCH_YET: _("No match has been played in this channel yet."),
+    Refusal.NO_SUCH_MATCH: _("There is no match #{number} on this server."),
+    Refusal.NO_GAME_HERE: _("There is no game in this channel."),
+    Refusal.HINTS_FOR_PLAYERS: _("Hints are for the players of this game."),
+    Refusal.HINTS_OFF_RATED: _("Hints are off in rated games."),
+    Refusal.HINTS_OFF_SERVER: _("This server has turned hints off."),
+    Refusal.HINTS_OWN_TURN: _("Hints are for your own turn."),
+    Refusal.ANALYSIS_COOLDOWN: _(
+        "You asked for an analysis a moment ago: try again in {seconds} s."
+    ),
+    Refusal.ANALYSIS_FINISHED_ONLY: _(
+        "The analysis covers finished games only: ask again when this game is over."
+    ),
+    Refusal.NO_SUCH_PUBLIC: _(
+        "No match here used the public value {public}. Copy it from the message "
+        "that ended the match."
+    ),
     Refusal.CHANNEL_BUSY: _(
         "This channel already has a game or a challenge. Finish it first, or play in another "
         "channel or thread."
@@ -190,6 +214,7 @@ REFUSALS: dict[Refusal, Text] = {
 _SPOKEN: dict[str, Callable[[object], Text | str]] = {
     "minutes": lambda value: minutes_words(int(value)),  # type: ignore[call-overload]
     "levels": lambda value: ", ".join(str(level) for level in value),  # type: ignore[attr-defined]
+    "choices": lambda value: ", ".join(str(choice) for choice in value),  # type: ignore[attr-defined]
 }
 
 
