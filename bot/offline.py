@@ -20,7 +20,9 @@ from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
 from bot.engine import EngineError, Game, MatchOptions, ResultKind
 from bot.errors import UserError
-from bot.i18n import Text, _, join, language_of, say
+from bot.i18n import Text, join, language_of, say
+from bot.present import notices
+from bot.present.notices import COMMANDS, GAME_SAVED
 from bot.records import Action, MatchRow, Status
 from bot.reports import NO_CONTEXT
 from bot.services import Services, build_services
@@ -33,10 +35,6 @@ from renderers.panels import ENGLISH
 OFFLINE_GUILD = 0
 OFFLINE_CHANNEL = 0
 COMPUTER_ID = 3
-COMMANDS = _(
-    "Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,\n"
-    "resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"
-)
 
 
 # The words typed, as the game actions they run (a play may also be typed on its own).
@@ -52,8 +50,6 @@ COMMAND_ACTIONS = {
     "accept": Action.RESIGN_ACCEPT,
     "reject": Action.RESIGN_REJECT,
 }
-
-GAME_SAVED = _("Game saved: run the same command again to continue.")
 
 
 def _board_words(language: str) -> BoardWords:
@@ -92,9 +88,7 @@ class Terminal:
             game = row.game
             viewer = present.perspective(game)
             self.say(game.position_for(viewer).ascii())
-            self.say(
-                _("(X = {x}, O = {o})", x=row.player_names[viewer], o=row.player_names[1 - viewer])
-            )
+            self.say(notices.sides_line(row.player_names[viewer], row.player_names[1 - viewer]))
         step = present.next_step(row, commands=False, language=self.language)
         if step:
             self.say(step)
@@ -110,7 +104,7 @@ class Terminal:
             words=_board_words(self.language),
         )
         path.write_bytes(png)
-        self.say(_("[board image: {path}]", path=path))
+        self.say(notices.board_image_line(path))
 
     def actor(self, row: MatchRow) -> Player:
         """Who types next: the player the game is waiting for."""
@@ -132,7 +126,7 @@ class Terminal:
             return True
         row = await self.service.current(OFFLINE_CHANNEL)
         if row is None:
-            self.say(_("No game is running."))
+            self.say(notices.NO_GAME_RUNNING)
             return False
         if word == "history":
             row, events = await self.service.history(OFFLINE_CHANNEL)
@@ -149,7 +143,7 @@ class Terminal:
             return True
         action = Action.MOVE if "/" in word else COMMAND_ACTIONS.get(word)
         if action is None:
-            self.say(_("Unknown command '{command}'. {commands}", command=word, commands=COMMANDS))
+            self.say(notices.unknown_command(word))
             return True
         report = await self.act(action, row, user, line if "/" in word else rest)
         self.show(report)
@@ -209,7 +203,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
                 Player(row.player_ids[0], row.player_names[0]),
                 Player(row.player_ids[1], row.player_names[1], row.computer_level is not None),
             )
-            terminal.say(_("Resuming your saved game (start afresh with --new)."))
+            terminal.say(notices.RESUMING)
             if row.game is not None:
                 terminal.show(Report(Action.BOARD, row, [row.game]))
         else:
@@ -249,7 +243,7 @@ async def _loop(terminal: Terminal) -> int:
     while True:
         row = await terminal.service.current(OFFLINE_CHANNEL)
         if row is None or row.status != Status.PLAYING:
-            terminal.say(_("Game over. Thanks for playing!"))
+            terminal.say(notices.GAME_OVER)
             return 0
         prompt = f"{terminal.actor(row).name}> "
         print(prompt, end="", file=terminal.stdout, flush=True)
@@ -265,15 +259,15 @@ async def _loop(terminal: Terminal) -> int:
             terminal.say(present.refusal(exc))
             continue
         except KeyError:
-            terminal.say(_("Resign with single, gammon or backgammon."))
+            terminal.say(notices.RESIGN_HOW)
             continue
         except DiceExhausted:
-            terminal.say(_("The scripted dice (--dice) ran out. Game saved."))
+            terminal.say(notices.DICE_RAN_OUT)
             return 0
         if not keep_going:
             row = await terminal.service.current(OFFLINE_CHANNEL)
             if row is not None and row.status == Status.PLAYING:
                 terminal.say(GAME_SAVED)
                 return 0
-            terminal.say(_("Game over. Thanks for playing!"))
+            terminal.say(notices.GAME_OVER)
             return 0

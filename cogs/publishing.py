@@ -33,8 +33,9 @@ from discord.ext import commands
 from bot import present
 from bot.computer import computer_available
 from bot.engine import Phase
-from bot.i18n import LANGUAGES, Text, _, language_of, say
+from bot.i18n import LANGUAGES, Text, language_of, say
 from bot.matfile import mat_filename
+from bot.present import notices
 from bot.records import Action, MatchRow
 from bot.services import Services
 from bot.session import Report, Review
@@ -50,14 +51,6 @@ from renderers.charts import rating_chart, win_chance_chart
 
 log = logging.getLogger(__name__)
 
-THREADS_MISSING = _(
-    "This server wants a thread per game, but I can't open one here: give me the Create "
-    "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
-)
-COMPUTER_STUCK = _(
-    "The computer cannot play this game: it failed several times in a row. A moderator can "
-    "end the game with /backgammon cancel."
-)
 REMINDER_INTERVAL = 60.0  # seconds between looks for players to remind
 MISTAKE_BOARDS = 5  # the most mistake boards an analysis attaches
 
@@ -128,7 +121,7 @@ class Publisher:
                         report.match.id, thread.id, report.match.channel_id
                     )
                     await self._post(thread, report, requester, language)
-                    on = _("The game is on in {thread}.", thread=thread.mention)
+                    on = notices.game_on_line(thread.mention)
                     await reply.send(content=say(on, language), allowed_mentions=NO_MENTIONS)
                     return
             kwargs = await self._message(report, requester, language, notes)
@@ -169,7 +162,9 @@ class Publisher:
             )
             return
         language = await self.language(row.guild_id)
-        await channel.send(content=say(COMPUTER_STUCK, language), allowed_mentions=NO_MENTIONS)
+        await channel.send(
+            content=say(notices.COMPUTER_STUCK, language), allowed_mentions=NO_MENTIONS
+        )
 
     async def resume_computer_turns(self) -> None:
         """Finish computer turns left open before this start, and post them."""
@@ -277,10 +272,10 @@ class Publisher:
         if not (await self.services.club.guild_settings(interaction.guild_id)).threads:
             return None
         first, second = report.match.player_names  # a thread's name shows no markdown
-        names = say(_("{first} vs {second}", first=first, second=second), language)
+        names = say(notices.thread_name(first, second), language)
         permissions = interaction.app_permissions
         if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-            notes.append(THREADS_MISSING)
+            notes.append(notices.THREADS_MISSING)
             return None
         try:
             if interaction.message is not None:
@@ -292,7 +287,7 @@ class Publisher:
             )
         except discord.HTTPException as exc:
             log.warning("could not open a thread in %s: %s", channel.id, exc)
-            notes.append(THREADS_MISSING)
+            notes.append(notices.THREADS_MISSING)
             return None
 
     async def _close_thread(self, report: Report, language: str) -> None:
@@ -308,15 +303,13 @@ class Publisher:
         text = (
             " ".join(say(line, language) for line in lines[-2:])
             if lines
-            else say(_("The match is over."), language)
+            else say(notices.MATCH_OVER, language)
         )
         if isinstance(home, discord.abc.Messageable):
             files = await self._match_files(report)
             view = view_for(row, language)
-            where = (
-                _("Played in {thread}.", thread=thread.mention)
-                if isinstance(thread, discord.Thread)
-                else _("Played in its thread.")
+            where = notices.played_in(
+                thread.mention if isinstance(thread, discord.Thread) else None
             )
             kwargs: dict[str, Any] = {
                 "content": present.fit(f"{text}\n({say(where, language)})"),
@@ -361,11 +354,7 @@ class Publisher:
         row, text = await self.services.club.match_file(
             guild_id, channel_id, match_id, format, visible=visible
         )
-        caption = _(
-            "Match #{number}, {players}: open it in GNU Backgammon or eXtreme Gammon.",
-            number=row.id,
-            players=versus(row),
-        )
+        caption = notices.export_caption(row.id, versus(row))
         return row, {
             "content": say(caption, language),
             "file": text_file(text, mat_filename(row, format)),
@@ -383,7 +372,7 @@ class Publisher:
         text = present.stats_text(stats, name, language=language)
         if record:
             text += "\n" + present.computer_record_text(record, language=language)
-        title = say(_("{name}'s backgammon", name=name), language)
+        title = say(notices.record_title(name), language)
         embed = discord.Embed(title=title, description=text)
         history = await self.services.reviews.rating_history(guild_id, user.id)
         if not history:
@@ -477,7 +466,7 @@ class Publisher:
             if review.luck.players and isinstance(channel, discord.abc.Messageable):
                 names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
                 language = await self.language(row.guild_id)
-                title = say(_("**Game {number}: skill and luck**", number=game_number), language)
+                title = say(notices.review_title(game_number), language)
                 luck = present.luck_lines(names, review.luck, review.analyses, language=language)
                 text = f"{title}\n{luck}"
                 await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
