@@ -599,7 +599,8 @@ def test_user_errors_keep_their_message_through_a_worker_and_the_store() -> None
     assert type(turn) is NotYourTurnError and isinstance(turn.params["player"], Name)
     assert say(present.refusal(turn, display=str.upper)) == "It's BO_B's turn."
     unavailable = pickle.loads(pickle.dumps(ComputerUnavailableError()))
-    assert isinstance(unavailable.text, Text) and str(unavailable) == str(unavailable.text)
+    assert unavailable.reason is Refusal.COMPUTER_UNAVAILABLE
+    assert "bgsage" in say(present.refusal(unavailable), "fr")
     from bot.engine import Game
 
     with pytest.raises(ValueError) as refused:
