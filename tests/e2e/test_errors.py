@@ -24,11 +24,11 @@ async def test_every_error_is_answered_privately_and_truthfully(harness: Harness
     async def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    # A button, a bug before anything is stored.
-    accept = h.service.accept
-    h.service.accept = boom  # type: ignore[method-assign]
+    # A button, a bug before anything is stored (every front end acts through act()).
+    act = h.service.act
+    h.service.act = boom  # type: ignore[method-assign]
     assert await h.error_of(await h.press(h.bob, challenge, "accept")) == SORRY
-    h.service.accept = accept  # type: ignore[method-assign]
+    h.service.act = act  # type: ignore[method-assign]
 
     # A button, a failure after the action is stored.
     publish = cog.publisher.publish
@@ -40,10 +40,9 @@ async def test_every_error_is_answered_privately_and_truthfully(harness: Harness
     assert live is not None and live.status == "playing"  # it was indeed stored
 
     # A command, a bug before anything is stored; a player's mistake; a restart.
-    move = h.service.move
-    h.service.move = boom  # type: ignore[method-assign]
+    h.service.act = boom  # type: ignore[method-assign]
     assert await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5")) == SORRY
-    h.service.move = move  # type: ignore[method-assign]
+    h.service.act = act  # type: ignore[method-assign]
     assert "turn" in await h.error_of(await h.slash(h.bob, "roll"))
     cog.accepting = False
     assert "restarting" in await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5"))
