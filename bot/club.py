@@ -148,6 +148,10 @@ class ClubService:
             await self.store.save_user_settings(user_id, updated)
         return updated
 
+    async def match(self, match_id: int) -> MatchRow | None:
+        """A stored match as it stands now (a reminder checks nobody acted meanwhile)."""
+        return await self.store.get_match(match_id)
+
     async def games_of(self, guild_id: int, user_id: int) -> list[MatchRow]:
         """A player's live challenges and games on a server, oldest first."""
         rows = await self.store.live_matches_in(guild_id)

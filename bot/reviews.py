@@ -29,7 +29,7 @@ from bot.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.errors import NoGameError, NotYourTurnError, Refusal, UnreadableMatchError, UserError
 from bot.fairdice import VerifyResult, verify_events
 from bot.luck import MatchLuck
-from bot.records import EventRecord, MatchRow, Status
+from bot.records import ComputerResults, EventRecord, MatchRow, Status
 from bot.reports import Player, Review, SessionSettings
 from bot.reviewcodec import GameReview, review_from_text, review_to_text
 from bot.storage import Storage
@@ -338,6 +338,10 @@ class ReviewService:
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
         return await self.store.rating_history(guild_id, user_id)
+
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResults]:
+        """A member's record against the computer on a server, level by level."""
+        return await self.store.computer_results(guild_id, user_id)
 
 
 __all__ = [

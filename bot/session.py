@@ -1,9 +1,13 @@
 """Per-channel game sessions: lock, load, check the actor, act, save, report.
 
-This layer knows nothing of Discord: it takes plain ids and display names, runs the action
-through the rules engine under the channel's lock, stores the new state with its events in
-one transaction (see :mod:`bot.storage`), and returns a :class:`Report` that any front end
-(the Discord cog, the terminal) turns into messages and board images.
+This layer knows nothing of Discord and writes no player words: it takes plain ids and
+names, runs the action named by the front end through the action table
+(:data:`bot.actions.RULES`, via :meth:`SessionService.act`) under the channel's lock, stores
+the new state with its events in one transaction (see :mod:`bot.storage`), publishes the
+change's facts (:mod:`bot.facts`) and returns a :class:`Report` of values that any front end
+(the Discord cog, the terminal) tells (``bot.present.tell``) and draws. Refusals are typed
+(:class:`bot.errors.Refusal`). May import the engine, records, errors, facts, the turn and
+the action table, storage's interface; never ``bot/present`` nor a front end.
 """
 
 from __future__ import annotations

@@ -367,7 +367,7 @@ class Publisher:
         """A player's record on this server in ``language``, with their rating chart when
         they have one."""
         stats = await self.session.stats(guild_id, user.id)
-        record = await self.session.store.computer_results(guild_id, user.id)
+        record = await self.services.reviews.computer_results(guild_id, user.id)
         name = safe_name(user.display_name)
         text = present.stats_text(stats, name, language=language)
         if record:
@@ -509,7 +509,7 @@ class Publisher:
             channel = self.bot.get_channel(row.channel_id)
             if not isinstance(channel, discord.abc.Messageable):
                 continue
-            fresh = await self.session.store.get_match(row.id)
+            fresh = await self.services.club.match(row.id)
             if (
                 fresh is None
                 or fresh.version != row.version
