@@ -90,7 +90,6 @@ SESSION_LAYER = [
 WORDS_NOT_YET_MOVED = {
     Path("bot/client.py"),
     Path("cogs/backgammon.py"),
-    Path("cogs/helpers.py"),
 }
 MARKERS = {"_", "N_"}
 

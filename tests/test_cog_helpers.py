@@ -135,9 +135,12 @@ def test_settings_text_says_each_choice() -> None:
 def test_the_docstring_examples_hold() -> None:
     import doctest
 
+    import bot.present.club
     import cogs.helpers
 
     assert doctest.testmod(cogs.helpers).failed == 0
+    assert doctest.testmod(bot.present.club).attempted > 0
+    assert doctest.testmod(bot.present.club).failed == 0
 
 
 def test_board_and_chart_words_in_english_are_the_renderers_own() -> None:
