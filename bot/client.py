@@ -30,7 +30,9 @@ from discord.ext import commands
 from bot import present
 from bot.config import Settings
 from bot.errors import StoreUnavailableError, UserError
-from bot.i18n import Text, _, say
+from bot.i18n import Text, say
+from bot.present import notices
+from bot.present.notices import NO_DMS, NOT_HERE, SAVED_TEXT, SORRY_TEXT
 from bot.services import Services
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
@@ -65,14 +67,7 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-SORRY_TEXT = _("Something went wrong; the game is unchanged.")
-SAVED_TEXT = _(
-    "Your action was saved, but posting the result failed. "
-    "/backgammon board shows the game as it is now."
-)
 SORRY, SAVED = str(SORRY_TEXT), str(SAVED_TEXT)  # the English words, for logs and tests
-NO_DMS = _("Backgammon is played in a server's channels, not in direct messages.")
-NOT_HERE = _("You can't use this command here.")
 
 # Errors whose message is meant for the player: a refused action, a bad option, a check.
 PLAYER_ERRORS = (UserError, app_commands.TransformerError, app_commands.CheckFailure)
@@ -116,7 +111,7 @@ def _player_words(error: BaseException) -> Text | str:
         return NO_DMS
     if isinstance(error, app_commands.TransformerError):
         value = discord.utils.escape_markdown(str(error.value))[:100]
-        return _("{value} is not a valid value for this option.", value=value)
+        return notices.invalid_option(value)
     if isinstance(error, app_commands.CheckFailure):
         return NOT_HERE
     return str(error)

@@ -30,8 +30,9 @@ from discord.ext import commands
 
 from bot import present
 from bot.engine import MatchOptions, ResultKind
-from bot.errors import UserError
+from bot.errors import Refusal, UserError
 from bot.i18n import _, language_of, say
+from bot.present import notices
 from bot.records import Action, ClaimRule
 from bot.services import Services
 from bot.session import ActionContext, Player, Report
@@ -52,7 +53,6 @@ from cogs.views import ButtonRef
 
 log = logging.getLogger(__name__)
 
-RESTARTING = _("The bot is restarting; try again in a moment.")
 # Discord's integer options stop at 2^53-1 (JavaScript's safe integers): a larger bound
 # makes it refuse the whole command sync (400 50035), and the bot would not start.
 MAX_MATCH_NUMBER = 2**53 - 1
@@ -154,7 +154,7 @@ class Backgammon(
         """
         reply = reply or Reply(interaction, pressed=pressed, private=private)
         if not self.accepting:
-            await self.bot.tree.on_error(interaction, UserError(RESTARTING))  # type: ignore[arg-type]
+            await self.bot.tree.on_error(interaction, UserError(notices.RESTARTING))  # type: ignore[arg-type]
             return
         self.in_flight += 1
         self.idle.clear()
@@ -417,7 +417,7 @@ class Backgammon(
     async def cancel(self, interaction: Interaction) -> None:
         async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
-                raise UserError(_("Only members with Manage Messages can cancel a game."))
+                raise UserError(notices.MODERATORS_CANCEL)
             user = player_of(interaction.user)
             return await self.session.act(interaction.channel_id or 0, user, Action.CANCEL, ctx)
 
@@ -428,9 +428,7 @@ class Backgammon(
         async def action(_ctx: ActionContext) -> Report:
             row = await self.session.current(interaction.channel_id or 0)
             if row is None or row.game is None:
-                raise UserError(
-                    _("There is no game in this channel. Start one with /backgammon challenge.")
-                )
+                raise UserError(Refusal.NO_GAME)
             return board_report(row)
 
         await self._act(interaction, action)
@@ -468,12 +466,12 @@ class Backgammon(
             )
             language = await self._language(interaction)
             lines = present.leaderboard_lines(rows, display=safe_name, language=language)
-            empty = _("No rated matches have been finished yet.")
+            empty = notices.LEADERBOARD_EMPTY
             embed = discord.Embed(
-                title=say(_("Backgammon leaderboard"), language),
+                title=say(notices.LEADERBOARD_TITLE, language),
                 description="\n".join(lines) or say(empty, language),
             )
-            footer = _("FIBS ratings from rated matches · start at 1500")
+            footer = notices.LEADERBOARD_FOOTER
             embed.set_footer(text=say(footer, language))
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
@@ -497,12 +495,7 @@ class Backgammon(
                 guild_id=interaction.guild_id or 0,
                 visible=lambda row: can_view(interaction, row),
             )
-            content = _(
-                "Match #{number} ({players}): {result}",
-                number=row.id,
-                players=versus(row),
-                result=verify_words(result),
-            )
+            content = notices.verify_line(row.id, versus(row), verify_words(result))
             if same_place(interaction, row):
                 language = await self._language(interaction)
                 await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
@@ -527,14 +520,12 @@ class Backgammon(
                 stats = report.players.get(user.id)
                 who = safe_name(user.display_name)
                 if stats is None:
-                    raise UserError(
-                        _("{who} has not rolled in a game on this server yet.", who=who)
-                    )
+                    raise UserError(notices.never_rolled(who))
                 text = present.dice_text(stats, who, language=language)
             embed = discord.Embed(
-                title=say(_("Dice check"), language), description=present.fit(text, 4000)
+                title=say(notices.DICE_TITLE, language), description=present.fit(text, 4000)
             )
-            footer = _("Only rolls actually played here count · fair dice: 1/6 a face")
+            footer = notices.DICE_FOOTER
             embed.set_footer(text=say(footer, language))
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
@@ -548,7 +539,7 @@ class Backgammon(
             language = interaction.locale  # a private answer: the reader's language
             text = games_text(rows, me, self.session.clock(), language_of(language))
             embed = discord.Embed(
-                title=say(_("Your games"), language), description=present.fit(text, 4000)
+                title=say(notices.GAMES_TITLE, language), description=present.fit(text, 4000)
             )
             await reply.private(embed=embed)
 
@@ -590,15 +581,11 @@ class Backgammon(
             guild_id = interaction.guild_id or 0
             moderator = interaction.permissions.manage_messages
             if threads is not None and not moderator:
-                raise UserError(_("Only members with Manage Messages can change threads."))
+                raise UserError(notices.MODERATORS_THREADS)
             if language is not None and not moderator:
-                raise UserError(
-                    _("Only members with Manage Messages can change the server's language.")
-                )
+                raise UserError(notices.MODERATORS_LANGUAGE)
             if claim is not None and not moderator:
-                raise UserError(
-                    _("Only members with Manage Messages can change what a claim wins.")
-                )
+                raise UserError(notices.MODERATORS_CLAIM)
             mine = await self.services.club.update_user_settings(
                 interaction.user.id,
                 notify=notify,
@@ -660,6 +647,6 @@ class Backgammon(
     async def help(self, interaction: Interaction) -> None:
         language = interaction.locale  # a private answer: the reader's language
         embed = discord.Embed(
-            title=say(_("Backgammon"), language), description=present.help_text(language)
+            title=say(notices.HELP_TITLE, language), description=present.help_text(language)
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -85,12 +85,6 @@ SESSION_LAYER = [
         "reviews",
     )
 ]
-# Files that still write player sentences outside bot/present/ (issue #26 moves them there).
-# Shrink-only: a file cleaned of its words must leave this list (the test below says so).
-WORDS_NOT_YET_MOVED = {
-    Path("bot/client.py"),
-    Path("cogs/backgammon.py"),
-}
 MARKERS = {"_", "N_"}
 
 
@@ -122,17 +116,10 @@ def test_the_words_detector_sees_sentences_and_spares_command_descriptions() -> 
 
 @pytest.mark.parametrize("path", [p for folder in PACKAGES for p in _modules(folder)], ids=str)
 def test_player_words_are_written_only_in_bot_present(path: Path) -> None:
-    if path.parts[:2] == ("bot", "present") or path in WORDS_NOT_YET_MOVED:
+    if path.parts[:2] == ("bot", "present"):
         return
     lines = marked_words((ROOT / path).read_text(encoding="utf-8"))
     assert not lines, f"{path} writes player words on lines {lines}: move them to bot/present/"
-
-
-@pytest.mark.parametrize("path", sorted(WORDS_NOT_YET_MOVED), ids=str)
-def test_the_list_of_words_not_yet_moved_only_shrinks(path: Path) -> None:
-    assert marked_words((ROOT / path).read_text(encoding="utf-8")), (
-        f"{path} holds no player words any more: take it off WORDS_NOT_YET_MOVED"
-    )
 
 
 def _imports_present(path: Path) -> bool:

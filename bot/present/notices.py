@@ -51,6 +51,46 @@ def review_title(number: int) -> Text:
     return _("**Game {number}: skill and luck**", number=number)
 
 
+# --- answering an interaction that failed ---------------------------------------------------
+
+SORRY_TEXT = _("Something went wrong; the game is unchanged.")
+SAVED_TEXT = _(
+    "Your action was saved, but posting the result failed. "
+    "/backgammon board shows the game as it is now."
+)
+NO_DMS = _("Backgammon is played in a server's channels, not in direct messages.")
+NOT_HERE = _("You can't use this command here.")
+RESTARTING = _("The bot is restarting; try again in a moment.")
+
+
+def invalid_option(value: str) -> Text:
+    return _("{value} is not a valid value for this option.", value=value)
+
+
+# --- the slash commands' own answers -------------------------------------------------------
+
+MODERATORS_CANCEL = _("Only members with Manage Messages can cancel a game.")
+MODERATORS_THREADS = _("Only members with Manage Messages can change threads.")
+MODERATORS_LANGUAGE = _("Only members with Manage Messages can change the server's language.")
+MODERATORS_CLAIM = _("Only members with Manage Messages can change what a claim wins.")
+LEADERBOARD_TITLE = _("Backgammon leaderboard")
+LEADERBOARD_EMPTY = _("No rated matches have been finished yet.")
+LEADERBOARD_FOOTER = _("FIBS ratings from rated matches · start at 1500")
+DICE_TITLE = _("Dice check")
+DICE_FOOTER = _("Only rolls actually played here count · fair dice: 1/6 a face")
+GAMES_TITLE = _("Your games")
+HELP_TITLE = _("Backgammon")
+
+
+def verify_line(number: int, players: Text | str, result: Text | str) -> Text:
+    """A dice check's answer: which match, and its verdict."""
+    return _("Match #{number} ({players}): {result}", number=number, players=players, result=result)
+
+
+def never_rolled(who: str) -> Text:
+    return _("{who} has not rolled in a game on this server yet.", who=who)
+
+
 # --- buttons --------------------------------------------------------------------------------
 
 BUTTON_LABELS: dict[Action, Text] = {
