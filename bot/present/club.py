@@ -30,13 +30,13 @@ def waited(seconds: float) -> Text:
     return N_("{n} day", "{n} days", hours // 24, n=hours // 24)
 
 
+def versus_names(first: str, second: str) -> Text:
+    return _("{first} vs {second}", first=first, second=second)
+
+
 def versus(row: MatchRow, display: Callable[[str], str] = str) -> Text:
-    """Both players' escaped names: "alice vs bob"."""
-    return _(
-        "{first} vs {second}",
-        first=display(row.player_names[0]),
-        second=display(row.player_names[1]),
-    )
+    """Both players' names as ``display`` formats them: "alice vs bob"."""
+    return versus_names(display(row.player_names[0]), display(row.player_names[1]))
 
 
 def board_caption(row: MatchRow, display: Callable[[str], str] = str) -> Text:

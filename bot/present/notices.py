@@ -3,7 +3,10 @@ the terminal says around a game. Words only; the front end decides when to say t
 
 from __future__ import annotations
 
+from bot.engine import EngineErrorCode
 from bot.i18n import Text, _
+from bot.present.club import versus_names
+from bot.present.refusals import ENGINE_SENTENCES
 from bot.records import Action
 
 # --- the Discord publisher ------------------------------------------------------------------
@@ -16,7 +19,7 @@ COMPUTER_STUCK = _(
     "The computer cannot play this game: it failed several times in a row. A moderator can "
     "end the game with /backgammon cancel."
 )
-MATCH_OVER = _("The match is over.")
+MATCH_OVER = ENGINE_SENTENCES[EngineErrorCode.MATCH_OVER]  # the same words, said once
 
 
 def game_on_line(thread: str) -> Text:
@@ -25,7 +28,7 @@ def game_on_line(thread: str) -> Text:
 
 
 def thread_name(first: str, second: str) -> Text:
-    return _("{first} vs {second}", first=first, second=second)
+    return versus_names(first, second)
 
 
 def played_in(thread: str | None) -> Text:

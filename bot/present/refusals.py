@@ -158,14 +158,14 @@ REFUSALS: dict[Refusal, Text] = {
         "That button belongs to an earlier turn. Use the buttons on the latest board."
     ),
     Refusal.NOT_A_PLAYER: _("This is {first} and {second}'s game; you are not playing in it."),
-    Refusal.NOT_STARTED: _("The game has not started yet."),
+    Refusal.NOT_STARTED: ENGINE_SENTENCES[Code.NOT_STARTED],
     Refusal.WAIT_RESIGNATION_ANSWER: _("Wait for {opponent} to answer your resignation offer."),
     Refusal.ANSWER_RESIGNATION_FIRST: _("Answer the resignation offer first: accept or reject it."),
     Refusal.WAITING_TAKE_DROP: _("Waiting for {player} to take or drop."),
-    Refusal.NO_DOUBLE_TO_ANSWER: _("There is no double to answer."),
+    Refusal.NO_DOUBLE_TO_ANSWER: ENGINE_SENTENCES[Code.NO_DOUBLE_TO_ANSWER],
     Refusal.NOT_YOUR_TURN: _("It's {player}'s turn."),
     Refusal.ANSWER_DOUBLE_FIRST: _("Answer the double first: dropping it ends the game."),
-    Refusal.NO_RESIGNATION_OFFER: _("There is no resignation offer to answer."),
+    Refusal.NO_RESIGNATION_OFFER: ENGINE_SENTENCES[Code.NO_RESIGNATION],
     Refusal.OPPONENT_MUST_ANSWER: _(
         "{opponent} must answer your offer. You can play on meanwhile once they reject it."
     ),
