@@ -93,7 +93,15 @@ class ToAct:
         return self.match.player_ids[self.player]
 
 
-Fact = ActionTaken | MatchStarted | CubeTurned | GameOver | MatchOver | ToAct
+@dataclass(frozen=True, slots=True)
+class ComputerStuck:
+    """The computer failed its turn several times in a row and stopped trying by itself:
+    a moderator can cancel the game (published once per match; a later action tries again)."""
+
+    match: MatchRow
+
+
+Fact = ActionTaken | MatchStarted | CubeTurned | GameOver | MatchOver | ToAct | ComputerStuck
 Subscriber = Callable[[Sequence[Fact]], Awaitable[None]]
 
 CUBE_ACCEPTED = frozenset({Action.TAKE, Action.BEAVER})
@@ -161,6 +169,7 @@ class FactBus:
 
 __all__ = [
     "ActionTaken",
+    "ComputerStuck",
     "CubeTurned",
     "Fact",
     "FactBus",

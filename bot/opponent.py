@@ -8,8 +8,9 @@ start-up (:meth:`bot.session.SessionService.resume_computer_turns`) or before th
 next action.
 A turn that keeps failing is retried less and less often (5 s, 15 s, 45 s, 135 s); after
 :data:`COMPUTER_ATTEMPTS` failures the timers stop and the channel is told, once, that a
-moderator can cancel the game (the session's ``on_computer_stuck``). A later action in the
-channel still tries once more first, so a computer that recovers simply plays on.
+moderator can cancel the game (a :class:`~bot.facts.ComputerStuck` fact on the session's
+bus). A later action in the channel still tries once more first, so a computer that
+recovers simply plays on.
 
 A collaborator the session owns (:class:`ComputerOpponent`): it plays through the action
 table (:data:`bot.actions.RULES`), the same rules as a person's actions, and is handed the two

@@ -38,7 +38,7 @@ from bot.errors import (
     UnreadableMatchError,
     UserError,
 )
-from bot.facts import ActionTaken, Fact, FactBus, facts_of
+from bot.facts import ActionTaken, ComputerStuck, Fact, FactBus, facts_of
 from bot.fairdice import commitment, new_secret
 from bot.opponent import COMPUTER_ATTEMPTS, ComputerOpponent
 from bot.records import (
@@ -114,7 +114,6 @@ class SessionService:
         self._play_texts: dict[tuple[int, int], list[str]] = {}  # (match, version) -> plays
         # Called once when a computer turn has failed COMPUTER_ATTEMPTS times: the front end
         # tells the channel that a moderator can cancel the game.
-        self.on_computer_stuck: Callable[[MatchRow], Awaitable[None]] | None = None
         self._computer_factory = computer
         # Drawing and the computer's thinking run here: worker processes in the bot, the
         # same calls in threads for tests and offline play (with ``computer`` stand-ins).
@@ -585,8 +584,7 @@ class SessionService:
             await self.on_background_report(report)
 
     async def _tell_stuck(self, row: MatchRow) -> None:
-        if self.on_computer_stuck is not None:
-            await self.on_computer_stuck(row)
+        await self.facts.publish([ComputerStuck(row)])
 
     async def resume_computer_turns(self) -> list[Report]:
         """Finish every computer turn left open (a crash before this version, a failure).

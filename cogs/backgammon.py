@@ -96,7 +96,6 @@ class Backgammon(
         # Turns the session finishes on its own are posted.
         session = services.session
         session.on_background_report = self.publisher.post_background
-        session.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -105,6 +104,7 @@ class Backgammon(
         self.publisher.start_reminders()
 
     async def cog_unload(self) -> None:
+        self.publisher.stop_listening()
         self.publisher.stop_reminders()
         self.publisher.stop_reviews()
 

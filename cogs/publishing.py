@@ -33,6 +33,7 @@ from discord.ext import commands
 from bot import present
 from bot.computer import computer_available
 from bot.engine import Phase
+from bot.facts import ComputerStuck, Fact
 from bot.i18n import LANGUAGES, Text, language_of, say
 from bot.matfile import mat_filename
 from bot.present import notices
@@ -87,6 +88,8 @@ class Publisher:
         self._background: set[asyncio.Task[None]] = set()
         self._reviewing: set[tuple[int, int]] = set()  # (match, game) reviews under way
         self._reminders: asyncio.Task[None] | None = None
+        # News nobody asked for in a request comes as facts: a computer that keeps failing.
+        self.stop_listening = services.facts.subscribe(self._hear)
 
     async def language(self, guild_id: int, guild_locale: object = None) -> str:
         """The language of a server's public messages: its moderators' choice, else its
@@ -151,6 +154,11 @@ class Publisher:
         except discord.HTTPException:
             log.exception("cannot post to channel %s", report.match.channel_id)
         await self._review_finished_game(report)  # a game the resumed turn ended
+
+    async def _hear(self, facts: Sequence[Fact]) -> None:
+        for fact in facts:
+            if isinstance(fact, ComputerStuck):
+                await self.computer_stuck(fact.match)
 
     async def computer_stuck(self, row: MatchRow) -> None:
         """Tell a channel, publicly, that its computer opponent keeps failing and that a
