@@ -14,9 +14,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.engine import Game, GameResult
 from bot.records import Action, FinishedGame, MatchOutcome, MatchRow, NewEvent, Status
+
+if TYPE_CHECKING:  # the report module carries facts itself
+    from bot.reports import Report
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +105,24 @@ class ComputerStuck:
     match: MatchRow
 
 
-Fact = ActionTaken | MatchStarted | CubeTurned | GameOver | MatchOver | ToAct | ComputerStuck
+@dataclass(frozen=True, slots=True)
+class TurnResumed:
+    """The computer finished a turn left open (a failed try, a restart) outside any request:
+    its report, for a front end to post where the game is played."""
+
+    report: Report
+
+
+Fact = (
+    ActionTaken
+    | MatchStarted
+    | CubeTurned
+    | GameOver
+    | MatchOver
+    | ToAct
+    | ComputerStuck
+    | TurnResumed
+)
 Subscriber = Callable[[Sequence[Fact]], Awaitable[None]]
 
 CUBE_ACCEPTED = frozenset({Action.TAKE, Action.BEAVER})
@@ -179,5 +200,6 @@ __all__ = [
     "Step",
     "Subscriber",
     "ToAct",
+    "TurnResumed",
     "facts_of",
 ]

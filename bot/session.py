@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -38,7 +38,7 @@ from bot.errors import (
     UnreadableMatchError,
     UserError,
 )
-from bot.facts import ActionTaken, ComputerStuck, Fact, FactBus, facts_of
+from bot.facts import ActionTaken, ComputerStuck, Fact, FactBus, TurnResumed, facts_of
 from bot.fairdice import commitment, new_secret
 from bot.opponent import COMPUTER_ATTEMPTS, ComputerOpponent
 from bot.records import (
@@ -107,9 +107,6 @@ class SessionService:
         self.roller = roller or SystemRoller()
         self.settings = settings or SessionSettings()
         self.clock = clock
-        # Called with the report of work nobody asked for in this request (the computer's
-        # resumed turn), so the front end can post it to the channel.
-        self.on_background_report: Callable[[Report], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._play_texts: dict[tuple[int, int], list[str]] = {}  # (match, version) -> plays
         # Called once when a computer turn has failed COMPUTER_ATTEMPTS times: the front end
@@ -411,18 +408,30 @@ class SessionService:
         allow_challenge: bool = False,
         actor: Player | None = None,
     ) -> Report:
-        """Run one action under the channel's lock; a lost race is retried on fresh state."""
+        """Run one action under the channel's lock; a lost race is retried on fresh state.
+
+        What was stored before the request was judged (the computer's open turn, finished
+        first) is published whatever becomes of the request, once the lock is free.
+        """
         for attempt in range(CONFLICT_RETRIES):
-            async with self._lock(channel_id):
-                try:
-                    report = await self._act_locked(channel_id, act, ctx, allow_challenge, actor)
-                except ConflictError:
-                    # Another process wrote this channel between our read and our write.
-                    # Nothing of ours was stored; judge the request again on the new state.
-                    if attempt == CONFLICT_RETRIES - 1:
-                        raise
-                    log.info("channel %s: write conflict, retrying the action", channel_id)
-                    continue
+            earlier: list[Fact] = []
+            try:
+                async with self._lock(channel_id):
+                    report = await self._act_locked(
+                        channel_id, act, ctx, allow_challenge, actor, earlier
+                    )
+            except ConflictError:
+                await self.facts.publish(earlier)
+                # Another process wrote this channel between our read and our write.
+                # Nothing of ours was stored; judge the request again on the new state.
+                if attempt == CONFLICT_RETRIES - 1:
+                    raise
+                log.info("channel %s: write conflict, retrying the action", channel_id)
+                continue
+            except Exception:
+                await self.facts.publish(earlier)
+                raise
+            report.facts[:0] = earlier
             await self.facts.publish(report.facts)
             return report
         raise AssertionError("unreachable")
@@ -434,19 +443,21 @@ class SessionService:
         ctx: ActionContext,
         allow_challenge: bool,
         actor: Player | None = None,
+        earlier: list[Fact] | None = None,
     ) -> Report:
+        """``earlier``: where the facts of the computer's open turn, finished first, go."""
         now = self.clock()
-        earlier_facts: list[Fact] = []  # of the computer's open turn, finished first
+        if earlier is None:
+            earlier = []
         row = await self._expire_stale(channel_id, now)
         if self.computer.to_act(row):
-            # A computer turn left open (see resume_computer_turns): finish and post it
-            # first, then judge this request on the state it leads to.
+            # A computer turn left open (see resume_computer_turns): finish it first (its
+            # report goes out as a TurnResumed fact), then judge this request on the state
+            # it leads to.
             assert row is not None
             resumed = await self._resume_row(row)
             if resumed is not None:
-                earlier_facts.extend(resumed.facts)
-                if self.on_background_report is not None:
-                    await self.on_background_report(resumed)
+                earlier.extend([*resumed.facts, TurnResumed(resumed)])
             now = self.clock()
             row = await self._expire_stale(channel_id, now)
         if row is None or (ctx.match_id is not None and row.id != ctx.match_id):
@@ -463,9 +474,7 @@ class SessionService:
             raise UserError.of_engine(exc) from exc
         if row.computer_level is not None:
             await self.computer.play(turn)
-        report = await self._commit(turn, action, actor)
-        report.facts[:0] = earlier_facts
-        return report
+        return await self._commit(turn, action, actor)
 
     async def _commit(self, turn: Turn, action: Action, actor: Player | None = None) -> Report:
         """Store everything the turn did as one change; the report of it."""
@@ -573,15 +582,12 @@ class SessionService:
 
     async def _retry_computer(self, channel_id: int) -> None:
         """The computer opponent's retry timer: finish the channel's open computer turn
-        under its lock, and post it."""
+        under its lock, and publish it (a front end posts a :class:`TurnResumed`)."""
         async with self._lock(channel_id):
             row = await self._load(channel_id)
             report = await self._resume_row(row) if self.computer.to_act(row) else None
-        if report is None:
-            return
-        await self.facts.publish(report.facts)
-        if self.on_background_report is not None:
-            await self.on_background_report(report)
+        if report is not None:
+            await self.facts.publish([*report.facts, TurnResumed(report)])
 
     async def _tell_stuck(self, row: MatchRow) -> None:
         await self.facts.publish([ComputerStuck(row)])
@@ -589,8 +595,9 @@ class SessionService:
     async def resume_computer_turns(self) -> list[Report]:
         """Finish every computer turn left open (a crash before this version, a failure).
 
-        Called at start-up; each finished turn's report is returned for the front end to
-        post. A channel that fails is logged and left for its next action.
+        Called at start-up; each finished turn is published (a :class:`TurnResumed` for a
+        front end to post) and its report returned. A channel that fails is logged and left
+        for its next action.
         """
         reports = []
         for row in await self.store.live_matches():
@@ -608,7 +615,7 @@ class SessionService:
                 log.exception("channel %s: could not resume the computer's turn", row.channel_id)
                 continue
             if report is not None:
-                await self.facts.publish(report.facts)
+                await self.facts.publish([*report.facts, TurnResumed(report)])
                 reports.append(report)
         return reports
 

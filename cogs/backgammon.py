@@ -93,9 +93,6 @@ class Backgammon(
         self.idle = asyncio.Event()
         self.idle.set()
         self.accepting = True
-        # Turns the session finishes on its own are posted.
-        session = services.session
-        session.on_background_report = self.publisher.post_background
         super().__init__()
 
     async def cog_load(self) -> None:

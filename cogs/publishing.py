@@ -33,7 +33,7 @@ from discord.ext import commands
 from bot import present
 from bot.computer import computer_available
 from bot.engine import Phase
-from bot.facts import ComputerStuck, Fact
+from bot.facts import ComputerStuck, Fact, TurnResumed
 from bot.i18n import LANGUAGES, Text, language_of, say
 from bot.matfile import mat_filename
 from bot.present import notices
@@ -88,7 +88,8 @@ class Publisher:
         self._background: set[asyncio.Task[None]] = set()
         self._reviewing: set[tuple[int, int]] = set()  # (match, game) reviews under way
         self._reminders: asyncio.Task[None] | None = None
-        # News nobody asked for in a request comes as facts: a computer that keeps failing.
+        # News nobody asked for in a request comes as facts: the computer's resumed turns,
+        # a computer that keeps failing.
         self.stop_listening = services.facts.subscribe(self._hear)
 
     async def language(self, guild_id: int, guild_locale: object = None) -> str:
@@ -157,7 +158,9 @@ class Publisher:
 
     async def _hear(self, facts: Sequence[Fact]) -> None:
         for fact in facts:
-            if isinstance(fact, ComputerStuck):
+            if isinstance(fact, TurnResumed):
+                await self.post_background(fact.report)
+            elif isinstance(fact, ComputerStuck):
                 await self.computer_stuck(fact.match)
 
     async def computer_stuck(self, row: MatchRow) -> None:
@@ -175,9 +178,9 @@ class Publisher:
         )
 
     async def resume_computer_turns(self) -> None:
-        """Finish computer turns left open before this start, and post them."""
-        for report in await self.session.resume_computer_turns():
-            await self.post_background(report)
+        """Finish computer turns left open before this start (each is posted as it is
+        published: :meth:`_hear`)."""
+        await self.session.resume_computer_turns()
 
     async def render(
         self,

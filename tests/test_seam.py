@@ -6,19 +6,21 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from bot import actions
 from bot.dice import ScriptedRoller
-from bot.engine import MatchOptions, ResultKind
+from bot.engine import EngineErrorCode, Game, MatchOptions, Play, ResultKind
 from bot.errors import Name, NotYourTurnError, Refusal, UserError
-from bot.facts import ActionTaken
+from bot.facts import ActionTaken, Fact, TurnResumed
 from bot.present import REFUSALS, refusal, tell
 from bot.records import Action, Status
-from bot.services import Services
-from bot.session import Player
+from bot.services import Services, build_services
+from bot.session import Player, SessionSettings
+from bot.storage import Store
 from tests.telling import told
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -135,3 +137,54 @@ def test_every_refusal_is_raised_with_the_facts_its_sentence_names() -> None:
 
 def test_a_front_ends_own_words_pass_through() -> None:
     assert refusal(UserError("plain words")) == "plain words"
+
+
+class FailsOnce:
+    """A stand-in computer whose first evaluation fails (a worker that died), then plays."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose_play(self, game: Game) -> Play:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("the evaluator went away")
+        plays = game.legal_plays()
+        return Play(()) if plays.is_forced_pass else sorted(plays, key=str)[0]
+
+    def should_double(self, game: Game) -> bool:
+        return False
+
+
+async def test_a_resumed_computer_turn_is_published_even_when_the_request_is_refused(
+    store: Store,
+) -> None:
+    computer = FailsOnce()
+    services = build_services(
+        store,
+        roller=ScriptedRoller([1, 3]),  # the computer wins the opening
+        settings=SessionSettings(computer_retry=3600.0),  # no timer during the test
+        computer=lambda level: computer,
+    )
+    session = services.session
+    human, bot = Player(1, "alice"), Player(99, "GammonBot", is_bot=True)
+    heard: list[Fact] = []
+
+    async def listen(facts: Sequence[Fact]) -> None:
+        heard.extend(facts)
+
+    services.facts.subscribe(listen)
+    try:
+        started = await session.play_computer(GUILD, CHANNEL, human, bot, MatchOptions())
+        assert started.match.game is not None and started.match.game.actor == 1  # left open
+        heard.clear()
+        with pytest.raises(UserError) as caught:
+            await session.act(CHANNEL, human, Action.TAKE)  # no double: refused
+        assert caught.value.reason is EngineErrorCode.NO_DOUBLE_TO_TAKE
+        (resumed,) = [f for f in heard if isinstance(f, TurnResumed)]
+        assert [s.event.action for s in resumed.report.steps] == [Action.MOVE]
+        assert resumed.report.action is Action.COMPUTER
+        assert told(resumed.report).startswith("GammonBot rolls 3-1 and plays ")
+    finally:
+        for timer in list(session.computer._timers.values()):
+            timer.cancel()
