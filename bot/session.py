@@ -109,8 +109,6 @@ class SessionService:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._play_texts: dict[tuple[int, int], list[str]] = {}  # (match, version) -> plays
-        # Called once when a computer turn has failed COMPUTER_ATTEMPTS times: the front end
-        # tells the channel that a moderator can cancel the game.
         self._computer_factory = computer
         # Drawing and the computer's thinking run here: worker processes in the bot, the
         # same calls in threads for tests and offline play (with ``computer`` stand-ins).
