@@ -1,8 +1,10 @@
 """The ``/backgammon`` command group: each handler turns an interaction into a session call.
 
 Owns the slash commands (thin adapters: read the options, call the session, hand the report
-to the :class:`~cogs.publishing.Publisher`), the button dispatch (:meth:`Backgammon.press`)
-and the guard every action runs in: the in-flight count the bot drains on shutdown, the
+to the :class:`~cogs.publishing.Publisher`); a game action, from a command, a button
+(:meth:`Backgammon.press`) or the tap picker, names its :class:`~bot.records.Action` and goes
+through :meth:`Backgammon.perform` to the session's one entry, its action table. And the
+guard every action runs in: the in-flight count the bot drains on shutdown, the
 acknowledgement watchdog (see :mod:`cogs.replies`) and, on failure, handing the error to the
 command tree's one ``on_error`` (in :mod:`bot.client`), which decides what the player sees.
 
