@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from bot.fairdice import Verdict, VerifyResult
 from bot.i18n import N_, Text, _, say
+from bot.present.words import minutes_words
 from bot.records import ClaimRule, MatchRow, Status
 
 
@@ -23,7 +24,7 @@ def waited(seconds: float) -> Text:
     if minutes < 1:
         return _("under a minute")
     if minutes < 120:
-        return N_("{n} minute", "{n} minutes", minutes, n=minutes)
+        return minutes_words(minutes)
     hours = minutes // 60
     if hours < 48:
         return N_("{n} hour", "{n} hours", hours, n=hours)
