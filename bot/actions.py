@@ -1,23 +1,26 @@
-"""The action core: what each game action does to a :class:`~bot.turn.Turn`.
+"""The action core: what each game action does to a :class:`~bot.turn.Turn`, in one table.
 
 One function per action, pure of the database and of locks: each checks the actor, applies
-the engine's rule to ``turn.game``, logs the event and says what happened. The session runs
-them under the channel's lock (:class:`bot.session.SessionService`); the computer opponent
-(:mod:`bot.opponent`) runs the same functions for its own turns, inside the same transaction.
-May import the engine, the records, the turn and ``bot/present``'s words; never storage.
+the engine's rule to ``turn.game`` and logs the event (the report tells it later, in
+``bot/present``). :data:`RULES` maps every :class:`~bot.records.Action` a player can take to
+its function: the session runs them under the channel's lock
+(:meth:`bot.session.SessionService.act`), and every front end (commands, buttons, the tap
+picker, offline play) and the computer opponent (:mod:`bot.opponent`) name an action and
+go through that one table. May import the engine, the records, the errors and the turn;
+never storage, never ``bot/present``.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
+from typing import Any
 
-from bot.engine import Game, Play
-from bot.errors import NotYourTurnError, UserError
-from bot.i18n import _
-from bot.present import dice_words, points_words
+from bot.engine import Game, Phase, Play, ResultKind
+from bot.errors import NotYourTurnError, Refusal, UserError
 from bot.records import Action, Status
 from bot.reports import Player
-from bot.turn import Turn, commitment_line, require_challenge
+from bot.turn import Turn, require_challenge
 
 
 def accept(turn: Turn, user: Player, public: str | None = None) -> Action:
@@ -25,21 +28,30 @@ def accept(turn: Turn, user: Player, public: str | None = None) -> Action:
     require_challenge(row)
     if user.id != row.player_ids[1]:
         if user.id == row.player_ids[0]:
-            raise NotYourTurnError(
-                _("Waiting for {player} to accept your challenge.", player=turn.name(1))
-            )
-        raise NotYourTurnError(_("This challenge is for {player}.", player=turn.name(1)))
+            raise NotYourTurnError(Refusal.WAITING_ACCEPT, player=turn.who(1))
+        raise NotYourTurnError(Refusal.CHALLENGE_FOR, player=turn.who(1))
     turn.status = Status.PLAYING
     turn.game = Game.new(row.options)
-    turn.lines.append(_("{player} accepts.", player=turn.name(1)))
     if row.dice is not None:
         # Fixed only now, after the commitment was posted: nobody could choose the
         # secret to suit it. Without one from the front end, a fresh random value.
         turn.public = public or secrets.token_hex(8)
-        turn.lines.append(commitment_line(row.dice, turn.public))
     turn.log(Action.START, user.id, 1)
     turn.opening()
     return Action.ACCEPT
+
+
+def decline(turn: Turn, user: Player) -> Action:
+    """The challenged player declines, or the challenger withdraws."""
+    row = turn.row
+    require_challenge(row)
+    if user.id == row.player_ids[1]:
+        turn.status = Status.DECLINED
+        return Action.DECLINE
+    if user.id == row.player_ids[0]:
+        turn.status = Status.WITHDRAWN
+        return Action.WITHDRAW
+    raise NotYourTurnError(Refusal.CHALLENGE_FOR, player=turn.who(1))
 
 
 def roll(turn: Turn, user: Player) -> Action:
@@ -50,7 +62,6 @@ def roll(turn: Turn, user: Player) -> Action:
     dice = (turn.die(), turn.die())
     turn.game = game.roll(dice)
     turn.log(Action.ROLL, user.id, me, dice=dice)
-    turn.lines.append(_("{player} rolls {dice}.", player=turn.name(me), dice=dice_words(dice)))
     turn.after_roll()
     return Action.ROLL
 
@@ -64,17 +75,6 @@ def move(turn: Turn, user: Player, play: Play | str) -> Action:
     made = turn.game.last_play
     assert made is not None and dice is not None
     turn.log(Action.MOVE, user.id, me, notation=str(made), dice=dice)
-    rolled = _("{player} rolls {dice}.", player=turn.name(me), dice=dice_words(dice))
-    if turn.lines and turn.lines[-1] == rolled:
-        turn.lines.pop()  # the roll and the play in one line when both happen here
-    turn.lines.append(
-        _(
-            "{player} rolls {dice} and plays {play}.",
-            player=turn.name(me),
-            dice=dice_words(dice),
-            play=str(made),
-        )
-    )
     turn.after_play()
     return Action.MOVE
 
@@ -83,14 +83,6 @@ def double(turn: Turn, user: Player) -> Action:
     me, game = turn.my_turn(user, Action.DOUBLE)
     turn.game = game.double()
     turn.log(Action.DOUBLE, user.id, me)
-    turn.lines.append(
-        _(
-            "{player} doubles to {cube}. {opponent}: take or drop.",
-            player=turn.name(me),
-            cube=game.cube * 2,
-            opponent=turn.name(1 - me),
-        )
-    )
     return Action.DOUBLE
 
 
@@ -98,18 +90,6 @@ def take(turn: Turn, user: Player) -> Action:
     me, game = turn.my_turn(user, Action.TAKE)
     turn.game = game.take()
     turn.log(Action.TAKE, user.id, me)
-    # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
-    taken = turn.game
-    owner = taken.cube_owner if taken.cube_owner is not None else me
-    turn.lines.append(
-        _(
-            "{player} takes: the cube is at {cube} and {owner} owns it. {roller} to roll.",
-            player=turn.name(me),
-            cube=taken.cube,
-            owner=turn.name(owner),
-            roller=turn.name(taken.on_roll),
-        )
-    )
     return Action.TAKE
 
 
@@ -117,19 +97,6 @@ def beaver(turn: Turn, user: Player) -> Action:
     me, game = turn.my_turn(user, Action.TAKE)
     turn.game = game.beaver()
     turn.log(Action.BEAVER, user.id, me)
-    # The beaver is a take and a redouble: the doubler must now answer it.
-    cube = turn.game.cube
-    turn.lines.append(
-        _(
-            "{player} beavers: the cube is at {cube} and {player} owns it. {opponent}: "
-            "take the beaver (cube to {next}) or drop it ({points}).",
-            player=turn.name(me),
-            cube=cube,
-            opponent=turn.name(1 - me),
-            next=cube * 2,
-            points=points_words(cube),
-        )
-    )
     return Action.BEAVER
 
 
@@ -137,33 +104,85 @@ def drop(turn: Turn, user: Player) -> Action:
     me, game = turn.my_turn(user, Action.DROP)
     turn.game = game.drop()
     turn.log(Action.DROP, user.id, me)
-    turn.lines.append(_("{player} drops.", player=turn.name(me)))
     turn.after_game_end()
     return Action.DROP
+
+
+def resign(turn: Turn, user: Player, kind: ResultKind = ResultKind.SINGLE) -> Action:
+    """Offer to resign ``kind``; the opponent accepts or rejects."""
+    me, game = turn.participant(user)
+    if game.phase is Phase.DOUBLED:
+        raise UserError(Refusal.ANSWER_DOUBLE_FIRST)
+    turn.game = game.offer_resignation(me, ResultKind(kind))
+    turn.log(Action.RESIGN, user.id, me, notation=ResultKind(kind).name.lower())
+    return Action.RESIGN
 
 
 def answer_resignation(turn: Turn, user: Player, accept: bool) -> Action:
     me, game = turn.participant(user)
     offer = game.resignation
     if offer is None:
-        raise UserError(_("There is no resignation offer to answer."))
+        raise UserError(Refusal.NO_RESIGNATION_OFFER)
     if offer.player == me:
-        raise NotYourTurnError(
-            _(
-                "{opponent} must answer your offer. You can play on meanwhile once they reject it.",
-                opponent=turn.name(1 - me),
-            )
-        )
+        raise NotYourTurnError(Refusal.OPPONENT_MUST_ANSWER, opponent=turn.who(1 - me))
     if accept:
         turn.game = game.accept_resignation()
         turn.log(Action.RESIGN_ACCEPT, user.id, me)
-        turn.lines.append(_("{player} accepts the resignation.", player=turn.name(me)))
         turn.after_game_end()
         return Action.RESIGN_ACCEPT
     turn.game = game.reject_resignation()
     turn.log(Action.RESIGN_REJECT, user.id, me)
-    turn.lines.append(_("{player} rejects the resignation. Play on.", player=turn.name(me)))
     return Action.RESIGN_REJECT
 
 
-__all__ = ["accept", "answer_resignation", "beaver", "double", "drop", "move", "roll", "take"]
+def accept_resignation(turn: Turn, user: Player) -> Action:
+    return answer_resignation(turn, user, True)
+
+
+def reject_resignation(turn: Turn, user: Player) -> Action:
+    return answer_resignation(turn, user, False)
+
+
+Rule = Callable[..., Action]  # (turn, user, **params) -> the action done
+
+# Every action a player takes on a live challenge or game, and what it does to the turn.
+# CLAIM and CANCEL need what only the session knows (the server's claim rule, the time
+# limit; the moderator's right, checked by the front end): the session supplies them.
+RULES: dict[Action, Rule] = {
+    Action.ACCEPT: accept,
+    Action.DECLINE: decline,
+    Action.ROLL: roll,
+    Action.MOVE: move,
+    Action.DOUBLE: double,
+    Action.TAKE: take,
+    Action.BEAVER: beaver,
+    Action.DROP: drop,
+    Action.RESIGN: resign,
+    Action.RESIGN_ACCEPT: accept_resignation,
+    Action.RESIGN_REJECT: reject_resignation,
+}
+
+# The actions that act on a challenge still waiting for its answer.
+ON_CHALLENGE = frozenset({Action.ACCEPT, Action.DECLINE, Action.CANCEL})
+
+
+def apply(turn: Turn, action: Action, user: Player, **params: Any) -> Action:
+    """Run ``action`` for ``user`` on ``turn`` through :data:`RULES`."""
+    return RULES[action](turn, user, **params)
+
+
+__all__ = [
+    "ON_CHALLENGE",
+    "RULES",
+    "accept",
+    "answer_resignation",
+    "apply",
+    "beaver",
+    "decline",
+    "double",
+    "drop",
+    "move",
+    "resign",
+    "roll",
+    "take",
+]

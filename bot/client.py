@@ -27,16 +27,19 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import present
 from bot.config import Settings
 from bot.errors import StoreUnavailableError, UserError
-from bot.i18n import Text, _, say
+from bot.i18n import Text, say
+from bot.present import notices
+from bot.present.notices import NO_DMS, NOT_HERE, SAVED_TEXT, SORRY_TEXT
 from bot.services import Services
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
 from cogs.picker import PickerButton, PickerSelect
 from cogs.puzzle import COMPONENTS as PUZZLE_COMPONENTS
 from cogs.puzzle import Puzzles
-from cogs.replies import Reply
+from cogs.replies import Reply, safe_name
 from cogs.views import ActionButton
 from cogs.weblinks import LaunchButton
 from renderers import warm_up
@@ -67,14 +70,7 @@ discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
 
 
-SORRY_TEXT = _("Something went wrong; the game is unchanged.")
-SAVED_TEXT = _(
-    "Your action was saved, but posting the result failed. "
-    "/backgammon board shows the game as it is now."
-)
 SORRY, SAVED = str(SORRY_TEXT), str(SAVED_TEXT)  # the English words, for logs and tests
-NO_DMS = _("Backgammon is played in a server's channels, not in direct messages.")
-NOT_HERE = _("You can't use this command here.")
 
 # Errors whose message is meant for the player: a refused action, a bad option, a check.
 PLAYER_ERRORS = (UserError, app_commands.TransformerError, app_commands.CheckFailure)
@@ -113,12 +109,12 @@ async def explain(interaction: Interaction, error: BaseException) -> None:
 def _player_words(error: BaseException) -> Text | str:
     """What a player's mistake says: the session's words, or ours for discord.py's checks."""
     if isinstance(error, UserError):
-        return error.text
+        return present.refusal(error, display=safe_name)
     if isinstance(error, app_commands.NoPrivateMessage):
         return NO_DMS
     if isinstance(error, app_commands.TransformerError):
         value = discord.utils.escape_markdown(str(error.value))[:100]
-        return _("{value} is not a valid value for this option.", value=value)
+        return notices.invalid_option(value)
     if isinstance(error, app_commands.CheckFailure):
         return NOT_HERE
     return str(error)

@@ -12,8 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
-from bot.errors import NoGameError, NotYourTurnError, UserError
-from bot.i18n import _
+from bot.errors import Name, NoGameError, NotYourTurnError, Refusal, UserError
 from bot.matfile import export_text
 from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
@@ -39,10 +38,6 @@ class ClubService:
         self.session = session
         self.clock = clock
 
-    def display(self, name: str) -> str:
-        """A name as the front end shows it (the session's, which the front end sets)."""
-        return self.session.display(name)
-
     async def rematch(
         self,
         guild_id: int,
@@ -59,19 +54,17 @@ class ClubService:
         """
         row = await self.store.get_match(match_id)
         if row is None or row.guild_id != guild_id or row.status != Status.FINISHED:
-            raise UserError(_("That rematch button belongs to a match that is not over."))
+            raise UserError(Refusal.REMATCH_NOT_OVER)
         me = row.player_index(user.id)
         if me is None:
             raise NotYourTurnError(
-                _(
-                    "Only {first} and {second} can ask for a rematch.",
-                    first=self.display(row.player_names[0]),
-                    second=self.display(row.player_names[1]),
-                )
+                Refusal.REMATCH_PLAYERS,
+                first=Name(row.player_names[0]),
+                second=Name(row.player_names[1]),
             )
         if row.computer_level is not None:
             if computer is None:
-                raise UserError(_("The computer opponent is not available right now."))
+                raise UserError(Refusal.COMPUTER_AWAY)
             return await self.session.play_computer(
                 guild_id,
                 channel_id,
@@ -135,27 +128,29 @@ class ClubService:
         changes: dict[str, Any] = {}
         if notify is not None:
             if notify not in NOTIFY_CHOICES:
-                raise UserError(
-                    _("Pick a notice setting: {choices}.", choices=", ".join(NOTIFY_CHOICES))
-                )
+                raise UserError(Refusal.PICK_NOTICE, choices=tuple(NOTIFY_CHOICES))
             changes["notify"] = notify
         if notify_minutes is not None:
             if not 1 <= notify_minutes <= 24 * 60:
-                raise UserError(_("Pick between 1 and 1440 minutes."))
+                raise UserError(Refusal.PICK_MINUTES)
             changes["notify_minutes"] = notify_minutes
             changes.setdefault("notify", "idle")
         if board_side is not None:
             if board_side not in BOARD_SIDES:
-                raise UserError(_("Pick where your home board goes: right or left."))
+                raise UserError(Refusal.PICK_BOARD_SIDE)
             changes["board_side"] = board_side
         if theme is not None:
             if theme not in THEME_CHOICES:
-                raise UserError(_("Pick a theme: {choices}.", choices=", ".join(THEME_CHOICES)))
+                raise UserError(Refusal.PICK_THEME, choices=tuple(THEME_CHOICES))
             changes["theme"] = theme
         updated = replace(current, **changes)
         if changes:
             await self.store.save_user_settings(user_id, updated)
         return updated
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        """A stored match as it stands now (a reminder checks nobody acted meanwhile)."""
+        return await self.store.get_match(match_id)
 
     async def games_of(self, guild_id: int, user_id: int) -> list[MatchRow]:
         """A player's live challenges and games on a server, oldest first."""
@@ -211,7 +206,7 @@ class ClubService:
         if match_id is None:
             row = await self.session.latest(channel_id)
             if row is None:
-                raise NoGameError(_("No match has been played in this channel yet."))
+                raise NoGameError(Refusal.NO_MATCH_YET)
         else:
             row = await self.store.get_match(match_id)
             if (
@@ -220,7 +215,7 @@ class ClubService:
                 or row.game is None
                 or (visible is not None and not await visible(row))
             ):
-                raise UserError(_("There is no match #{number} on this server.", number=match_id))
+                raise UserError(Refusal.NO_SUCH_MATCH, number=match_id)
         events = await self.store.events(row.id)
         text = await asyncio.to_thread(export_text, row, events, kind)
         return row, text

@@ -1,50 +1,137 @@
-"""Errors whose text is meant for the player, raised by the session layer.
+"""Errors the session layer raises for the player: typed refusals, never sentences.
 
-Their text is a :class:`~bot.i18n.Text` built with ``_()`` (a message id and its
-parameters), so the reader's language is chosen only when it is shown.
+A refusal is a :class:`Refusal` (or an engine's :class:`~bot.engine.EngineErrorCode`) with
+its parameters, the facts it names: ``UserError(Refusal.NOT_YOUR_TURN, player=Name("bob"))``.
+The words are chosen by the front end that shows it, in its reader's language
+(:func:`bot.present.refusal`), with names formatted its way (a :class:`Name` parameter is a
+person's name: escaped for Discord, plain in a terminal). A front end's own refusals (a
+failed permission check, a stale picker) may still carry finished words in ``text``.
 
-The command layer shows ``error.text`` privately (ephemerally), in the reader's language
-(:func:`bot.i18n.say`), and changes nothing; any other exception is a bug, logged and
-answered with a generic apology. ``str(error)`` is the English text, for logs.
+The command layer shows the refusal privately (ephemerally) and changes nothing; any other
+exception is a bug, logged and answered with a generic apology. ``str(error)`` is a terse
+diagnostic for logs, naming the refusal and its parameters.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
-from bot.i18n import Text, _
+from bot.engine import EngineError, EngineErrorCode
+from bot.i18n import Text
+
+
+class Refusal(StrEnum):
+    """Every refusal of the session layer, by name (``bot.present.refusals`` words each)."""
+
+    # challenges and starting
+    SELF_CHALLENGE = "self-challenge"
+    BOT_OPPONENT = "bot-opponent"
+    PICK_LEVEL = "pick-level"  # levels
+    COMPUTER_UNAVAILABLE = "computer-unavailable"
+    ALREADY_STARTED = "already-started"
+    WAITING_ACCEPT = "waiting-accept"  # player: the challenged
+    CHALLENGE_FOR = "challenge-for"  # player: the challenged
+    STARTS_ON_ACCEPT = "starts-on-accept"  # player: the challenged
+    # finding the game
+    NO_GAME = "no-game"
+    NO_HISTORY = "no-history"
+    QUARANTINED = "quarantined"  # number
+    GAME_OVER_BUTTON = "game-over-button"
+    OLD_BOARD = "old-board"
+    OTHER_GAME = "other-game"  # old, current
+    EARLIER_TURN = "earlier-turn"
+    # whose turn
+    NOT_A_PLAYER = "not-a-player"  # first, second
+    NOT_STARTED = "not-started"
+    WAIT_RESIGNATION_ANSWER = "wait-resignation-answer"  # opponent
+    ANSWER_RESIGNATION_FIRST = "answer-resignation-first"
+    WAITING_TAKE_DROP = "waiting-take-drop"  # player
+    NO_DOUBLE_TO_ANSWER = "no-double-to-answer"
+    NOT_YOUR_TURN = "not-your-turn"  # player
+    ANSWER_DOUBLE_FIRST = "answer-double-first"
+    NO_RESIGNATION_OFFER = "no-resignation-offer"
+    OPPONENT_MUST_ANSWER = "opponent-must-answer"  # opponent
+    CLAIM_ON_OWN_TURN = "claim-on-own-turn"
+    CLAIM_TOO_EARLY = "claim-too-early"  # opponent, minutes (an int)
+    # club life: rematches, settings, match files
+    REMATCH_NOT_OVER = "rematch-not-over"
+    REMATCH_PLAYERS = "rematch-players"  # first, second
+    COMPUTER_AWAY = "computer-away"
+    PICK_NOTICE = "pick-notice"  # choices
+    PICK_MINUTES = "pick-minutes"
+    PICK_BOARD_SIDE = "pick-board-side"
+    PICK_THEME = "pick-theme"  # choices
+    NO_MATCH_YET = "no-match-yet"
+    NO_SUCH_MATCH = "no-such-match"  # number
+    # reviews: hints, analyses, dice checks
+    NO_GAME_HERE = "no-game-here"
+    HINTS_FOR_PLAYERS = "hints-for-players"
+    HINTS_OFF_RATED = "hints-off-rated"
+    HINTS_OFF_SERVER = "hints-off-server"
+    HINTS_OWN_TURN = "hints-own-turn"
+    ANALYSIS_COOLDOWN = "analysis-cooldown"  # seconds
+    ANALYSIS_FINISHED_ONLY = "analysis-finished-only"
+    NO_SUCH_PUBLIC = "no-such-public"  # public
+    # the store
+    CHANNEL_BUSY = "channel-busy"
+    CONFLICT = "conflict"
+    STORE_DOWN = "store-down"
+    STORE_IN_DOUBT = "store-in-doubt"
+
+
+class Name(str):
+    """A person's name among a refusal's parameters: the front end formats it its way."""
+
+    __slots__ = ()
+
+
+Reason = Refusal | EngineErrorCode
 
 
 class UserError(Exception):
-    """Something the player asked for cannot be done; the message says what to do instead."""
+    """Something the player asked for cannot be done; the refusal says what to do instead.
 
-    def __init__(self, text: Text | str) -> None:
-        super().__init__(str(text))
-        self.text: Text | str = text
+    ``reason`` and ``params``: the typed refusal (None when a front end gave its own
+    ``text``). Raised with a :class:`Refusal` and its parameters, or with a front end's
+    finished words.
+    """
+
+    default: Refusal | None = None  # what a subclass refuses when given nothing
+
+    def __init__(self, reason: Reason | Text | str | None = None, /, **params: Any) -> None:
+        self.reason: Reason | None = None
+        self.text: Text | str | None = None
+        self.params: dict[str, Any] = dict(params)
+        if reason is None:
+            reason = self.default
+        if isinstance(reason, Refusal | EngineErrorCode):
+            self.reason = reason
+        else:
+            self.text = reason
+        super().__init__(self._diagnostic())
+
+    @classmethod
+    def of_engine(cls, error: EngineError) -> UserError:
+        """The engine's refusal (its code and parameters) as the player's error."""
+        return cls(error.code, **dict(error.params))
+
+    def _diagnostic(self) -> str:
+        if self.reason is None:
+            return str(self.text)
+        details = ", ".join(f"{key}={value!r}" for key, value in self.params.items())
+        return f"{self.reason}: {details}" if details else str(self.reason)
 
     def __reduce__(self) -> tuple[object, ...]:
-        # Raised in a worker process and pickled back: keep the Text (and any attributes a
-        # subclass set), whatever the subclass's own constructor takes.
-        return (_rebuild, (type(self), self.text), dict(self.__dict__))
+        # Raised in a worker process and pickled back: keep the refusal (and any attributes
+        # a subclass set), whatever the subclass's own constructor takes.
+        return (_rebuild, (type(self), str(self)), dict(self.__dict__))
 
 
-def _rebuild(cls: type[UserError], text: Text | str) -> UserError:
+def _rebuild(cls: type[UserError], message: str) -> UserError:
     error = cls.__new__(cls)
-    Exception.__init__(error, str(text))
-    error.text = text
+    Exception.__init__(error, message)
     return error
-
-
-CHANNEL_BUSY = _(
-    "This channel already has a game or a challenge. Finish it first, or play in another "
-    "channel or thread."
-)
-CONFLICT = _("The game changed while you were acting; look again and retry.")
-STORE_DOWN = _("The database is unavailable right now, so nothing changed. Try again in a minute.")
-STORE_IN_DOUBT = _(
-    "The database stopped answering while your action was being saved, so it may or may not "
-    "have been stored. /backgammon board shows the game as it is, once the database is back."
-)
 
 
 class NoGameError(UserError):
@@ -58,31 +145,27 @@ class NotYourTurnError(UserError):
 class ChannelBusyError(UserError):
     """The channel already holds a live game or a pending challenge."""
 
-    def __init__(self, text: Text | str | None = None) -> None:
-        super().__init__(CHANNEL_BUSY if text is None else text)
+    default = Refusal.CHANNEL_BUSY
 
 
 class ConflictError(UserError):
     """Another action changed the game first; the player should look again and retry."""
 
-    def __init__(self, text: Text | str | None = None) -> None:
-        super().__init__(CONFLICT if text is None else text)
+    default = Refusal.CONFLICT
 
 
 class StoreUnavailableError(UserError):
     """The database cannot be reached (stopped, restarting, out of disk or connections) and
     nothing was written: the player may simply try again once it is back."""
 
-    def __init__(self, text: Text | str | None = None) -> None:
-        super().__init__(STORE_DOWN if text is None else text)
+    default = Refusal.STORE_DOWN
 
 
 class StoreInDoubtError(StoreUnavailableError):
     """The database went away after a write was sent and before it answered: the write may
     or may not have been committed, so the player is told to look before trying again."""
 
-    def __init__(self, text: Text | str | None = None) -> None:
-        super().__init__(STORE_IN_DOUBT if text is None else text)
+    default = Refusal.STORE_IN_DOUBT
 
 
 class StaleButtonError(UserError):

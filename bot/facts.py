@@ -14,20 +14,36 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.engine import GameResult
+from bot.engine import Game, GameResult
 from bot.records import Action, FinishedGame, MatchOutcome, MatchRow, NewEvent, Status
+
+if TYPE_CHECKING:  # the report module carries facts itself
+    from bot.reports import Report
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One logged event of a change with the game before and after it: enough to tell it
+    (``bot.present.story`` narrates a report's steps) or to replay it on a live board."""
+
+    event: NewEvent
+    before: Game | None
+    after: Game
+
+
+@dataclass(frozen=True, slots=True)
 class ActionTaken:
-    """A stored change of a match: ``match`` is the row as stored, ``events`` what it logged."""
+    """A stored change of a match: ``match`` is the row as stored, ``events`` what it logged,
+    ``steps`` the same events with the game before and after each."""
 
     match: MatchRow
     action: Action
     events: tuple[NewEvent, ...] = ()
+    steps: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +97,42 @@ class ToAct:
         return self.match.player_ids[self.player]
 
 
-Fact = ActionTaken | MatchStarted | CubeTurned | GameOver | MatchOver | ToAct
+@dataclass(frozen=True, slots=True)
+class ComputerStuck:
+    """The computer failed its turn several times in a row and stopped trying by itself:
+    a moderator can cancel the game (published once per match; a later action tries again)."""
+
+    match: MatchRow
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResumed:
+    """The computer finished a turn left open (a failed try, a restart) outside any request:
+    its report, for a front end to post where the game is played."""
+
+    report: Report
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedElsewhere:
+    """A player acted through another front end (the web Activity): its report, for the chat
+    front end to tell in the game's channel as it tells its own, so the channel still gets
+    its board posts whichever way the game is played."""
+
+    report: Report
+
+
+Fact = (
+    ActionTaken
+    | MatchStarted
+    | CubeTurned
+    | GameOver
+    | MatchOver
+    | ToAct
+    | ComputerStuck
+    | TurnResumed
+    | PlayedElsewhere
+)
 Subscriber = Callable[[Sequence[Fact]], Awaitable[None]]
 
 CUBE_ACCEPTED = frozenset({Action.TAKE, Action.BEAVER})
@@ -94,9 +145,10 @@ def facts_of(
     events: Sequence[NewEvent],
     finished: Sequence[FinishedGame],
     outcome: MatchOutcome | None,
+    steps: Sequence[Step] = (),
 ) -> list[Fact]:
     """The facts of one stored change from ``before`` to ``stored``, in the order they happened."""
-    facts: list[Fact] = [ActionTaken(stored, action, tuple(events))]
+    facts: list[Fact] = [ActionTaken(stored, action, tuple(events), tuple(steps))]
     if before.status != Status.PLAYING and stored.status == Status.PLAYING:
         facts.append(MatchStarted(stored))
     for event in events:
@@ -148,13 +200,17 @@ class FactBus:
 
 __all__ = [
     "ActionTaken",
+    "ComputerStuck",
     "CubeTurned",
     "Fact",
     "FactBus",
     "GameOver",
     "MatchOver",
     "MatchStarted",
+    "PlayedElsewhere",
+    "Step",
     "Subscriber",
     "ToAct",
+    "TurnResumed",
     "facts_of",
 ]

@@ -13,15 +13,18 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot import present
 from bot.config import Settings
 from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
 from bot.engine import EngineError, Game, MatchOptions, ResultKind
 from bot.errors import UserError
-from bot.i18n import Text, _, language_of, say
+from bot.i18n import Text, join, language_of, say
+from bot.present import notices
+from bot.present.notices import COMMANDS, GAME_SAVED
 from bot.records import Action, MatchRow, Status
+from bot.reports import NO_CONTEXT
 from bot.services import Services, build_services
 from bot.session import Player, Report, SessionSettings
 from bot.storage import open_store
@@ -32,10 +35,6 @@ from renderers.panels import ENGLISH
 OFFLINE_GUILD = 0
 OFFLINE_CHANNEL = 0
 COMPUTER_ID = 3
-COMMANDS = _(
-    "Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,\n"
-    "resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"
-)
 
 
 # The words typed, as the game actions they run (a play may also be typed on its own).
@@ -51,8 +50,6 @@ COMMAND_ACTIONS = {
     "accept": Action.RESIGN_ACCEPT,
     "reject": Action.RESIGN_REJECT,
 }
-
-GAME_SAVED = _("Game saved: run the same command again to continue.")
 
 
 def _board_words(language: str) -> BoardWords:
@@ -83,7 +80,7 @@ class Terminal:
         print(say(text, self.language), file=self.stdout, flush=True)
 
     def show(self, report: Report) -> None:
-        self.say(report.words(self.language))
+        self.say(join(present.tell(report)))
         for game in report.boards:
             self.write_png(report.match, game)
         row = report.match
@@ -91,9 +88,7 @@ class Terminal:
             game = row.game
             viewer = present.perspective(game)
             self.say(game.position_for(viewer).ascii())
-            self.say(
-                _("(X = {x}, O = {o})", x=row.player_names[viewer], o=row.player_names[1 - viewer])
-            )
+            self.say(notices.sides_line(row.player_names[viewer], row.player_names[1 - viewer]))
         step = present.next_step(row, commands=False, language=self.language)
         if step:
             self.say(step)
@@ -109,7 +104,7 @@ class Terminal:
             words=_board_words(self.language),
         )
         path.write_bytes(png)
-        self.say(_("[board image: {path}]", path=path))
+        self.say(notices.board_image_line(path))
 
     def actor(self, row: MatchRow) -> Player:
         """Who types next: the player the game is waiting for."""
@@ -131,7 +126,7 @@ class Terminal:
             return True
         row = await self.service.current(OFFLINE_CHANNEL)
         if row is None:
-            self.say(_("No game is running."))
+            self.say(notices.NO_GAME_RUNNING)
             return False
         if word == "history":
             row, events = await self.service.history(OFFLINE_CHANNEL)
@@ -139,7 +134,7 @@ class Terminal:
             return True
         if word == "board":
             if row.game is not None:
-                self.show(Report(Action.BOARD, row, [], [row.game]))
+                self.show(Report(Action.BOARD, row, [row.game]))
             return True
         user = self.actor(row)
         if word == "hint":
@@ -148,39 +143,25 @@ class Terminal:
             return True
         action = Action.MOVE if "/" in word else COMMAND_ACTIONS.get(word)
         if action is None:
-            self.say(_("Unknown command '{command}'. {commands}", command=word, commands=COMMANDS))
+            self.say(notices.unknown_command(word))
             return True
         report = await self.act(action, row, user, line if "/" in word else rest)
         self.show(report)
         return report.match.status == Status.PLAYING
 
     async def act(self, action: Action, row: MatchRow, user: Player, rest: str) -> Report:
-        """Run one game action for the player typing (``rest``: the words after it)."""
-        svc, channel = self.service, OFFLINE_CHANNEL
-        match action:
-            case Action.MOVE:
-                return await svc.move(channel, user, rest)
-            case Action.ROLL:
-                return await svc.roll(channel, user)
-            case Action.DOUBLE:
-                return await svc.double(channel, user)
-            case Action.TAKE:
-                return await svc.take(channel, user)
-            case Action.DROP:
-                return await svc.drop(channel, user)
-            case Action.BEAVER:
-                return await svc.beaver(channel, user)
-            case Action.RESIGN:
-                kind = ResultKind[(rest or "single").strip().upper()]
-                if row.computer_level is not None:
-                    resigner = self.players[0]  # the person, never the computer
-                else:
-                    resigner = self.players[row.game.on_roll] if row.game else user
-                return await svc.resign(channel, resigner, kind)
-            case Action.RESIGN_ACCEPT | Action.RESIGN_REJECT:
-                accept = action is Action.RESIGN_ACCEPT
-                return await svc.answer_resignation(channel, user, accept)
-        raise AssertionError(f"no offline command runs {action}")
+        """Run one game action for the player typing (``rest``: the words after it), through
+        the session's one entry, as every front end does."""
+        params: dict[str, Any] = {}
+        if action is Action.MOVE:
+            params["play"] = rest
+        elif action is Action.RESIGN:
+            params["kind"] = ResultKind[(rest or "single").strip().upper()]
+            if row.computer_level is not None:
+                user = self.players[0]  # the person, never the computer
+            elif row.game is not None:
+                user = self.players[row.game.on_roll]
+        return await self.service.act(OFFLINE_CHANNEL, user, action, NO_CONTEXT, **params)
 
 
 async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
@@ -215,19 +196,19 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         terminal = Terminal(services, players, Path(args.out), sys.stdout, language)
         row = await service.current(OFFLINE_CHANNEL)
         if row is not None and args.new:
-            await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
+            await service.act(OFFLINE_CHANNEL, Player(0, "you"), Action.CANCEL)
             row = None
         if row is not None and row.status == Status.PLAYING:
             terminal.players = (
                 Player(row.player_ids[0], row.player_names[0]),
                 Player(row.player_ids[1], row.player_names[1], row.computer_level is not None),
             )
-            terminal.say(_("Resuming your saved game (start afresh with --new)."))
+            terminal.say(notices.RESUMING)
             if row.game is not None:
-                terminal.show(Report(Action.BOARD, row, [], [row.game]))
+                terminal.show(Report(Action.BOARD, row, [row.game]))
         else:
             if row is not None:
-                await service.cancel(OFFLINE_CHANNEL, Player(0, "you"))
+                await service.act(OFFLINE_CHANNEL, Player(0, "you"), Action.CANCEL)
             if args.computer:
                 computer = Player(COMPUTER_ID, "GammonBot", is_bot=True)
                 terminal.players = (players[0], computer)
@@ -250,7 +231,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
                     options,
                     rated=False,
                 )
-                terminal.show(await service.accept(OFFLINE_CHANNEL, players[1]))
+                terminal.show(await service.act(OFFLINE_CHANNEL, players[1], Action.ACCEPT))
         terminal.say(COMMANDS)
         return await _loop(terminal)
     finally:
@@ -262,7 +243,7 @@ async def _loop(terminal: Terminal) -> int:
     while True:
         row = await terminal.service.current(OFFLINE_CHANNEL)
         if row is None or row.status != Status.PLAYING:
-            terminal.say(_("Game over. Thanks for playing!"))
+            terminal.say(notices.GAME_OVER)
             return 0
         prompt = f"{terminal.actor(row).name}> "
         print(prompt, end="", file=terminal.stdout, flush=True)
@@ -275,18 +256,18 @@ async def _loop(terminal: Terminal) -> int:
         try:
             keep_going = await terminal.handle(line)
         except UserError as exc:
-            terminal.say(exc.text)
+            terminal.say(present.refusal(exc))
             continue
         except KeyError:
-            terminal.say(_("Resign with single, gammon or backgammon."))
+            terminal.say(notices.RESIGN_HOW)
             continue
         except DiceExhausted:
-            terminal.say(_("The scripted dice (--dice) ran out. Game saved."))
+            terminal.say(notices.DICE_RAN_OUT)
             return 0
         if not keep_going:
             row = await terminal.service.current(OFFLINE_CHANNEL)
             if row is not None and row.status == Status.PLAYING:
                 terminal.say(GAME_SAVED)
                 return 0
-            terminal.say(_("Game over. Thanks for playing!"))
+            terminal.say(notices.GAME_OVER)
             return 0

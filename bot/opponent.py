@@ -8,12 +8,13 @@ start-up (:meth:`bot.session.SessionService.resume_computer_turns`) or before th
 next action.
 A turn that keeps failing is retried less and less often (5 s, 15 s, 45 s, 135 s); after
 :data:`COMPUTER_ATTEMPTS` failures the timers stop and the channel is told, once, that a
-moderator can cancel the game (the session's ``on_computer_stuck``). A later action in the
-channel still tries once more first, so a computer that recovers simply plays on.
+moderator can cancel the game (a :class:`~bot.facts.ComputerStuck` fact on the session's
+bus). A later action in the channel still tries once more first, so a computer that
+recovers simply plays on.
 
 A collaborator the session owns (:class:`ComputerOpponent`): it plays through the action
-core (:mod:`bot.actions`), the same rules as a person's actions, and is handed the two things
-it needs of the session (finishing a channel's turn under its lock, telling a channel it is
+table (:data:`bot.actions.RULES`), the same rules as a person's actions, and is handed the two
+things it needs of the session (finishing a channel's turn under its lock, telling a channel it is
 stuck) as callables. It never touches the store or the lock itself.
 """
 
@@ -38,10 +39,10 @@ COMPUTER_ATTEMPTS = 5  # failed tries of one computer turn before a moderator is
 RETRY_BACKOFF = 3.0  # each wait before another try is this many times the one before
 
 # The computer's answer to a double, as the action it takes (any other answer drops).
-CUBE_ANSWERS: dict[CubeDecision, Callable[[Turn, Player], Action]] = {
-    CubeDecision.TAKE: actions.take,
-    CubeDecision.BEAVER: actions.beaver,
-    CubeDecision.DROP: actions.drop,
+CUBE_ANSWERS: dict[CubeDecision, Action] = {
+    CubeDecision.TAKE: Action.TAKE,
+    CubeDecision.BEAVER: Action.BEAVER,
+    CubeDecision.DROP: Action.DROP,
 }
 
 
@@ -121,15 +122,16 @@ class ComputerOpponent:
             level, workers = row.computer_level, self.workers
             if game.resignation is not None:
                 accept = await workers.accepts_resignation(level, game)
-                actions.answer_resignation(turn, me, accept)
+                actions.apply(turn, Action.RESIGN_ACCEPT if accept else Action.RESIGN_REJECT, me)
             elif game.phase is Phase.ROLL:
                 doubling = await workers.should_double(level, game)
-                (actions.double if doubling else actions.roll)(turn, me)
+                actions.apply(turn, Action.DOUBLE if doubling else Action.ROLL, me)
             elif game.phase is Phase.MOVE:
-                actions.move(turn, me, await workers.choose_play(level, game))
+                play = await workers.choose_play(level, game)
+                actions.apply(turn, Action.MOVE, me, play=play)
             elif game.phase is Phase.DOUBLED:
                 answer = await workers.cube_response(level, game)
-                CUBE_ANSWERS.get(answer, actions.drop)(turn, me)
+                actions.apply(turn, CUBE_ANSWERS.get(answer, Action.DROP), me)
             else:
                 return
 

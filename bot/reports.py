@@ -1,8 +1,8 @@
 """What the session hands a front end: who acts, the request's context, and reports.
 
-Plain values, no Discord and no database: the Discord cog and the terminal both build a
-:class:`Player` and an :class:`ActionContext` for a request and turn the :class:`Report` that
-comes back into messages and board images.
+Plain values, no Discord, no database and no words: the Discord cog and the terminal both
+build a :class:`Player` and an :class:`ActionContext` for a request and tell the
+:class:`Report` that comes back (``bot.present.tell``) as messages and board images.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 
 from bot.computer import PlayerAnalysis
 from bot.engine import Game, GameResult
-from bot.errors import UnreadableMatchError, UserError
-from bot.facts import Fact
-from bot.i18n import Text, _, join, say
+from bot.errors import Refusal, UnreadableMatchError, UserError
+from bot.facts import Fact, Step
 from bot.luck import MatchLuck
-from bot.records import Action, MatchRow, Status
+from bot.records import Action, DiceSeal, MatchRow, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,14 +60,7 @@ class QuarantinedError(UserError):
     """The channel's live game could not be read and was set aside; the channel is free."""
 
     def __init__(self, unreadable: UnreadableMatchError) -> None:
-        super().__init__(
-            _(
-                "Match #{number} in this channel could not be read, so it has been set aside "
-                "with no result and the channel is free. Start a new game with "
-                "/backgammon challenge.",
-                number=unreadable.match_id,
-            )
-        )
+        super().__init__(Refusal.QUARANTINED, number=unreadable.match_id)
         self.unreadable = unreadable
 
 
@@ -83,35 +75,34 @@ class Review:
 
 @dataclass(slots=True)
 class Report:
-    """What an action did, for the front end to show.
+    """What an action did, as values, for the front end to tell and show.
 
-    ``lines`` tell the story in order, as messages waiting for a reader's language (see
-    :meth:`words`); ``boards`` are the states worth drawing (the end of a finished game, then
-    the current state); ``game`` is the current state; ``facts`` say what happened as
-    values (the session publishes them on its :class:`~bot.facts.FactBus`).
+    ``steps``: every logged event with the game before and after it, in order (the story,
+    which ``bot.present.story.tell`` narrates in the reader's language); ``boards``: the
+    states worth drawing (the end of a finished game, then the current state); ``match``:
+    the row as stored, ``before`` as the action found it (None: a new challenge);
+    ``actor``: who asked; ``at``: when; ``reveal``: the match's dice, when this action ended
+    it and its secret may now be told; ``unreadable``: a cancel that set aside a match
+    whose saved state could not be read; ``facts``: what happened, typed (the session
+    publishes them on its :class:`~bot.facts.FactBus`).
     """
 
     action: Action
     match: MatchRow
-    lines: list[Text] = field(default_factory=list)
     boards: list[Game] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
     finished: GameResult | None = None
     match_over: bool = False
-    reveal: Text | None = None  # the dice secret's line, also in ``lines``, when revealed
-    facts: list[Fact] = field(default_factory=list)  # what happened, typed (bot.facts)
+    reveal: DiceSeal | None = None
+    facts: list[Fact] = field(default_factory=list)
+    before: MatchRow | None = None
+    actor: Player | None = None
+    at: float = 0.0
+    unreadable: bool = False
 
     @property
     def game(self) -> Game | None:
         return self.match.game
-
-    @property
-    def text(self) -> str:
-        """The story in English, for logs and tests."""
-        return self.words()
-
-    def words(self, language: str | None = None) -> str:
-        """The story in ``language`` (a language code or a Discord locale), one line."""
-        return say(join(self.lines), language)
 
     @property
     def next_actor(self) -> int | None:

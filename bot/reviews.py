@@ -26,11 +26,10 @@ from typing import Protocol
 
 from bot.computer import DEFAULT_LEVEL, CubeHint, PlayerAnalysis, PlayHint
 from bot.dicestats import DiceReport, dice_report, rolls_from_events
-from bot.errors import NoGameError, NotYourTurnError, UnreadableMatchError, UserError
+from bot.errors import NoGameError, NotYourTurnError, Refusal, UnreadableMatchError, UserError
 from bot.fairdice import VerifyResult, verify_events
-from bot.i18n import _
 from bot.luck import MatchLuck
-from bot.records import EventRecord, MatchRow, Status
+from bot.records import ComputerResults, EventRecord, MatchRow, Status
 from bot.reports import Player, Review, SessionSettings
 from bot.reviewcodec import GameReview, review_from_text, review_to_text
 from bot.storage import Storage
@@ -89,12 +88,7 @@ class ReviewCache:
         allowed = self.next_allowed.get(user_id, 0.0)
         if now < allowed:
             seconds = max(1, math.ceil(allowed - now))
-            raise AnalysisCooldownError(
-                _(
-                    "You asked for an analysis a moment ago: try again in {seconds} s.",
-                    seconds=seconds,
-                )
-            )
+            raise AnalysisCooldownError(Refusal.ANALYSIS_COOLDOWN, seconds=seconds)
         if len(self.next_allowed) > 4 * self.size:  # forget the members who may ask again
             self.next_allowed = {u: t for u, t in self.next_allowed.items() if t > now}
         self.next_allowed[user_id] = now + cooldown
@@ -172,17 +166,17 @@ class ReviewService:
         """The computer's advice for the player who must act: best plays or the cube."""
         row = await self.games.current(channel_id)
         if row is None or row.game is None or row.status != Status.PLAYING:
-            raise NoGameError(_("There is no game in this channel."))
+            raise NoGameError(Refusal.NO_GAME_HERE)
         me = row.player_index(user.id)
         if me is None:
-            raise NotYourTurnError(_("Hints are for the players of this game."))
+            raise NotYourTurnError(Refusal.HINTS_FOR_PLAYERS)
         if row.rated:
-            raise UserError(_("Hints are off in rated games."))
+            raise UserError(Refusal.HINTS_OFF_RATED)
         if row.computer_level is None and not self.settings.hints_in_casual:
-            raise UserError(_("This server has turned hints off."))
+            raise UserError(Refusal.HINTS_OFF_SERVER)
         game = row.game
         if game.actor != me or game.resignation is not None:
-            raise UserError(_("Hints are for your own turn."))
+            raise UserError(Refusal.HINTS_OWN_TURN)
         advice = await self.workers.hints(DEFAULT_LEVEL, game, 3)
         return row, advice
 
@@ -199,15 +193,13 @@ class ReviewService:
         front end refuses privately before it shows anyone that work has begun."""
         row = await self.games.latest(channel_id)
         if row is None or row.game is None:
-            raise NoGameError(_("No game has been played in this channel yet."))
+            raise NoGameError(Refusal.NO_HISTORY)
         events = await self.store.events(row.id)
         games = sorted({event.game_number for event in events})
         if row.live:
             games = [number for number in games if number < row.game.game_number]
             if not games:
-                raise UserError(
-                    _("The analysis covers finished games only: ask again when this game is over.")
-                )
+                raise UserError(Refusal.ANALYSIS_FINISHED_ONLY)
         if user_id is not None:
             self.cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
         return AnalysisPlan(row, tuple(events), tuple(games))
@@ -330,13 +322,7 @@ class ReviewService:
             or (guild_id is not None and row.guild_id != guild_id)
             or (visible is not None and not await visible(row))
         ):
-            raise UserError(
-                _(
-                    "No match here used the public value {public}. Copy it from the message "
-                    "that ended the match.",
-                    public=public.strip()[:40],
-                )
-            )
+            raise UserError(Refusal.NO_SUCH_PUBLIC, public=public.strip()[:40])
         events = await self.store.events(row.id)
         result = verify_events(
             secret.strip(), row.dice.public or public, events, commitment_hex=row.dice.commitment
@@ -352,6 +338,10 @@ class ReviewService:
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
         return await self.store.rating_history(guild_id, user_id)
+
+    async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResults]:
+        """A member's record against the computer on a server, level by level."""
+        return await self.store.computer_results(guild_id, user_id)
 
 
 __all__ = [

@@ -53,7 +53,6 @@ def build_services(
     settings: SessionSettings | None = None,
     clock: Callable[[], float] = time.time,
     computer: Callable[[str], Any] | None = None,
-    display: Callable[[str], str] = str,
     workers: Workers | None = None,
 ) -> Services:
     """The services over one store, one set of workers and one clock.
@@ -67,7 +66,6 @@ def build_services(
         settings=settings,
         clock=clock,
         computer=computer,
-        display=display,
         workers=workers,
     )
     reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)

@@ -1,9 +1,13 @@
 """Per-channel game sessions: lock, load, check the actor, act, save, report.
 
-This layer knows nothing of Discord: it takes plain ids and display names, runs the action
-through the rules engine under the channel's lock, stores the new state with its events in
-one transaction (see :mod:`bot.storage`), and returns a :class:`Report` that any front end
-(the Discord cog, the terminal) turns into messages and board images.
+This layer knows nothing of Discord and writes no player words: it takes plain ids and
+names, runs the action named by the front end through the action table
+(:data:`bot.actions.RULES`, via :meth:`SessionService.act`) under the channel's lock, stores
+the new state with its events in one transaction (see :mod:`bot.storage`), publishes the
+change's facts (:mod:`bot.facts`) and returns a :class:`Report` of values that any front end
+(the Discord cog, the terminal) tells (``bot.present.tell``) and draws. Refusals are typed
+(:class:`bot.errors.Refusal`). May import the engine, records, errors, facts, the turn and
+the action table, storage's interface; never ``bot/present`` nor a front end.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from typing import Any
 
 from bot import actions
-from bot.computer import DEFAULT_LEVEL, LEVELS, UNAVAILABLE_MESSAGE, computer_available
+from bot.computer import DEFAULT_LEVEL, LEVELS, computer_available
 from bot.dice import Roller, SystemRoller
 from bot.engine import (
     EngineError,
@@ -26,23 +31,16 @@ from bot.engine import (
 )
 from bot.errors import (
     ConflictError,
+    Name,
     NoGameError,
-    NotYourTurnError,
+    Refusal,
     StaleButtonError,
     UnreadableMatchError,
     UserError,
 )
-from bot.facts import ActionTaken, Fact, FactBus, facts_of
+from bot.facts import ActionTaken, ComputerStuck, Fact, FactBus, TurnResumed, facts_of
 from bot.fairdice import commitment, new_secret
-from bot.i18n import _
 from bot.opponent import COMPUTER_ATTEMPTS, ComputerOpponent
-from bot.present import (
-    RESULT_WORDS,
-    challenge_lines,
-    computer_match_line,
-    engine_error,
-    points_words,
-)
 from bot.records import (
     Action,
     Change,
@@ -63,13 +61,7 @@ from bot.reports import (
     SessionSettings,
 )
 from bot.storage import Storage
-from bot.turn import (
-    Turn,
-    check_button,
-    commitment_line,
-    require_challenge,
-    reveal_line,
-)
+from bot.turn import Turn, check_button
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -102,7 +94,6 @@ class SessionService:
         settings: SessionSettings | None = None,
         clock: Callable[[], float] = time.time,
         computer: Callable[[str], Any] | None = None,
-        display: Callable[[str], str] = str,
         workers: Workers | None = None,
         facts: FactBus | None = None,
     ) -> None:
@@ -116,15 +107,8 @@ class SessionService:
         self.roller = roller or SystemRoller()
         self.settings = settings or SessionSettings()
         self.clock = clock
-        self.display = display
-        # Called with the report of work nobody asked for in this request (the computer's
-        # resumed turn), so the front end can post it to the channel.
-        self.on_background_report: Callable[[Report], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._play_texts: dict[tuple[int, int], list[str]] = {}  # (match, version) -> plays
-        # Called once when a computer turn has failed COMPUTER_ATTEMPTS times: the front end
-        # tells the channel that a moderator can cancel the game.
-        self.on_computer_stuck: Callable[[MatchRow], Awaitable[None]] | None = None
         self._computer_factory = computer
         # Drawing and the computer's thinking run here: worker processes in the bot, the
         # same calls in threads for tests and offline play (with ``computer`` stand-ins).
@@ -198,7 +182,7 @@ class SessionService:
     async def history(self, channel_id: int) -> tuple[MatchRow, list[EventRecord]]:
         row = await self.latest(channel_id)
         if row is None:
-            raise NoGameError(_("No game has been played in this channel yet."))
+            raise NoGameError(Refusal.NO_HISTORY)
         return row, await self.store.events(row.id)
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
@@ -231,9 +215,9 @@ class SessionService:
         """
         options = options or MatchOptions()
         if challenger.id == opponent.id:
-            raise UserError(_("You can't challenge yourself. Pick another player."))
+            raise UserError(Refusal.SELF_CHALLENGE)
         if opponent.is_bot and computer_level is None:
-            raise UserError(_("Bots can't play backgammon here. Challenge a person instead."))
+            raise UserError(Refusal.BOT_OPPONENT)
         async with self._lock(channel_id):
             row = await self._create_challenge(
                 guild_id,
@@ -245,18 +229,13 @@ class SessionService:
                 computer_level,
                 auto_play,
             )
-        minutes = max(1, round(self.settings.challenge_timeout / 60))
-        lines = challenge_lines(
-            self.display(challenger.name),
-            self.display(opponent.name),
-            options.length,
-            options.cube,
-            rated,
-            minutes,
+        report = Report(
+            Action.CHALLENGE,
+            row,
+            facts=[ActionTaken(row, Action.CHALLENGE)],
+            actor=challenger,
+            at=row.created_at,
         )
-        if row.dice is not None:
-            lines.append(commitment_line(row.dice))
-        report = Report(Action.CHALLENGE, row, lines, facts=[ActionTaken(row, Action.CHALLENGE)])
         await self.facts.publish(report.facts)
         return report
 
@@ -293,62 +272,72 @@ class SessionService:
             auto_play=auto_play,
         )
 
+    async def act(
+        self,
+        channel_id: int,
+        user: Player,
+        action: Action,
+        ctx: ActionContext = NO_CONTEXT,
+        **params: Any,
+    ) -> Report:
+        """Run one player's ``action`` in a channel: the one entry of every front end.
+
+        What the action does to the turn comes from the action table
+        (:data:`bot.actions.RULES`); ``params`` are its own (a move's ``play``, a
+        resignation's ``kind``). A claim follows the server's claim rule and the time limit;
+        a cancel (a moderator's, checked by the front end) ends the game with no result.
+        """
+        if action is Action.CLAIM:
+            return await self._claim(channel_id, user, ctx)
+        if action is Action.CANCEL:
+            return await self._cancel(channel_id, user, ctx)
+        if action not in actions.RULES:
+            raise ValueError(f"{action} is not an action a player takes in a channel")
+        if action is Action.ACCEPT:
+            params.setdefault("public", ctx.public)
+        return await self._act(
+            channel_id,
+            lambda turn: actions.apply(turn, action, user, **params),
+            ctx,
+            allow_challenge=action in actions.ON_CHALLENGE,
+            actor=user,
+        )
+
+    # Thin names for the actions, for callers that script a game (tests, demos).
+
     async def accept(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        """The challenged player accepts: the bot rolls the opening and the game starts."""
-        return await self._act(
-            channel_id,
-            lambda turn: actions.accept(turn, user, ctx.public),
-            ctx,
-            allow_challenge=True,
-        )
+        return await self.act(channel_id, user, Action.ACCEPT, ctx)
 
     async def decline(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        """The challenged player declines, or the challenger withdraws."""
-
-        def act(turn: Turn) -> Action:
-            row = turn.row
-            require_challenge(row)
-            if user.id == row.player_ids[1]:
-                turn.status = Status.DECLINED
-                turn.lines.append(_("{player} declines the challenge.", player=turn.name(1)))
-                return Action.DECLINE
-            if user.id == row.player_ids[0]:
-                turn.status = Status.WITHDRAWN
-                turn.lines.append(_("{player} withdraws the challenge.", player=turn.name(0)))
-                return Action.WITHDRAW
-            raise NotYourTurnError(_("This challenge is for {player}.", player=turn.name(1)))
-
-        return await self._act(channel_id, act, ctx, allow_challenge=True)
-
-    # --- game actions --------------------------------------------------------------------
+        return await self.act(channel_id, user, Action.DECLINE, ctx)
 
     async def roll(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: actions.roll(turn, user), ctx)
+        return await self.act(channel_id, user, Action.ROLL, ctx)
 
     async def move(
         self, channel_id: int, user: Player, text: str, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: actions.move(turn, user, text), ctx)
+        return await self.act(channel_id, user, Action.MOVE, ctx, play=text)
 
     async def double(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: actions.double(turn, user), ctx)
+        return await self.act(channel_id, user, Action.DOUBLE, ctx)
 
     async def take(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: actions.take(turn, user), ctx)
+        return await self.act(channel_id, user, Action.TAKE, ctx)
 
     async def beaver(
         self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(channel_id, lambda turn: actions.beaver(turn, user), ctx)
+        return await self.act(channel_id, user, Action.BEAVER, ctx)
 
     async def drop(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
-        return await self._act(channel_id, lambda turn: actions.drop(turn, user), ctx)
+        return await self.act(channel_id, user, Action.DROP, ctx)
 
     async def resign(
         self,
@@ -357,39 +346,23 @@ class SessionService:
         kind: ResultKind = ResultKind.SINGLE,
         ctx: ActionContext = NO_CONTEXT,
     ) -> Report:
-        """Offer to resign; the opponent accepts or rejects."""
-
-        def act(turn: Turn) -> Action:
-            me, game = turn.participant(user)
-            if game.phase is Phase.DOUBLED:
-                raise UserError(_("Answer the double first: dropping it ends the game."))
-            turn.game = game.offer_resignation(me, ResultKind(kind))
-            turn.log(Action.RESIGN, user.id, me, notation=ResultKind(kind).name.lower())
-            # What accepting would score, Jacoby included (the engine works it out).
-            accepted = turn.game.accept_resignation().result
-            assert accepted is not None
-            points = accepted.points
-            turn.lines.append(
-                _(
-                    "{player} offers to resign {what} ({points}). {opponent}: accept or reject.",
-                    player=turn.name(me),
-                    what=RESULT_WORDS[ResultKind(kind)],
-                    points=points_words(points),
-                    opponent=turn.name(1 - me),
-                )
-            )
-            return Action.RESIGN
-
-        return await self._act(channel_id, act, ctx)
+        return await self.act(channel_id, user, Action.RESIGN, ctx, kind=kind)
 
     async def answer_resignation(
         self, channel_id: int, user: Player, accept: bool, ctx: ActionContext = NO_CONTEXT
     ) -> Report:
-        return await self._act(
-            channel_id, lambda turn: actions.answer_resignation(turn, user, accept), ctx
-        )
+        action = Action.RESIGN_ACCEPT if accept else Action.RESIGN_REJECT
+        return await self.act(channel_id, user, action, ctx)
 
     async def claim(self, channel_id: int, user: Player, ctx: ActionContext = NO_CONTEXT) -> Report:
+        return await self.act(channel_id, user, Action.CLAIM, ctx)
+
+    async def cancel(
+        self, channel_id: int, moderator: Player, ctx: ActionContext = NO_CONTEXT
+    ) -> Report:
+        return await self.act(channel_id, moderator, Action.CANCEL, ctx)
+
+    async def _claim(self, channel_id: int, user: Player, ctx: ActionContext) -> Report:
         """Win by the opponent's time-out: the match as a forfeit, or the game, as the
         server's claim rule says (see :meth:`bot.turn.Turn.claim`)."""
         live = await self.current(channel_id)
@@ -399,11 +372,11 @@ class SessionService:
             else ClaimRule.MATCH
         )
         limit = self.settings.inactivity_timeout
-        return await self._act(channel_id, lambda turn: turn.claim(user, limit, rule), ctx)
+        return await self._act(
+            channel_id, lambda turn: turn.claim(user, limit, rule), ctx, actor=user
+        )
 
-    async def cancel(
-        self, channel_id: int, moderator: Player, ctx: ActionContext = NO_CONTEXT
-    ) -> Report:
+    async def _cancel(self, channel_id: int, moderator: Player, ctx: ActionContext) -> Report:
         """A moderator ends the game or challenge in a channel with no result.
 
         A game whose saved state cannot be read is set aside the same way: cancelling it
@@ -414,30 +387,13 @@ class SessionService:
             turn.status = Status.CANCELLED
             if turn.game is not None:
                 turn.log(Action.CANCEL, moderator.id, turn.row.player_index(moderator.id))
-            turn.lines.append(
-                _(
-                    "{moderator} cancelled the game. No result is recorded.",
-                    moderator=self.display(moderator.name),
-                )
-            )
             return Action.CANCEL
 
         try:
-            return await self._act(channel_id, act, ctx, allow_challenge=True)
+            return await self._act(channel_id, act, ctx, allow_challenge=True, actor=moderator)
         except QuarantinedError as exc:
             shell = exc.unreadable.shell
-            return Report(
-                Action.CANCEL,
-                shell,
-                [
-                    _(
-                        "{moderator} cancelled match #{number}: its saved state could not be "
-                        "read. No result is recorded; the channel is free.",
-                        moderator=self.display(moderator.name),
-                        number=shell.id,
-                    )
-                ],
-            )
+            return Report(Action.CANCEL, shell, actor=moderator, at=self.clock(), unreadable=True)
 
     # --- the action runner ---------------------------------------------------------------
 
@@ -448,19 +404,32 @@ class SessionService:
         ctx: ActionContext = NO_CONTEXT,
         *,
         allow_challenge: bool = False,
+        actor: Player | None = None,
     ) -> Report:
-        """Run one action under the channel's lock; a lost race is retried on fresh state."""
+        """Run one action under the channel's lock; a lost race is retried on fresh state.
+
+        What was stored before the request was judged (the computer's open turn, finished
+        first) is published whatever becomes of the request, once the lock is free.
+        """
         for attempt in range(CONFLICT_RETRIES):
-            async with self._lock(channel_id):
-                try:
-                    report = await self._act_locked(channel_id, act, ctx, allow_challenge)
-                except ConflictError:
-                    # Another process wrote this channel between our read and our write.
-                    # Nothing of ours was stored; judge the request again on the new state.
-                    if attempt == CONFLICT_RETRIES - 1:
-                        raise
-                    log.info("channel %s: write conflict, retrying the action", channel_id)
-                    continue
+            earlier: list[Fact] = []
+            try:
+                async with self._lock(channel_id):
+                    report = await self._act_locked(
+                        channel_id, act, ctx, allow_challenge, actor, earlier
+                    )
+            except ConflictError:
+                await self.facts.publish(earlier)
+                # Another process wrote this channel between our read and our write.
+                # Nothing of ours was stored; judge the request again on the new state.
+                if attempt == CONFLICT_RETRIES - 1:
+                    raise
+                log.info("channel %s: write conflict, retrying the action", channel_id)
+                continue
+            except Exception:
+                await self.facts.publish(earlier)
+                raise
+            report.facts[:0] = earlier
             await self.facts.publish(report.facts)
             return report
         raise AssertionError("unreachable")
@@ -471,47 +440,41 @@ class SessionService:
         act: Callable[[Turn], Action],
         ctx: ActionContext,
         allow_challenge: bool,
+        actor: Player | None = None,
+        earlier: list[Fact] | None = None,
     ) -> Report:
+        """``earlier``: where the facts of the computer's open turn, finished first, go."""
         now = self.clock()
-        earlier_facts: list[Fact] = []  # of the computer's open turn, finished first
+        if earlier is None:
+            earlier = []
         row = await self._expire_stale(channel_id, now)
         if self.computer.to_act(row):
-            # A computer turn left open (see resume_computer_turns): finish and post it
-            # first, then judge this request on the state it leads to.
+            # A computer turn left open (see resume_computer_turns): finish it first (its
+            # report goes out as a TurnResumed fact), then judge this request on the state
+            # it leads to.
             assert row is not None
             resumed = await self._resume_row(row)
             if resumed is not None:
-                earlier_facts.extend(resumed.facts)
-                if self.on_background_report is not None:
-                    await self.on_background_report(resumed)
+                earlier.extend([*resumed.facts, TurnResumed(resumed)])
             now = self.clock()
             row = await self._expire_stale(channel_id, now)
         if row is None or (ctx.match_id is not None and row.id != ctx.match_id):
             if ctx.match_id is not None:
-                raise StaleButtonError(_("That button belongs to a game that is over."))
-            raise NoGameError(
-                _("There is no game in this channel. Start one with /backgammon challenge.")
-            )
+                raise StaleButtonError(Refusal.GAME_OVER_BUTTON)
+            raise NoGameError(Refusal.NO_GAME)
         check_button(row, ctx)
         if row.status == Status.CHALLENGE and not allow_challenge:
-            raise UserError(
-                _(
-                    "The game starts when {player} accepts the challenge.",
-                    player=self.display(row.player_names[1]),
-                )
-            )
-        turn = Turn(row, now, self.display, self.roller)
+            raise UserError(Refusal.STARTS_ON_ACCEPT, player=Name(row.player_names[1]))
+        turn = Turn(row, now, self.roller)
         try:
             action = act(turn)
         except EngineError as exc:
-            raise UserError(engine_error(exc)) from exc
+            raise UserError.of_engine(exc) from exc
         if row.computer_level is not None:
             await self.computer.play(turn)
-        report = await self._commit(turn, action)
-        report.facts[:0] = earlier_facts
-        return report
+        return await self._commit(turn, action, actor)
 
-    async def _commit(self, turn: Turn, action: Action) -> Report:
+    async def _commit(self, turn: Turn, action: Action, actor: Player | None = None) -> Report:
         """Store everything the turn did as one change; the report of it."""
         row = turn.row
         if (
@@ -524,8 +487,7 @@ class SessionService:
         reveal = None
         if seal is not None and row.status == Status.PLAYING and turn.status != Status.PLAYING:
             # The match is over (finished, claimed or cancelled): reveal its dice secret.
-            reveal = reveal_line(seal, turn.public or seal.public)
-            turn.lines.append(reveal)
+            reveal = replace(seal, public=turn.public or seal.public)
         stored = await self.store.apply(
             Change(
                 match_id=row.id,
@@ -543,12 +505,17 @@ class SessionService:
         return Report(
             action,
             stored,
-            turn.lines,
             turn.boards,
+            turn.steps,
             finished=turn.last_result,
             match_over=turn.outcome is not None,
             reveal=reveal,
-            facts=facts_of(row, stored, action, turn.events, turn.finished, turn.outcome),
+            facts=facts_of(
+                row, stored, action, turn.events, turn.finished, turn.outcome, turn.steps
+            ),
+            before=row,
+            actor=actor,
+            at=turn.now,
         )
 
     # --- the computer opponent ----------------------------------------------------------
@@ -572,24 +539,22 @@ class SessionService:
         """
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
-            raise UserError(_("Pick a level: {levels}.", levels=", ".join(LEVELS)))
+            raise UserError(Refusal.PICK_LEVEL, levels=tuple(LEVELS))
         if self._computer_factory is None and not computer_available():
-            raise UserError(UNAVAILABLE_MESSAGE)
+            raise UserError(Refusal.COMPUTER_UNAVAILABLE)
         options = options or MatchOptions()
         async with self._lock(channel_id):
             await self._create_challenge(
                 guild_id, channel_id, human, computer, options, False, level, False
             )
             report = await self._act_locked(
-                channel_id, lambda turn: actions.accept(turn, computer, ctx.public), ctx, True
+                channel_id,
+                lambda turn: actions.accept(turn, computer, ctx.public),
+                ctx,
+                True,
+                human,
             )
         await self.facts.publish(report.facts)
-        report.lines.insert(
-            0,
-            computer_match_line(
-                self.display(human.name), self.display(computer.name), options.length, level
-            ),
-        )
         return report
 
     async def _expire_stale(self, channel_id: int, now: float) -> MatchRow | None:
@@ -607,7 +572,7 @@ class SessionService:
 
     async def _resume_row(self, row: MatchRow) -> Report | None:
         """Let the computer finish its open turn in ``row`` (the channel's lock is held)."""
-        turn = Turn(row, self.clock(), self.display, self.roller)
+        turn = Turn(row, self.clock(), self.roller)
         await self.computer.play(turn)
         if not turn.events:
             return None  # it still cannot act; the log says why
@@ -615,25 +580,22 @@ class SessionService:
 
     async def _retry_computer(self, channel_id: int) -> None:
         """The computer opponent's retry timer: finish the channel's open computer turn
-        under its lock, and post it."""
+        under its lock, and publish it (a front end posts a :class:`TurnResumed`)."""
         async with self._lock(channel_id):
             row = await self._load(channel_id)
             report = await self._resume_row(row) if self.computer.to_act(row) else None
-        if report is None:
-            return
-        await self.facts.publish(report.facts)
-        if self.on_background_report is not None:
-            await self.on_background_report(report)
+        if report is not None:
+            await self.facts.publish([*report.facts, TurnResumed(report)])
 
     async def _tell_stuck(self, row: MatchRow) -> None:
-        if self.on_computer_stuck is not None:
-            await self.on_computer_stuck(row)
+        await self.facts.publish([ComputerStuck(row)])
 
     async def resume_computer_turns(self) -> list[Report]:
         """Finish every computer turn left open (a crash before this version, a failure).
 
-        Called at start-up; each finished turn's report is returned for the front end to
-        post. A channel that fails is logged and left for its next action.
+        Called at start-up; each finished turn is published (a :class:`TurnResumed` for a
+        front end to post) and its report returned. A channel that fails is logged and left
+        for its next action.
         """
         reports = []
         for row in await self.store.live_matches():
@@ -651,7 +613,7 @@ class SessionService:
                 log.exception("channel %s: could not resume the computer's turn", row.channel_id)
                 continue
             if report is not None:
-                await self.facts.publish(report.facts)
+                await self.facts.publish([*report.facts, TurnResumed(report)])
                 reports.append(report)
         return reports
 

@@ -1,7 +1,8 @@
 """One action's working state and the rules that follow from it by themselves.
 
 A :class:`Turn` holds the game as an action changes it and everything the change will write
-(events, finished games, the outcome) and say (lines, boards). After a player's action the
+(events, finished games, the outcome) and show (its steps, the boards worth drawing): values,
+never words (``bot.present.story`` tells them). After a player's action the
 rules take over: the opening roll, a forced pass, a forced play when the table asks, the end
 of a game and the start of the next. All of it happens in memory; the session stores it as
 one change.
@@ -9,25 +10,11 @@ one change.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bot.dice import Roller, SystemRoller
 from bot.engine import EndReason, Game, GameResult, Phase
-from bot.errors import NotYourTurnError, StaleButtonError, UserError
+from bot.errors import Name, NotYourTurnError, Refusal, StaleButtonError, UserError
+from bot.facts import Step
 from bot.fairdice import FairRoller
-from bot.i18n import Text, _
-from bot.present import (
-    FORFEIT_NOT_RATED,
-    commitment_line,
-    dice_words,
-    forfeit_match_line,
-    match_won_line,
-    minutes_words,
-    next_game_line,
-    opening_line,
-    result_line,
-    reveal_line,
-)
 from bot.records import (
     Action,
     ClaimRule,
@@ -54,59 +41,46 @@ def check_button(row: MatchRow, ctx: ActionContext) -> None:
     if ctx.version is None:
         if row.status == Status.CHALLENGE:
             return
-        raise StaleButtonError(
-            _("That button is from an older board. Use /backgammon board for the current one.")
-        )
+        raise StaleButtonError(Refusal.OLD_BOARD)
     if row.version == ctx.version:
         return
     game = row.game
     if game is not None and ctx.game_number and game.game_number != ctx.game_number:
-        raise StaleButtonError(
-            _(
-                "That button belongs to game {old} of this match; game {current} is being "
-                "played now. Use the buttons on the latest board.",
-                old=ctx.game_number,
-                current=game.game_number,
-            )
-        )
-    raise StaleButtonError(
-        _("That button belongs to an earlier turn. Use the buttons on the latest board.")
-    )
+        raise StaleButtonError(Refusal.OTHER_GAME, old=ctx.game_number, current=game.game_number)
+    raise StaleButtonError(Refusal.EARLIER_TURN)
 
 
 def require_challenge(row: MatchRow) -> None:
     if row.status != Status.CHALLENGE:
-        raise UserError(_("The game has already started."))
+        raise UserError(Refusal.ALREADY_STARTED)
 
 
 class Turn:
-    """The working state of one action: the game as it evolves, and what to write."""
+    """The working state of one action: the game as it evolves, and what to write.
 
-    def __init__(
-        self,
-        row: MatchRow,
-        now: float,
-        display: Callable[[str], str] = str,
-        roller: Roller | None = None,
-    ) -> None:
+    Every change to ``game`` is logged (:meth:`log`) as a :class:`~bot.facts.Step`, the
+    event with the game before and after it: the report tells the story from those steps.
+    """
+
+    def __init__(self, row: MatchRow, now: float, roller: Roller | None = None) -> None:
         self.row = row
-        self.display = display
         self.now = now
         self.public: str | None = None  # the dice's public value, fixed by this action
         self._default_roller = roller or SystemRoller()
         self._fair: FairRoller | None = None
         self.game: Game | None = row.game
+        self._logged: Game | None = row.game  # the game as the last step left it
         self.events: list[NewEvent] = []
-        self.lines: list[Text] = []
+        self.steps: list[Step] = []
         self.boards: list[Game] = []
         self.finished: list[FinishedGame] = []
         self.outcome: MatchOutcome | None = None
         self.status = row.status
         self.last_result: GameResult | None = None
 
-    def name(self, player: int) -> str:
-        """A player's name as the front end shows it (escaped for Discord, say)."""
-        return self.display(self.row.player_names[player])
+    def who(self, player: int) -> Name:
+        """A player's name as a refusal's parameter (the front end formats it)."""
+        return Name(self.row.player_names[player])
 
     def die(self) -> int:
         """The next die: from the match's committed secret, or the service's roller.
@@ -136,33 +110,29 @@ class Turn:
         notation: str | None = None,
         dice: tuple[int, int] | None = None,
     ) -> None:
+        """Log an event of the game as it now stands (``game``), after the last step's."""
         assert self.game is not None
-        self.events.append(
-            NewEvent(
-                game_number=self.game.game_number,
-                actor_id=actor_id,
-                player=player,
-                action=action,
-                position_id=self.game.position_id(),
-                gnu_match_id=self.game.match_id(),
-                notation=notation,
-                dice=dice,
-            )
+        event = NewEvent(
+            game_number=self.game.game_number,
+            actor_id=actor_id,
+            player=player,
+            action=action,
+            position_id=self.game.position_id(),
+            gnu_match_id=self.game.match_id(),
+            notation=notation,
+            dice=dice,
         )
+        self.events.append(event)
+        self.steps.append(Step(event, self._logged, self.game))
+        self._logged = self.game
 
     def participant(self, user: Player) -> tuple[int, Game]:
         """The acting player's seat and the running game; refuses outsiders."""
         me = self.row.player_index(user.id)
         if me is None:
-            raise NotYourTurnError(
-                _(
-                    "This is {first} and {second}'s game; you are not playing in it.",
-                    first=self.name(0),
-                    second=self.name(1),
-                )
-            )
+            raise NotYourTurnError(Refusal.NOT_A_PLAYER, first=self.who(0), second=self.who(1))
         if self.game is None or self.status != Status.PLAYING:
-            raise UserError(_("The game has not started yet."))
+            raise UserError(Refusal.NOT_STARTED)
         return me, self.game
 
     def my_turn(self, user: Player, verb: Action) -> tuple[int, Game]:
@@ -171,23 +141,16 @@ class Turn:
         if game.resignation is not None:
             offerer = game.resignation.player
             if offerer == me:
-                raise UserError(
-                    _(
-                        "Wait for {opponent} to answer your resignation offer.",
-                        opponent=self.name(1 - me),
-                    )
-                )
-            raise UserError(_("Answer the resignation offer first: accept or reject it."))
+                raise UserError(Refusal.WAIT_RESIGNATION_ANSWER, opponent=self.who(1 - me))
+            raise UserError(Refusal.ANSWER_RESIGNATION_FIRST)
         actor = game.actor
         if actor != me:
             assert actor is not None
             if game.phase is Phase.DOUBLED:
-                raise NotYourTurnError(
-                    _("Waiting for {player} to take or drop.", player=self.name(actor))
-                )
+                raise NotYourTurnError(Refusal.WAITING_TAKE_DROP, player=self.who(actor))
             if verb in (Action.TAKE, Action.DROP):
-                raise UserError(_("There is no double to answer."))
-            raise NotYourTurnError(_("It's {player}'s turn.", player=self.name(actor)))
+                raise UserError(Refusal.NO_DOUBLE_TO_ANSWER)
+            raise NotYourTurnError(Refusal.NOT_YOUR_TURN, player=self.who(actor))
         return me, game
 
     def claim(self, user: Player, limit: float, rule: ClaimRule) -> Action:
@@ -200,48 +163,20 @@ class Turn:
         """
         me, game = self.participant(user)
         if game.actor == me:
-            raise UserError(_("It's your turn: you can't claim a win while others wait on you."))
+            raise UserError(Refusal.CLAIM_ON_OWN_TURN)
         idle = self.now - self.row.last_action_at
         if idle < limit:
             left = max(1, round((limit - idle) / 60))
-            raise UserError(
-                _(
-                    "{opponent} still has {minutes} to act before you can claim.",
-                    opponent=self.name(1 - me),
-                    minutes=minutes_words(left),
-                )
-            )
-        names = {"opponent": self.name(1 - me), "player": self.name(me)}
-        minutes = minutes_words(round(idle / 60))
-        length = game.options.length
-        if rule is ClaimRule.MATCH and length > 1:
+            raise UserError(Refusal.CLAIM_TOO_EARLY, opponent=self.who(1 - me), minutes=left)
+        if rule is ClaimRule.MATCH and game.options.length > 1:
             self.log(Action.CLAIM, user.id, me, notation=ClaimRule.MATCH)
             self.boards.append(game)
             self.status = Status.FINISHED
             self.outcome = MatchOutcome(me, game.score, EndReason.FORFEIT.value)
-            self.lines.append(
-                _(
-                    "{opponent} has not acted for {minutes}: {player} claims the match.",
-                    minutes=minutes,
-                    **names,
-                )
-            )
-            self.lines.append(
-                forfeit_match_line(names["player"], names["opponent"], length, game.score, 1 - me)
-            )
         else:
             self.game = game.forfeit(me, whole_match=False)
             self.log(Action.CLAIM, user.id, me, notation=ClaimRule.GAME)
-            self.lines.append(
-                _(
-                    "{opponent} has not acted for {minutes}: {player} claims the win.",
-                    minutes=minutes,
-                    **names,
-                )
-            )
             self.after_game_end()
-        if self.outcome is not None and self.row.rated:
-            self.lines.append(FORFEIT_NOT_RATED)
         return Action.CLAIM
 
     # --- follow-on events: what the rules do by themselves after an action ----------------
@@ -250,14 +185,11 @@ class Turn:
         """Roll one die each until they differ; the higher die moves both numbers."""
         assert self.game is not None
         game = self.game
-        names = (self.name(0), self.name(1))
         while game.phase is Phase.OPENING:
             dice = (self.die(), self.die())
-            cube_before = game.cube
             game = game.opening_roll(*dice)
             self.game = game
             self.log(Action.OPENING, None, None, dice=dice)
-            self.lines.append(opening_line(names, dice, game, cube_before))
         self.after_roll()
 
     def after_roll(self) -> None:
@@ -269,26 +201,10 @@ class Turn:
         if plays.is_forced_pass:
             self.game = game.pass_turn()
             self.log(Action.PASS, None, mover, dice=game.dice)
-            self.lines.append(
-                _(
-                    "{player} cannot move with {dice}: {opponent} to roll.",
-                    player=self.name(mover),
-                    dice=dice_words(game.dice),
-                    opponent=self.name(1 - mover),
-                )
-            )
         elif self.row.auto_play and len(plays) == 1:
             (play,) = plays
             self.game = game.play(play)
             self.log(Action.MOVE, None, mover, notation=str(play), dice=game.dice)
-            self.lines.append(
-                _(
-                    "{player} rolls {dice} and plays {play} (the only legal play).",
-                    player=self.name(mover),
-                    dice=dice_words(game.dice),
-                    play=str(play),
-                )
-            )
             self.after_play()
 
     def after_play(self) -> None:
@@ -302,28 +218,16 @@ class Turn:
         self.last_result = result
         self.finished.append(FinishedGame(game.game_number, result))
         self.boards.append(game)
-        self.lines.append(result_line((self.name(0), self.name(1)), game))
         if game.match_over:
             winner = game.match_winner
             assert winner is not None
             self.status = Status.FINISHED
             self.outcome = MatchOutcome(winner, game.final_score, result.reason.value)
-            if game.options.length:
-                self.lines.append(
-                    match_won_line(self.name(winner), game.options.length, game.final_score)
-                )
             return
         following = game.next_game()
         self.game = following
         self.log(Action.NEXT_GAME, None, None)
-        self.lines.append(next_game_line(following.game_number, following.crawford))
         self.opening()
 
 
-__all__ = [
-    "Turn",
-    "check_button",
-    "commitment_line",
-    "require_challenge",
-    "reveal_line",
-]
+__all__ = ["Turn", "check_button", "require_challenge"]

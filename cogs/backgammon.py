@@ -1,8 +1,10 @@
 """The ``/backgammon`` command group: each handler turns an interaction into a session call.
 
 Owns the slash commands (thin adapters: read the options, call the session, hand the report
-to the :class:`~cogs.publishing.Publisher`), the button dispatch (:meth:`Backgammon.press`)
-and the guard every action runs in: the in-flight count the bot drains on shutdown, the
+to the :class:`~cogs.publishing.Publisher`); a game action, from a command, a button
+(:meth:`Backgammon.press`) or the tap picker, names its :class:`~bot.records.Action` and goes
+through :meth:`Backgammon.perform` to the session's one entry, its action table. And the
+guard every action runs in: the in-flight count the bot drains on shutdown, the
 acknowledgement watchdog (see :mod:`cogs.replies`) and, on failure, handing the error to the
 command tree's one ``on_error`` (in :mod:`bot.client`), which decides what the player sees.
 
@@ -30,8 +32,9 @@ from discord.ext import commands
 
 from bot import present
 from bot.engine import MatchOptions, ResultKind
-from bot.errors import UserError
+from bot.errors import Refusal, UserError
 from bot.i18n import _, language_of, say
+from bot.present import notices
 from bot.present.puzzle_words import kept_out_line
 from bot.records import Action, ClaimRule
 from bot.services import Services
@@ -54,7 +57,6 @@ from cogs.weblinks import WebLinks, launch
 
 log = logging.getLogger(__name__)
 
-RESTARTING = _("The bot is restarting; try again in a moment.")
 # Discord's integer options stop at 2^53-1 (JavaScript's safe integers): a larger bound
 # makes it refuse the whole command sync (400 50035), and the bot would not start.
 MAX_MATCH_NUMBER = 2**53 - 1
@@ -95,11 +97,6 @@ class Backgammon(
         self.idle = asyncio.Event()
         self.idle.set()
         self.accepting = True
-        # Names reach messages escaped; turns the session finishes on its own are posted.
-        session = services.session
-        session.display = safe_name
-        session.on_background_report = self.publisher.post_background
-        session.on_computer_stuck = self.publisher.computer_stuck
         super().__init__()
         if not WebLinks.of(bot).activity and self.app_command is not None:
             self.app_command.remove_command("play-here")  # no Activity: no command for it
@@ -110,6 +107,7 @@ class Backgammon(
         self.publisher.start_reminders()
 
     async def cog_unload(self) -> None:
+        self.publisher.stop_listening()
         self.publisher.stop_reminders()
         self.publisher.stop_reviews()
 
@@ -159,7 +157,7 @@ class Backgammon(
         """
         reply = reply or Reply(interaction, pressed=pressed, private=private)
         if not self.accepting:
-            await self.bot.tree.on_error(interaction, UserError(RESTARTING))  # type: ignore[arg-type]
+            await self.bot.tree.on_error(interaction, UserError(notices.RESTARTING))  # type: ignore[arg-type]
             return
         self.in_flight += 1
         self.idle.clear()
@@ -200,6 +198,28 @@ class Backgammon(
 
         await self._guarded(interaction, work, pressed=pressed, reply=reply)
 
+    async def perform(
+        self,
+        interaction: Interaction,
+        action: Action,
+        *,
+        button: ButtonRef | None = None,
+        reply: Reply | None = None,
+        **params: Any,
+    ) -> None:
+        """Run a player's ``action`` through the session's one entry (its action table) and
+        publish the report: every command, button and picker confirmation comes here."""
+        user = player_of(interaction.user)
+        channel_id = interaction.channel_id or 0
+        session = self.session
+        await self._act(
+            interaction,
+            lambda ctx: session.act(channel_id, user, action, ctx, **params),
+            pressed=button is not None or reply is not None,
+            button=button,
+            reply=reply,
+        )
+
     def _computer(self) -> Player | None:
         """The bot itself as a player (the computer opponent)."""
         me = self.bot.user
@@ -234,12 +254,10 @@ class Backgammon(
         the channel's live game under the channel's lock: a button never acts on another
         game, nor on a later state of its own.
         """
-        match_id = button.match_id
-        channel_id = interaction.channel_id or 0
-        user = player_of(interaction.user)
-        service, club = self.session, self.services.club
-        if action == Action.REMATCH:
-            computer = self._computer()
+        if action == Action.REMATCH:  # not a game action: another match, from club life
+            match_id = button.match_id
+            channel_id = interaction.channel_id or 0
+            user, club, computer = player_of(interaction.user), self.services.club, self._computer()
             await self._act(
                 interaction,
                 lambda ctx: club.rematch(
@@ -248,22 +266,7 @@ class Backgammon(
                 pressed=True,
             )
             return
-        actions: dict[Action, Request] = {
-            Action.ACCEPT: lambda ctx: service.accept(channel_id, user, ctx),
-            Action.DECLINE: lambda ctx: service.decline(channel_id, user, ctx),
-            Action.ROLL: lambda ctx: service.roll(channel_id, user, ctx),
-            Action.DOUBLE: lambda ctx: service.double(channel_id, user, ctx),
-            Action.TAKE: lambda ctx: service.take(channel_id, user, ctx),
-            Action.DROP: lambda ctx: service.drop(channel_id, user, ctx),
-            Action.BEAVER: lambda ctx: service.beaver(channel_id, user, ctx),
-            Action.RESIGN_ACCEPT: lambda ctx: service.answer_resignation(
-                channel_id, user, True, ctx
-            ),
-            Action.RESIGN_REJECT: lambda ctx: service.answer_resignation(
-                channel_id, user, False, ctx
-            ),
-        }
-        await self._act(interaction, actions[action], pressed=True, button=button)
+        await self.perform(interaction, action, button=button)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -350,18 +353,14 @@ class Backgammon(
 
     @app_commands.command(name="roll", description=locale(_("Roll the dice")))
     async def roll(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.roll(channel_id, user, ctx))
+        await self.perform(interaction, Action.ROLL)
 
     @app_commands.command(name="move", description=locale(_("Play your roll, e.g. 13/7 8/7")))
     @app_commands.describe(
         play=locale(_("Your play in standard notation; pick one of the legal plays"))
     )
     async def move(self, interaction: Interaction, play: str) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.move(channel_id, user, play, ctx))
+        await self.perform(interaction, Action.MOVE, play=play)
 
     @move.autocomplete("play")
     async def move_autocomplete(
@@ -382,29 +381,21 @@ class Backgammon(
 
     @app_commands.command(name="double", description=locale(_("Offer a double before you roll")))
     async def double(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.double(channel_id, user, ctx))
+        await self.perform(interaction, Action.DOUBLE)
 
     @app_commands.command(name="take", description=locale(_("Accept your opponent's double")))
     async def take(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.take(channel_id, user, ctx))
+        await self.perform(interaction, Action.TAKE)
 
     @app_commands.command(
         name="drop", description=locale(_("Refuse your opponent's double (lose the game)"))
     )
     async def drop(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.drop(channel_id, user, ctx))
+        await self.perform(interaction, Action.DROP)
 
     @app_commands.command(name="pass", description=locale(_("Same as drop: refuse the double")))
     async def pass_(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.drop(channel_id, user, ctx))
+        await self.perform(interaction, Action.DROP)
 
     @app_commands.command(
         name="resign", description=locale(_("Offer to resign; your opponent accepts"))
@@ -415,18 +406,13 @@ class Backgammon(
         interaction: Interaction,
         kind: Literal["single", "gammon", "backgammon"] = "single",
     ) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        result = ResultKind[kind.upper()]
-        await self._act(interaction, lambda ctx: self.session.resign(channel_id, user, result, ctx))
+        await self.perform(interaction, Action.RESIGN, kind=ResultKind[kind.upper()])
 
     @app_commands.command(
         name="claim", description=locale(_("Win when your opponent has been idle too long"))
     )
     async def claim(self, interaction: Interaction) -> None:
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        await self._act(interaction, lambda ctx: self.session.claim(channel_id, user, ctx))
+        await self.perform(interaction, Action.CLAIM)
 
     @app_commands.command(
         name="cancel", description=locale(_("Moderators: end this channel's game"))
@@ -434,10 +420,9 @@ class Backgammon(
     async def cancel(self, interaction: Interaction) -> None:
         async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
-                raise UserError(_("Only members with Manage Messages can cancel a game."))
-            return await self.session.cancel(
-                interaction.channel_id or 0, player_of(interaction.user), ctx
-            )
+                raise UserError(notices.MODERATORS_CANCEL)
+            user = player_of(interaction.user)
+            return await self.session.act(interaction.channel_id or 0, user, Action.CANCEL, ctx)
 
         await self._act(interaction, action)
 
@@ -446,9 +431,7 @@ class Backgammon(
         async def action(_ctx: ActionContext) -> Report:
             row = await self.session.current(interaction.channel_id or 0)
             if row is None or row.game is None:
-                raise UserError(
-                    _("There is no game in this channel. Start one with /backgammon challenge.")
-                )
+                raise UserError(Refusal.NO_GAME)
             return board_report(row)
 
         await self._act(interaction, action)
@@ -486,12 +469,12 @@ class Backgammon(
             )
             language = await self._language(interaction)
             lines = present.leaderboard_lines(rows, display=safe_name, language=language)
-            empty = _("No rated matches have been finished yet.")
+            empty = notices.LEADERBOARD_EMPTY
             embed = discord.Embed(
-                title=say(_("Backgammon leaderboard"), language),
+                title=say(notices.LEADERBOARD_TITLE, language),
                 description="\n".join(lines) or say(empty, language),
             )
-            footer = _("FIBS ratings from rated matches · start at 1500")
+            footer = notices.LEADERBOARD_FOOTER
             embed.set_footer(text=say(footer, language))
             embed.url = WebLinks.of(self.bot).leaderboard(interaction.guild_id or 0)
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
@@ -523,12 +506,7 @@ class Backgammon(
                 guild_id=interaction.guild_id or 0,
                 visible=lambda row: can_view(interaction, row),
             )
-            content = _(
-                "Match #{number} ({players}): {result}",
-                number=row.id,
-                players=versus(row),
-                result=verify_words(result),
-            )
+            content = notices.verify_line(row.id, versus(row), verify_words(result))
             if same_place(interaction, row):
                 language = await self._language(interaction)
                 await reply.send(content=say(content, language), allowed_mentions=NO_MENTIONS)
@@ -553,14 +531,12 @@ class Backgammon(
                 stats = report.players.get(user.id)
                 who = safe_name(user.display_name)
                 if stats is None:
-                    raise UserError(
-                        _("{who} has not rolled in a game on this server yet.", who=who)
-                    )
+                    raise UserError(notices.never_rolled(who))
                 text = present.dice_text(stats, who, language=language)
             embed = discord.Embed(
-                title=say(_("Dice check"), language), description=present.fit(text, 4000)
+                title=say(notices.DICE_TITLE, language), description=present.fit(text, 4000)
             )
-            footer = _("Only rolls actually played here count · fair dice: 1/6 a face")
+            footer = notices.DICE_FOOTER
             embed.set_footer(text=say(footer, language))
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
@@ -574,7 +550,7 @@ class Backgammon(
             language = interaction.locale  # a private answer: the reader's language
             text = games_text(rows, me, self.session.clock(), language_of(language))
             embed = discord.Embed(
-                title=say(_("Your games"), language), description=present.fit(text, 4000)
+                title=say(notices.GAMES_TITLE, language), description=present.fit(text, 4000)
             )
             await reply.private(embed=embed)
 
@@ -618,15 +594,11 @@ class Backgammon(
             guild_id = interaction.guild_id or 0
             moderator = interaction.permissions.manage_messages
             if threads is not None and not moderator:
-                raise UserError(_("Only members with Manage Messages can change threads."))
+                raise UserError(notices.MODERATORS_THREADS)
             if language is not None and not moderator:
-                raise UserError(
-                    _("Only members with Manage Messages can change the server's language.")
-                )
+                raise UserError(notices.MODERATORS_LANGUAGE)
             if claim is not None and not moderator:
-                raise UserError(
-                    _("Only members with Manage Messages can change what a claim wins.")
-                )
+                raise UserError(notices.MODERATORS_CLAIM)
             mine = await self.services.club.update_user_settings(
                 interaction.user.id,
                 notify=notify,
@@ -692,6 +664,6 @@ class Backgammon(
     async def help(self, interaction: Interaction) -> None:
         language = interaction.locale  # a private answer: the reader's language
         embed = discord.Embed(
-            title=say(_("Backgammon"), language), description=present.help_text(language)
+            title=say(notices.HELP_TITLE, language), description=present.help_text(language)
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

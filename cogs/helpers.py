@@ -1,10 +1,11 @@
 """Pure helpers of the Discord layer: the words and orderings the cog and publisher share.
 
-Owns the autocomplete order of legal plays, board captions and links, the text of a result
-message with the users it pings, reminder and "your games" lines, and waited-time words.
-Nothing here does I/O or touches Discord objects beyond reading a user's id and name: every
-function takes plain records and returns words waiting for a language (:class:`bot.i18n.Text`)
-or, given the language, the finished text, so each is testable alone.
+Owns the autocomplete order of legal plays, board links, the text of a result message with
+the users it pings, and Discord's way with names, links and places in club life's words
+(the words themselves are in :mod:`bot.present.club`). Nothing here does I/O or touches
+Discord objects beyond reading a user's id and name: every function takes plain records and
+returns words waiting for a language (:class:`bot.i18n.Text`) or, given the language, the
+finished text, so each is testable alone.
 
 May import: :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.session`
 (its records), :mod:`cogs.replies` (name escaping) and the renderers' word records
@@ -14,13 +15,13 @@ May import: :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.s
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot import present
-from bot.fairdice import Verdict, VerifyResult
-from bot.i18n import N_, Text, _, say
-from bot.records import Action, ClaimRule, MatchRow, Status
+from bot.i18n import Text, say
+from bot.present import club
+from bot.records import Action, MatchRow, Status
 from bot.session import Player, Report
 from cogs.replies import safe_name
 
@@ -112,53 +113,10 @@ def board_link(row: MatchRow) -> str:
     return f"https://discord.com/channels/{row.guild_id}/{channel_id}/{message_id}"
 
 
-def waited(seconds: float) -> Text:
-    """How long someone has waited, in the largest unit that reads naturally.
-
-    >>> [str(waited(s)) for s in (30, 60, 119 * 60, 3 * 3600, 50 * 3600)]
-    ['under a minute', '1 minute', '119 minutes', '3 hours', '2 days']
-    """
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return _("under a minute")
-    if minutes < 120:
-        return N_("{n} minute", "{n} minutes", minutes, n=minutes)
-    hours = minutes // 60
-    if hours < 48:
-        return N_("{n} hour", "{n} hours", hours, n=hours)
-    return N_("{n} day", "{n} days", hours // 24, n=hours // 24)
-
-
-def versus(row: MatchRow) -> Text:
-    """Both players' escaped names: "alice vs bob"."""
-    return _(
-        "{first} vs {second}",
-        first=safe_name(row.player_names[0]),
-        second=safe_name(row.player_names[1]),
-    )
-
-
-def board_caption(row: MatchRow) -> Text:
-    """One line saying which game the board shows: the match and score, or the cube."""
-    game = row.game
-    assert game is not None
-    if game.options.length:
-        a, b = game.score
-        return _(
-            "{players}, game {number} of a {length}-point match ({a}-{b}).",
-            players=versus(row),
-            number=game.game_number,
-            length=game.options.length,
-            a=a,
-            b=b,
-        )
-    return _("{players}: money game, cube at {cube}.", players=versus(row), cube=game.cube)
-
-
 def board_report(row: MatchRow) -> Report:
     """A report that only shows the current board (stores nothing)."""
     assert row.game is not None
-    return Report(Action.BOARD, row, [board_caption(row)], [row.game])
+    return Report(Action.BOARD, row, [row.game])
 
 
 def next_actor(report: Report) -> int | None:
@@ -172,12 +130,17 @@ def next_actor(report: Report) -> int | None:
 
 
 def message_content(
-    report: Report, notify: int | None = None, language: str = "en"
+    report: Report,
+    notify: int | None = None,
+    language: str = "en",
+    notes: Sequence[Text] = (),
 ) -> tuple[str, list[int]]:
     """A result message's text in ``language`` and the users it pings.
 
     ``notify``: the player to act, when they are to be pinged; the challenged player of a
-    new challenge is always pinged.
+    new challenge is always pinged (the challenge names them by their mention, whatever the
+    language). ``notes``: the front end's own lines after the story (a thread it could not
+    open).
     """
     pinged: list[int] = []
 
@@ -187,165 +150,52 @@ def message_content(
         pinged.append(user_id)
         return f"<@{user_id}>"
 
-    lines = list(report.lines)
-    if report.match.status == Status.CHALLENGE and lines:
-        # Ping the challenged player where the challenge names them, whatever the language.
-        user_id = report.match.player_ids[1]
-        name = safe_name(report.match.player_names[1])
-        notify = user_id
-        lines[0] = _named(lines[0], name, mention(user_id, name))
+    challenge = report.match.status == Status.CHALLENGE
+    if challenge:
+        notify = report.match.player_ids[1]
+    if report.action is Action.BOARD:
+        lines = [board_caption(report.match)]
+    else:
+        lines = present.tell(report, safe_name, mention if challenge else None)
+    lines.extend(notes)
     text = " ".join(say(line, language) for line in lines)
     step = present.next_step(report.match, mention, language=language)
     parts = [text, step or ""]
     return present.fit("\n".join(p for p in parts if p)), pinged
 
 
-def _named(line: Text, name: str, mentioned: str) -> Text:
-    """``line`` with the challenged player's name replaced by their mention.
+# --- club life's words, with Discord's names, links and places ------------------------------
 
-    The parameter holding the name changes, not the words, so this works in every language;
-    when both players share the name, the parameter called ``opponent`` is the challenged one.
-    """
-    keys = [key for key, value in line.params.items() if value == name]
-    if not keys:
-        return line
-    key = next((k for k in keys if "opponent" in k), keys[-1])
-    return replace(line, params={**line.params, key: mentioned})
+waited = club.waited
+settings_text = club.settings_text
+verify_words = club.verify_words
+LANGUAGE_NAMES = club.LANGUAGE_NAMES
+
+
+def versus(row: MatchRow) -> Text:
+    """Both players' escaped names: "alice vs bob"."""
+    return club.versus(row, safe_name)
+
+
+def board_caption(row: MatchRow) -> Text:
+    """One line saying which game the board shows: the match and score, or the cube."""
+    return club.board_caption(row, safe_name)
 
 
 def reminder_text(row: MatchRow, user_id: int, idle_seconds: float, language: str = "en") -> str:
     """The ping, in ``language``, for a player who has sat on their turn for ``idle_seconds``."""
-    me = row.player_index(user_id)
-    assert me is not None
-    minutes = max(1, round(idle_seconds / 60))
-    text = N_(
-        "<@{user}>, it's your turn against {opponent} (waiting {n} minute).",
-        "<@{user}>, it's your turn against {opponent} (waiting {n} minutes).",
-        minutes,
-        user=user_id,
-        opponent=safe_name(row.player_names[1 - me]),
-        n=minutes,
+    return club.reminder_text(
+        row, user_id, idle_seconds, language, display=safe_name, link=board_link
     )
-    board = f" {board_link(row)}" if row.board else ""
-    return say(text, language) + board
 
 
 def games_text(rows: list[MatchRow], me: int, now: float, language: str = "en") -> str:
-    """A player's live games in ``language``, one line each: where, against whom, whose
-    turn, how long."""
-    lines: list[Text] = []
-    for row in rows:
-        mine = row.player_index(me)
-        assert mine is not None
-        other = safe_name(row.player_names[1 - mine])
-        if row.status == Status.CHALLENGE:
-            where = f"<#{row.channel_id}>"
-            if mine == 1:
-                line = _(
-                    "{where} challenge with {other}: waiting for you to accept.",
-                    where=where,
-                    other=other,
-                )
-            else:
-                line = _(
-                    "{where} challenge with {other}: waiting for {other}.", where=where, other=other
-                )
-            lines.append(line)
-            continue
-        game = row.game
-        assert game is not None
-        turn = (
-            _("your turn")
-            if game.actor == mine
-            else _("{other}'s turn", other=other)
-            if game.actor is not None
-            else _("between games")
-        )
-        lines.append(
-            _(
-                "{link} vs {other}: {turn}, waiting {waited}.",
-                link=board_link(row),
-                other=other,
-                turn=turn,
-                waited=waited(now - row.last_action_at),
-            )
-        )
-    if not lines:
-        return say(_("You have no live games on this server."), language)
-    return "\n".join(say(line, language) for line in lines)
+    """A member's live games in ``language``, one line each, with links to their boards."""
+    return club.games_text(
+        rows, me, now, language, display=safe_name, link=board_link, place=channel_place
+    )
 
 
-# Each language's name in its own words: the same whichever language reads it.
-LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
-
-
-def settings_text(
-    notify: str,
-    notify_minutes: int,
-    board_side: str,
-    theme: str,
-    threads: bool,
-    server_language: str | None = None,
-    language: str = "en",
-    *,
-    claim: ClaimRule = ClaimRule.MATCH,
-) -> str:
-    """A player's own settings and the server's choices, as the settings reply in
-    ``language``. ``server_language``: the language moderators chose for the server's games
-    (None: the server's Discord language)."""
-    notice = {
-        "on": _("pinged when it becomes your turn"),
-        "off": _("never pinged for your turn"),
-        "idle": N_(
-            "pinged after {n} idle minute on your turn",
-            "pinged after {n} idle minutes on your turn",
-            notify_minutes,
-            n=notify_minutes,
-        ),
-    }[notify]
-    side = {"right": _("right"), "left": _("left")}.get(board_side, board_side)
-    colours = {"classic": _("classic"), "dark": _("dark")}.get(theme, theme)
-    lines = [
-        _("Turn notices: {notice}.", notice=notice),
-        _("Board: home board on the {side}, {theme} colours.", side=side, theme=colours),
-        _("This server: a thread for each game.")
-        if threads
-        else _("This server: games in the channel."),
-        _("Game messages: {language}.", language=LANGUAGE_NAMES[server_language])
-        if server_language in LANGUAGE_NAMES
-        else _("Game messages: the server's Discord language."),
-        _("A claim for inactivity wins the match by forfeit (unrated).")
-        if claim is ClaimRule.MATCH
-        else _("A claim for inactivity wins the game in progress."),
-    ]
-    return "\n".join(say(line, language) for line in lines)
-
-
-def verify_words(result: VerifyResult) -> Text:
-    """A dice check's verdict in one sentence (:attr:`VerifyResult.text`, for readers)."""
-    if result.verdict is Verdict.MATCH:
-        return N_(
-            "The dice match: the secret regenerates the {n} roll of the match.",
-            "The dice match: the secret regenerates all {n} rolls of the match.",
-            result.rolls_checked,
-            n=result.rolls_checked,
-        )
-    if result.verdict is Verdict.MISMATCH:
-        return _(
-            "The dice do NOT match: roll {roll} should be {expected} but the record shows "
-            "{recorded}.",
-            roll=result.roll,
-            expected=_pair(result.expected),
-            recorded=_pair(result.recorded),
-        )
-    if result.verdict is Verdict.COMMITMENT_MISMATCH:
-        return _(
-            "The secret does NOT match the commitment posted at the start: its SHA-256 is "
-            "{commitment}.",
-            commitment=result.commitment,
-        )
-    return _("That is not a dice secret: {problem}.", problem=result.problem)
-
-
-def _pair(dice: tuple[int, ...] | None) -> Text | str:
-    return "-".join(str(d) for d in dice) if dice else _("nothing")
+def channel_place(row: MatchRow) -> str:
+    """Where a match is played, as Discord links a channel."""
+    return f"<#{row.channel_id}>"

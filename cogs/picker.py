@@ -6,7 +6,7 @@ drawn, a menu of the checkers that can move, a menu of where the chosen one can 
 the dice each uses), every whole play when there are at most 25, and Undo, Reset, Confirm
 and Resign. Each tap answers by replacing the picker (interaction response type 7,
 picture included); Confirm sends the play through the same session action as
-``/backgammon move``.
+``/backgammon move`` (the session's one entry, :meth:`~bot.session.SessionService.act`).
 
 Restart-proof and multi-process safe: every component's ``custom_id`` carries the match,
 the match's stored version (the turn it was built for) and the groups taken so far
@@ -41,7 +41,7 @@ from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
 from bot.errors import StaleButtonError, UserError
 from bot.i18n import Text, language_of, say
 from bot.present import picker as words
-from bot.records import MatchRow, Status
+from bot.records import Action, MatchRow, Status
 from bot.reports import ActionContext
 from cogs.helpers import player_of
 from cogs.replies import Reply, safe_name
@@ -363,7 +363,7 @@ async def _confirm(cog: Backgammon, interaction: Interaction, reply: PickerReply
             raise StaleButtonError(words.GONE)
         text = str(partial.play())
         reply.sent = words.played_line(text)
-        return await cog.session.move(channel_id, user, text, ctx)
+        return await cog.session.act(channel_id, user, Action.MOVE, ctx, play=text)
 
     await cog._act(interaction, action, pressed=True, reply=reply)
 
@@ -382,7 +382,7 @@ async def _resign(
         if kind is None:
             raise StaleButtonError(words.GONE)
         reply.sent = words.RESIGN_SENT
-        return await cog.session.resign(channel_id, user, kind, ctx)
+        return await cog.session.act(channel_id, user, Action.RESIGN, ctx, kind=kind)
 
     await cog._act(interaction, action, pressed=True, reply=reply)
 

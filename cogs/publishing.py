@@ -24,7 +24,7 @@ import contextlib
 import functools
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -33,8 +33,10 @@ from discord.ext import commands
 from bot import present
 from bot.computer import computer_available
 from bot.engine import Phase
-from bot.i18n import LANGUAGES, _, language_of, say
+from bot.facts import ComputerStuck, Fact, PlayedElsewhere, TurnResumed
+from bot.i18n import LANGUAGES, Text, language_of, say
 from bot.matfile import mat_filename
+from bot.present import notices
 from bot.records import Action, MatchRow
 from bot.services import Services
 from bot.session import Report, Review
@@ -51,14 +53,6 @@ from renderers.charts import rating_chart, win_chance_chart
 
 log = logging.getLogger(__name__)
 
-THREADS_MISSING = _(
-    "This server wants a thread per game, but I can't open one here: give me the Create "
-    "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
-)
-COMPUTER_STUCK = _(
-    "The computer cannot play this game: it failed several times in a row. A moderator can "
-    "end the game with /backgammon cancel."
-)
 REMINDER_INTERVAL = 60.0  # seconds between looks for players to remind
 MISTAKE_BOARDS = 5  # the most mistake boards an analysis attaches
 
@@ -95,6 +89,9 @@ class Publisher:
         self._background: set[asyncio.Task[None]] = set()
         self._reviewing: set[tuple[int, int]] = set()  # (match, game) reviews under way
         self._reminders: asyncio.Task[None] | None = None
+        # News nobody asked for in a request comes as facts: the computer's resumed turns,
+        # a computer that keeps failing.
+        self.stop_listening = services.facts.subscribe(self._hear)
 
     async def language(self, guild_id: int, guild_locale: object = None) -> str:
         """The language of a server's public messages: its moderators' choice, else its
@@ -121,17 +118,18 @@ class Publisher:
         try:
             requester = reply.interaction.user.id
             language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
+            notes: list[Text] = []  # our own lines after the story
             if report.action == Action.ACCEPT:
-                thread = await self._open_thread(reply, report, language)
+                thread = await self._open_thread(reply, report, language, notes)
                 if thread is not None:
                     report.match = await self.services.club.move_to_thread(
                         report.match.id, thread.id, report.match.channel_id
                     )
                     await self._post(thread, report, requester, language)
-                    on = _("The game is on in {thread}.", thread=thread.mention)
+                    on = notices.game_on_line(thread.mention)
                     await reply.send(content=say(on, language), allowed_mentions=NO_MENTIONS)
                     return
-            kwargs = await self._message(report, requester, language)
+            kwargs = await self._message(report, requester, language, notes)
         finally:
             await removing  # the old buttons are gone before the new board appears
         message = await reply.send(**kwargs)
@@ -142,7 +140,8 @@ class Publisher:
         await self._review_finished_game(report)
 
     async def post_background(self, report: Report) -> None:
-        """Post what happened without a request (the computer's resumed turn) in its channel."""
+        """Post what happened without a Discord request (the computer's resumed turn, a move
+        made in the Activity) in its channel."""
         channel = self.bot.get_channel(report.match.channel_id)
         if channel is None:
             try:
@@ -159,6 +158,13 @@ class Publisher:
             log.exception("cannot post to channel %s", report.match.channel_id)
         await self._review_finished_game(report)  # a game the resumed turn ended
 
+    async def _hear(self, facts: Sequence[Fact]) -> None:
+        for fact in facts:
+            if isinstance(fact, TurnResumed | PlayedElsewhere):
+                await self.post_background(fact.report)
+            elif isinstance(fact, ComputerStuck):
+                await self.computer_stuck(fact.match)
+
     async def computer_stuck(self, row: MatchRow) -> None:
         """Tell a channel, publicly, that its computer opponent keeps failing and that a
         moderator can cancel the game (the session has stopped retrying by itself)."""
@@ -169,12 +175,14 @@ class Publisher:
             )
             return
         language = await self.language(row.guild_id)
-        await channel.send(content=say(COMPUTER_STUCK, language), allowed_mentions=NO_MENTIONS)
+        await channel.send(
+            content=say(notices.COMPUTER_STUCK, language), allowed_mentions=NO_MENTIONS
+        )
 
     async def resume_computer_turns(self) -> None:
-        """Finish computer turns left open before this start, and post them."""
-        for report in await self.session.resume_computer_turns():
-            await self.post_background(report)
+        """Finish computer turns left open before this start (each is posted as it is
+        published: :meth:`_hear`)."""
+        await self.session.resume_computer_turns()
 
     async def render(
         self,
@@ -217,7 +225,7 @@ class Publisher:
         return [png_file(png, f"board-{index}.png") for index, png in enumerate(pngs, start=1)]
 
     async def _message(
-        self, report: Report, requester: int | None, language: str
+        self, report: Report, requester: int | None, language: str, notes: Sequence[Text] = ()
     ) -> dict[str, Any]:
         """Everything a result message holds, in ``language``: text, pings, boards, match
         file, buttons."""
@@ -232,7 +240,7 @@ class Publisher:
         files = await self.render(report, style=style, language=language)
         if report.match_over and report.match.home_channel_id is None:
             files += await self._match_files(report)
-        content, pinged = message_content(report, notify, language)
+        content, pinged = message_content(report, notify, language, notes)
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions_for(pinged)}
         if files:
             kwargs["files"] = files
@@ -264,12 +272,12 @@ class Publisher:
     # --- threads and match files ---------------------------------------------------------
 
     async def _open_thread(
-        self, reply: Reply, report: Report, language: str
+        self, reply: Reply, report: Report, language: str, notes: list[Text]
     ) -> discord.Thread | None:
         """A public thread for an accepted game, when the server asks for one; else None.
 
         Without the permission (or if Discord refuses) the game stays in the channel and the
-        players are told why.
+        players are told why (a line added to ``notes``).
         """
         interaction = reply.interaction
         channel = interaction.channel
@@ -278,10 +286,10 @@ class Publisher:
         if not (await self.services.club.guild_settings(interaction.guild_id)).threads:
             return None
         first, second = report.match.player_names  # a thread's name shows no markdown
-        names = say(_("{first} vs {second}", first=first, second=second), language)
+        names = say(notices.thread_name(first, second), language)
         permissions = interaction.app_permissions
         if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-            report.lines.append(THREADS_MISSING)
+            notes.append(notices.THREADS_MISSING)
             return None
         try:
             if interaction.message is not None:
@@ -293,7 +301,7 @@ class Publisher:
             )
         except discord.HTTPException as exc:
             log.warning("could not open a thread in %s: %s", channel.id, exc)
-            report.lines.append(THREADS_MISSING)
+            notes.append(notices.THREADS_MISSING)
             return None
 
     async def _close_thread(self, report: Report, language: str) -> None:
@@ -304,19 +312,18 @@ class Publisher:
         home = self.bot.get_channel(row.home_channel_id)
         thread = self.bot.get_channel(row.channel_id)
         # The dice secret (the line that reveals it: present.reveal_line) stays in the thread.
-        lines = [line for line in report.lines if "secret" not in line.params]
+        told = present.tell(report, safe_name)
+        lines = [line for line in told if "secret" not in line.params]
         text = (
             " ".join(say(line, language) for line in lines[-2:])
             if lines
-            else say(_("The match is over."), language)
+            else say(notices.MATCH_OVER, language)
         )
         if isinstance(home, discord.abc.Messageable):
             files = await self._match_files(report)
             view = view_for(row, language)
-            where = (
-                _("Played in {thread}.", thread=thread.mention)
-                if isinstance(thread, discord.Thread)
-                else _("Played in its thread.")
+            where = notices.played_in(
+                thread.mention if isinstance(thread, discord.Thread) else None
             )
             kwargs: dict[str, Any] = {
                 "content": present.fit(f"{text}\n({say(where, language)})"),
@@ -361,11 +368,7 @@ class Publisher:
         row, text = await self.services.club.match_file(
             guild_id, channel_id, match_id, format, visible=visible
         )
-        caption = _(
-            "Match #{number}, {players}: open it in GNU Backgammon or eXtreme Gammon.",
-            number=row.id,
-            players=versus(row),
-        )
+        caption = notices.export_caption(row.id, versus(row))
         return row, {
             "content": say(caption, language),
             "file": text_file(text, mat_filename(row, format)),
@@ -378,12 +381,12 @@ class Publisher:
         """A player's record on this server in ``language``, with their rating chart when
         they have one."""
         stats = await self.session.stats(guild_id, user.id)
-        record = await self.session.store.computer_results(guild_id, user.id)
+        record = await self.services.reviews.computer_results(guild_id, user.id)
         name = safe_name(user.display_name)
         text = present.stats_text(stats, name, language=language)
         if record:
             text += "\n" + present.computer_record_text(record, language=language)
-        title = say(_("{name}'s backgammon", name=name), language)
+        title = say(notices.record_title(name), language)
         embed = discord.Embed(title=title, description=text)
         history = await self.services.reviews.rating_history(guild_id, user.id)
         if not history:
@@ -404,7 +407,7 @@ class Publisher:
         names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
         text = present.analysis_text(names, analyses, review.luck, language=language)
         boards = [m.game for result in analyses.values() for m in result.mistakes]
-        report = Report(Action.ANALYZE, row, [], boards[:MISTAKE_BOARDS])
+        report = Report(Action.ANALYZE, row, boards[:MISTAKE_BOARDS])
         files = await self.render(report, last_play=False, language=language, lane=True)
         if review.luck.games:  # a game with no roll at all has no chart
             inputs = review.luck.games[-1].chart_inputs()
@@ -477,7 +480,7 @@ class Publisher:
             if review.luck.players and isinstance(channel, discord.abc.Messageable):
                 names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
                 language = await self.language(row.guild_id)
-                title = say(_("**Game {number}: skill and luck**", number=game_number), language)
+                title = say(notices.review_title(game_number), language)
                 luck = present.luck_lines(names, review.luck, review.analyses, language=language)
                 text = f"{title}\n{luck}"
                 await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
@@ -520,7 +523,7 @@ class Publisher:
             channel = self.bot.get_channel(row.channel_id)
             if not isinstance(channel, discord.abc.Messageable):
                 continue
-            fresh = await self.session.store.get_match(row.id)
+            fresh = await self.services.club.match(row.id)
             if (
                 fresh is None
                 or fresh.version != row.version

@@ -34,27 +34,27 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine import Phase
-from bot.i18n import Text, _, say
+from bot.i18n import say
+from bot.present.notices import BUTTON_LABELS, NOT_LOADED
 from bot.records import Action, MatchRow, Status
 from cogs.picker import play_button
 
 if TYPE_CHECKING:
     from cogs.backgammon import Backgammon
 
-# action -> (label, style)
-BUTTONS: dict[Action, tuple[Text, discord.ButtonStyle]] = {
-    Action.ACCEPT: (_("Accept"), discord.ButtonStyle.success),
-    Action.DECLINE: (_("Decline"), discord.ButtonStyle.danger),
-    Action.ROLL: (_("Roll"), discord.ButtonStyle.primary),
-    Action.DOUBLE: (_("Double"), discord.ButtonStyle.secondary),
-    Action.TAKE: (_("Take"), discord.ButtonStyle.success),
-    Action.DROP: (_("Drop"), discord.ButtonStyle.danger),
-    Action.BEAVER: (_("Beaver"), discord.ButtonStyle.secondary),
-    Action.RESIGN_ACCEPT: (_("Accept resignation"), discord.ButtonStyle.success),
-    Action.RESIGN_REJECT: (_("Reject"), discord.ButtonStyle.danger),
-    Action.REMATCH: (_("Rematch"), discord.ButtonStyle.primary),
+# action -> its button's style (its label: bot.present.notices.BUTTON_LABELS)
+BUTTONS: dict[Action, discord.ButtonStyle] = {
+    Action.ACCEPT: discord.ButtonStyle.success,
+    Action.DECLINE: discord.ButtonStyle.danger,
+    Action.ROLL: discord.ButtonStyle.primary,
+    Action.DOUBLE: discord.ButtonStyle.secondary,
+    Action.TAKE: discord.ButtonStyle.success,
+    Action.DROP: discord.ButtonStyle.danger,
+    Action.BEAVER: discord.ButtonStyle.secondary,
+    Action.RESIGN_ACCEPT: discord.ButtonStyle.success,
+    Action.RESIGN_REJECT: discord.ButtonStyle.danger,
+    Action.REMATCH: discord.ButtonStyle.primary,
 }
-NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
 _ACTIONS = "|".join(BUTTONS)
 
 
@@ -89,7 +89,7 @@ class ActionButton(
     """A game button; the cog performs the action for whoever presses it."""
 
     def __init__(self, action: Action, ref: ButtonRef, language: str = "en") -> None:
-        label, style = BUTTONS[action]
+        label, style = BUTTON_LABELS[action], BUTTONS[action]
         custom_id = ref.custom_id(action)
         assert len(custom_id) <= CUSTOM_ID_LIMIT, custom_id
         super().__init__(

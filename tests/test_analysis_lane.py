@@ -17,6 +17,7 @@ from bot.reviews import AnalysisCooldownError
 from bot.services import build_services
 from bot.session import Player, SessionService
 from bot.storage import Store
+from tests.telling import refuses
 
 pytest.importorskip("bgsage")
 
@@ -71,7 +72,7 @@ async def services(tmp_path: Path):
 
 
 async def test_a_live_rated_game_is_never_analysed_and_finished_games_are(services) -> None:
-    with pytest.raises(UserError, match="finished games only"):
+    with refuses(UserError, "finished games only"):
         await services.reviews.analysis(CHANNEL, CAROL.id)
     rng = random.Random(2)
     await play_until_game_over(services.session, rng, games=1)
@@ -100,11 +101,11 @@ async def test_a_live_rated_game_is_never_analysed_and_finished_games_are(servic
 async def test_each_member_waits_between_two_analyses(services) -> None:
     await play_until_game_over(services.session, random.Random(3), games=1)
     await services.reviews.analysis(CHANNEL, CAROL.id)
-    with pytest.raises(AnalysisCooldownError, match=r"try again in 30 s"):
+    with refuses(AnalysisCooldownError, r"try again in 30 s"):
         await services.reviews.analysis(CHANNEL, CAROL.id)
     await services.reviews.analysis(CHANNEL, ALICE.id)  # someone else may
     services.session.clock.now += 29.5
-    with pytest.raises(AnalysisCooldownError, match=r"try again in 1 s"):
+    with refuses(AnalysisCooldownError, r"try again in 1 s"):
         await services.reviews.analysis(CHANNEL, CAROL.id)
     services.session.clock.now += 1
     await services.reviews.analysis(CHANNEL, CAROL.id)

@@ -11,6 +11,7 @@ from bot.records import Change, Status
 from bot.replay import replay
 from bot.session import Player, SessionService
 from bot.storage import Store
+from tests.telling import told
 
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 
@@ -41,7 +42,7 @@ async def start(tmp_path: Path, auto_play: bool) -> tuple[SessionService, Store,
 async def test_the_only_legal_play_is_made_when_the_table_asks(tmp_path: Path) -> None:
     service, store, _ = await start(tmp_path, auto_play=True)
     report = await service.roll(10, BOB)
-    assert "bob rolls 6-6 and plays bar/19(2) (the only legal play)." in report.text
+    assert "bob rolls 6-6 and plays bar/19(2) (the only legal play)." in told(report)
     game = report.match.game
     assert game is not None and game.on_roll == 0 and game.phase is Phase.ROLL
     events = await store.events(report.match.id)
@@ -69,7 +70,7 @@ async def test_an_automatic_play_replays_from_the_log(tmp_path: Path) -> None:
     await service.accept(10, BOB)
     await service.move(10, ALICE, "8/5 6/5")
     report = await service.roll(10, BOB)
-    assert "only legal play" not in report.text
+    assert "only legal play" not in told(report)
     row = report.match
     assert replay(row.options, await store.events(row.id)) == row.game
     await store.close()

@@ -65,3 +65,193 @@ def test_each_package_says_what_it_owns(package: str) -> None:
     init = ROOT / package / "__init__.py"
     docstring = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
     assert docstring and len(docstring) > 40, f"{package}/__init__.py has no docstring"
+
+
+# --- words live in bot/present; the session layer returns values -----------------------------
+
+# The session layer: it returns facts, typed reports and typed refusals, never sentences.
+SESSION_LAYER = [
+    Path(f"bot/{name}.py")
+    for name in (
+        "session",
+        "turn",
+        "actions",
+        "reports",
+        "opponent",
+        "facts",
+        "services",
+        "errors",
+        "club",
+        "reviews",
+    )
+]
+MARKERS = {"_", "N_"}
+
+
+def marked_words(source: str) -> list[int]:
+    """The lines of ``_()``/``N_()`` calls in ``source``, except a slash command's words
+    (a call inside ``locale(...)``, which the command translator reads)."""
+    found: list[int] = []
+
+    def visit(node: ast.AST, in_locale: bool) -> None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in MARKERS and not in_locale:
+                found.append(node.lineno)
+            in_locale = in_locale or node.func.id == "locale"
+        for child in ast.iter_child_nodes(node):
+            visit(child, in_locale)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def test_the_words_detector_sees_sentences_and_spares_command_descriptions() -> None:
+    source = (
+        "@app_commands.command(description=locale(_('Roll the dice')))\n"
+        "async def roll(): raise UserError(_('Roll first.'))\n"
+        "LINE = N_('{n} point', '{n} points', 2, n=2)\n"
+    )
+    assert marked_words(source) == [2, 3]
+
+
+@pytest.mark.parametrize("path", [p for folder in PACKAGES for p in _modules(folder)], ids=str)
+def test_player_words_are_written_only_in_bot_present(path: Path) -> None:
+    if path.parts[:2] == ("bot", "present"):
+        return
+    lines = marked_words((ROOT / path).read_text(encoding="utf-8"))
+    assert not lines, f"{path} writes player words on lines {lines}: move them to bot/present/"
+
+
+def _imports_present(path: Path) -> bool:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module.startswith("bot.present"):
+                return True
+            if node.module == "bot" and any(a.name == "present" for a in node.names):
+                return True
+        if isinstance(node, ast.Import) and any(
+            a.name.startswith("bot.present") for a in node.names
+        ):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", SESSION_LAYER, ids=str)
+def test_the_session_layer_holds_no_words_and_imports_nothing_from_present(path: Path) -> None:
+    assert not _imports_present(path), f"{path} imports bot.present"
+    assert not marked_words((ROOT / path).read_text(encoding="utf-8")), f"{path} writes words"
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    markers = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "bot.i18n"
+        for alias in node.names
+    } & MARKERS
+    assert not markers, f"{path} imports {sorted(markers)} from bot.i18n"
+
+
+def test_the_present_detector_sees_each_spelling() -> None:
+    assert _imports_present(Path("bot/offline.py"))  # from bot import present
+    assert _imports_present(Path("cogs/picker.py"))  # from bot.present import picker
+    assert not _imports_present(Path("bot/session.py"))
+
+
+# --- one action table ------------------------------------------------------------------------
+
+# The session's thin names for its actions: a front end names the Action and calls act().
+VERBS = {
+    "accept",
+    "decline",
+    "roll",
+    "move",
+    "double",
+    "take",
+    "beaver",
+    "drop",
+    "resign",
+    "answer_resignation",
+    "claim",
+    "cancel",
+}
+FRONT_ENDS = [*_modules("cogs"), Path("bot/offline.py")]
+
+
+SESSIONS = {"session", "service", "svc"}  # how front ends name the session they hold
+
+
+def _name_of(node: ast.expr) -> str:
+    """The last name of ``session``, ``self.session`` or ``cog.session``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _is_code(node: ast.expr | None) -> bool:
+    """A lambda or a call, other than words marked for translation."""
+    if isinstance(node, ast.Call):
+        return not (isinstance(node.func, ast.Name) and node.func.id in MARKERS)
+    return isinstance(node, ast.Lambda)
+
+
+def hand_mappings(source: str) -> list[str]:
+    """Where ``source`` maps actions to session calls by hand: a verb called by name
+    (``session.roll(...)``), a dict from ``Action.X`` to code, a ``match`` on ``Action.X``."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in VERBS
+            and _name_of(node.func.value) in SESSIONS
+        ):
+            found.append(f"line {node.lineno}: .{node.func.attr}(...)")
+        elif isinstance(node, ast.Dict) and any(
+            isinstance(key, ast.Attribute) and getattr(key.value, "id", "") == "Action"
+            for key in node.keys
+        ):
+            if any(_is_code(value) for value in node.values):
+                found.append(f"line {node.lineno}: a dict of actions to code")
+        elif isinstance(node, ast.match_case) and any(
+            isinstance(sub, ast.Attribute) and getattr(sub.value, "id", "") == "Action"
+            for sub in ast.walk(node.pattern)
+        ):
+            found.append(f"line {node.pattern.lineno}: a match on actions")
+    return found
+
+
+def test_the_hand_mapping_detector_sees_each_kind() -> None:
+    source = (
+        "async def press(service, action, channel, user):\n"
+        "    table = {Action.ROLL: lambda ctx: service.act(channel, user, Action.ROLL, ctx)}\n"
+        "    match action:\n"
+        "        case Action.DOUBLE:\n"
+        "            return await service.double(channel, user)\n"
+        "    return await service.act(channel, user, action)\n"
+    )
+    assert len(hand_mappings(source)) == 3
+    labels = "BUTTONS = {Action.ROLL: Style.primary}\nLABELS = {Action.ROLL: _('Roll')}\n"
+    labels += "task.cancel()\n"
+    assert hand_mappings(labels) == []  # a label per action is words, not a mapping
+
+
+@pytest.mark.parametrize("path", FRONT_ENDS, ids=str)
+def test_front_ends_call_the_action_table_not_their_own_mapping(path: Path) -> None:
+    found = hand_mappings((ROOT / path).read_text(encoding="utf-8"))
+    assert not found, f"{path} maps actions by hand: " + "; ".join(found)
+
+
+def test_every_action_a_player_can_take_is_in_the_one_table() -> None:
+    from bot import actions, offline
+    from bot.records import Action
+    from cogs.views import BUTTONS
+
+    by_session = {Action.CLAIM, Action.CANCEL}  # the session adds what only it knows
+    taken = (
+        {action for action in BUTTONS if action is not Action.REMATCH}
+        | set(offline.COMMAND_ACTIONS.values())
+        | {Action.MOVE, Action.RESIGN, Action.CLAIM, Action.CANCEL}
+    )
+    missing = taken - set(actions.RULES) - by_session
+    assert not missing, f"actions outside the table: {sorted(missing)}"
+    assert not set(actions.RULES) & by_session

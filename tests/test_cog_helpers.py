@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from bot.engine import Game, MatchOptions
-from bot.i18n import _
 from bot.present import board_words, chart_labels
 from bot.records import Action, ClaimRule, MatchRow, Status
 from bot.session import Report
@@ -137,9 +136,12 @@ def test_settings_text_says_each_choice() -> None:
 def test_the_docstring_examples_hold() -> None:
     import doctest
 
+    import bot.present.club
     import cogs.helpers
 
     assert doctest.testmod(cogs.helpers).failed == 0
+    assert doctest.testmod(bot.present.club).attempted > 0
+    assert doctest.testmod(bot.present.club).failed == 0
 
 
 def test_board_and_chart_words_in_english_are_the_renderers_own() -> None:
@@ -149,16 +151,25 @@ def test_board_and_chart_words_in_english_are_the_renderers_own() -> None:
 
 
 def test_a_challenge_pings_the_challenged_player_in_any_language() -> None:
-    row = _row(status=Status.CHALLENGE, game=None, player_names=("bob", "bo"))
-    line = _("{challenger} challenges {opponent} to a game.", challenger="bob", opponent="bo")
-    content, pinged = message_content(Report(Action.CHALLENGE, row, [line]))
-    assert content == f"bob challenges <@{BOB}> to a game."
+    row = _row(
+        status=Status.CHALLENGE,
+        game=None,
+        player_names=("bob", "bo"),
+        options=MatchOptions(),
+        expires_at=900.0,
+    )
+    report = Report(Action.CHALLENGE, row)
+    content, pinged = message_content(report)
+    assert content == (
+        f"bob challenges <@{BOB}> to a money game (rated). bo: accept or decline within 15 minutes."
+    )
     assert pinged == [BOB]
-    # Both players with the same name: the one called opponent is pinged.
-    same = _row(status=Status.CHALLENGE, game=None, player_names=("bo", "bo"))
-    line = _("{challenger} challenges {opponent} to a game.", challenger="bo", opponent="bo")
-    content, _pinged = message_content(Report(Action.CHALLENGE, same, [line]))
-    assert content == f"bo challenges <@{BOB}> to a game."
+    french, _pinged = message_content(report, language="fr")
+    assert f"<@{BOB}>" in french and french != content
+    # Both players with the same name: the challenged one (the opponent) is pinged.
+    same = dataclasses.replace(row, player_names=("bo", "bo"))
+    content, _pinged = message_content(Report(Action.CHALLENGE, same))
+    assert content.startswith(f"bo challenges <@{BOB}> to a money game")
 
 
 def test_command_names_are_translated_only_when_discord_accepts_them() -> None:

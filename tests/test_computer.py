@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from bot.computer import (
-    UNAVAILABLE_MESSAGE,
     ComputerPlayer,
     CubeAction,
     CubeContext,
@@ -29,6 +28,7 @@ from bot.computer import (
     analyze,
 )
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, ResultKind
+from bot.errors import Refusal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,7 +96,7 @@ def test_importing_without_bgsage_is_safe() -> None:
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    assert done.stdout.strip() == str(UNAVAILABLE_MESSAGE)
+    assert done.stdout.strip() == str(Refusal.COMPUTER_UNAVAILABLE)
 
 
 def test_unknown_level_names_the_levels() -> None:

@@ -24,6 +24,8 @@ from babel.messages.extract import extract_from_dir  # noqa: E402
 from babel.messages.mofile import read_mo, write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
+from tests.telling import told  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 PO = LOCALE_DIR / "fr" / "LC_MESSAGES" / "gammon.po"
 MO = PO.with_suffix(".mo")
@@ -381,6 +383,7 @@ ENGLISH_WORDS = re.compile(
 
 
 async def test_a_whole_match_in_french_reads_only_french(service, roller) -> None:
+    from bot import present
     from bot.engine import MatchOptions, ResultKind
     from bot.errors import UserError
     from bot.present import next_step
@@ -391,7 +394,7 @@ async def test_a_whole_match_in_french_reads_only_french(service, roller) -> Non
     said: list[str] = []
 
     def hear(report) -> None:
-        words = report.words("fr")
+        words = told(report, "fr")
         said.append(words)
         step = next_step(report.match, language="fr")
         if step:
@@ -403,10 +406,10 @@ async def test_a_whole_match_in_french_reads_only_french(service, roller) -> Non
     for attempt in ("24/18", "hello", "13/7 8/7"):
         with pytest.raises(UserError) as refused:
             await service.move(channel, alice, attempt)
-        said.append(say(refused.value.text, "fr"))
+        said.append(say(present.refusal(refused.value), "fr"))
     with pytest.raises(UserError) as refused:
         await service.roll(channel, bob)
-    said.append(say(refused.value.text, "fr"))
+    said.append(say(present.refusal(refused.value), "fr"))
     hear(await service.move(channel, alice, "8/5 6/5"))
     hear(await service.double(channel, bob))
     hear(await service.take(channel, alice))
@@ -587,14 +590,20 @@ def test_every_page_renders_in_both_languages(page: str) -> None:
 def test_user_errors_keep_their_message_through_a_worker_and_the_store() -> None:
     import pickle
 
+    from bot import present
     from bot.computer import ComputerUnavailableError
-    from bot.errors import CHANNEL_BUSY, ChannelBusyError, ConflictError
+    from bot.errors import ChannelBusyError, ConflictError, Name, NotYourTurnError, Refusal
 
     busy = pickle.loads(pickle.dumps(ChannelBusyError()))  # as the storage layer raises it
-    assert busy.text == CHANNEL_BUSY and say(busy.text, "fr") != str(busy)
-    assert isinstance(ConflictError().text, Text)
+    assert busy.reason is Refusal.CHANNEL_BUSY
+    assert say(present.refusal(busy), "fr") != say(present.refusal(busy), "en")
+    assert ConflictError().reason is Refusal.CONFLICT
+    turn = pickle.loads(pickle.dumps(NotYourTurnError(Refusal.NOT_YOUR_TURN, player=Name("bo_b"))))
+    assert type(turn) is NotYourTurnError and isinstance(turn.params["player"], Name)
+    assert say(present.refusal(turn, display=str.upper)) == "It's BO_B's turn."
     unavailable = pickle.loads(pickle.dumps(ComputerUnavailableError()))
-    assert isinstance(unavailable.text, Text) and str(unavailable) == str(unavailable.text)
+    assert unavailable.reason is Refusal.COMPUTER_UNAVAILABLE
+    assert "bgsage" in say(present.refusal(unavailable), "fr")
     from bot.engine import Game
 
     with pytest.raises(ValueError) as refused:

@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from bot.dice import ScriptedRoller
-from bot.errors import STORE_DOWN, STORE_IN_DOUBT, StoreInDoubtError, StoreUnavailableError
+from bot.errors import Refusal, StoreInDoubtError, StoreUnavailableError
 from bot.records import Status
 from bot.session import Player, SessionService
 from bot.storage import Store
@@ -57,7 +57,7 @@ async def test_a_restart_mid_game_is_told_truthfully_and_survived(pg_server: PgS
             with pytest.raises(StoreUnavailableError) as caught:
                 await attempt
             assert not isinstance(caught.value, StoreInDoubtError)
-            assert caught.value.text == STORE_DOWN
+            assert caught.value.reason is Refusal.STORE_DOWN
 
         pg_server.launch()  # the same store, never reopened
         assert roller.remaining() == 2  # the dice of the failed roll are still to come
@@ -112,7 +112,7 @@ async def test_a_commit_whose_answer_is_lost_is_reported_in_doubt(
         roller.extend([6, 5])
         with pytest.raises(StoreInDoubtError) as caught:
             await service.roll(CHANNEL, BOB)
-        assert caught.value.text == STORE_IN_DOUBT
+        assert caught.value.reason is Refusal.STORE_IN_DOUBT
         monkeypatch.undo()
 
         pg_server.launch()
@@ -166,7 +166,8 @@ async def test_sqlite_that_cannot_write_is_the_same_truthful_error(
     roller.extend([6, 5])
     with pytest.raises(StoreUnavailableError) as caught:
         await service.roll(CHANNEL, BOB)
-    assert caught.value.text == STORE_DOWN and not isinstance(caught.value, StoreInDoubtError)
+    assert caught.value.reason is Refusal.STORE_DOWN
+    assert not isinstance(caught.value, StoreInDoubtError)
     after = await store.live_match(CHANNEL)
     assert after is not None and after.version == row.version  # nothing changed
     await db.execute("PRAGMA query_only = OFF")

@@ -22,6 +22,7 @@ from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent, St
 from bot.session import Player, SessionService
 from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.postgres import PostgresStore
+from tests.telling import refused as told_refusal
 
 GUILD = 10
 ALICE = Player(1, "alice")
@@ -91,7 +92,7 @@ async def test_two_processes_racing_one_roll_through_the_session(stores) -> None
     rolled = [o for o in outcomes if not isinstance(o, BaseException)]
     refused = [o for o in outcomes if isinstance(o, BaseException)]
     assert len(rolled) == 1 and len(refused) == 1
-    assert isinstance(refused[0], UserError) and "already rolled" in str(refused[0])
+    assert isinstance(refused[0], UserError) and "already rolled" in told_refusal(refused[0])
     assert roller.remaining() + two_roller.remaining() == 2  # one roll drew its dice
     events = await first.events(rolled[0].match.id)
     assert [e.action for e in events].count("roll") == 1

@@ -22,10 +22,12 @@ from bot.errors import (
     NotYourTurnError,
     UserError,
 )
+from bot.present import tell
 from bot.records import Action, Status
 from bot.replay import replay
 from bot.session import Player, Report, SessionService
 from bot.storage import Store
+from tests.telling import refused, refuses, told
 
 
 def english(lines: Sequence[object]) -> list[str]:
@@ -125,7 +127,7 @@ async def turn(
     report = await service.roll(channel, player)
     if play is None:
         name = player.name
-        assert f"{name} cannot move with {dice[0]}-{dice[1]}" in report.text
+        assert f"{name} cannot move with {dice[0]}-{dice[1]}" in told(report)
         return report
     return await service.move(channel, player, play)
 
@@ -160,17 +162,17 @@ async def test_match_to_five_with_crawford(
 ) -> None:
     channel = 100
     report = await start(service, roller, channel, (3, 1), MatchOptions(length=5))
-    assert report.text == ("bob accepts. alice rolls 3, bob rolls 1: alice moves first with 3-1.")
+    assert told(report) == ("bob accepts. alice rolls 3, bob rolls 1: alice moves first with 3-1.")
     match_id = report.match.id
 
     # Game 1: Bob doubles, Alice drops.
     report = await service.move(channel, ALICE, "8/5 6/5")
-    assert english(report.lines) == ["alice rolls 3-1 and plays 8/5 6/5."]
+    assert english(tell(report)) == ["alice rolls 3-1 and plays 8/5 6/5."]
     report = await service.double(channel, BOB)
-    assert report.text == "bob doubles to 2. alice: take or drop."
+    assert told(report) == "bob doubles to 2. alice: take or drop."
     roller.extend([6, 1])
     report = await service.drop(channel, ALICE)
-    assert english(report.lines) == [
+    assert english(tell(report)) == [
         "alice drops.",
         "bob wins 1 point: the double was dropped. Score: alice 0, bob 1 (match to 5).",
         "Game 2 begins.",
@@ -184,14 +186,14 @@ async def test_match_to_five_with_crawford(
     # Game 2: Alice doubles, Bob takes, then resigns a gammon: 4 points.
     await service.move(channel, ALICE, "13/7 8/7")
     await turn(service, roller, channel, BOB, (2, 1), "24/21")
-    assert (await service.double(channel, ALICE)).text == "alice doubles to 2. bob: take or drop."
+    assert told(await service.double(channel, ALICE)) == "alice doubles to 2. bob: take or drop."
     report = await service.take(channel, BOB)
-    assert report.text == "bob takes: the cube is at 2 and bob owns it. alice to roll."
+    assert told(report) == "bob takes: the cube is at 2 and bob owns it. alice to roll."
     report = await service.resign(channel, BOB, ResultKind.GAMMON)
-    assert report.text == "bob offers to resign a gammon (4 points). alice: accept or reject."
+    assert told(report) == "bob offers to resign a gammon (4 points). alice: accept or reject."
     roller.extend([1, 3])
     report = await service.answer_resignation(channel, ALICE, accept=True)
-    assert english(report.lines) == [
+    assert english(tell(report)) == [
         "alice accepts the resignation.",
         "alice wins a gammon: 4 points (bob resigned). Score: alice 4, bob 1 (match to 5).",
         "Game 3 begins. This is the Crawford game: no doubling.",
@@ -201,15 +203,15 @@ async def test_match_to_five_with_crawford(
 
     # Game 3, the Crawford game: neither player may double; Alice resigns a single game.
     await service.move(channel, BOB, "8/5 6/5")
-    with pytest.raises(UserError, match="No doubling in the Crawford game"):
+    with refuses(UserError, "No doubling in the Crawford game"):
         await service.double(channel, ALICE)
     await turn(service, roller, channel, ALICE, (2, 1), "24/21")
-    with pytest.raises(UserError, match="No doubling in the Crawford game"):
+    with refuses(UserError, "No doubling in the Crawford game"):
         await service.double(channel, BOB)
     await service.resign(channel, ALICE)
     roller.extend([6, 1])
     report = await service.answer_resignation(channel, BOB, accept=True)
-    assert english(report.lines)[1:3] == [
+    assert english(tell(report))[1:3] == [
         "bob wins a single game: 1 point (alice resigned). Score: alice 4, bob 2 (match to 5).",
         "Game 4 begins.",
     ]
@@ -219,21 +221,21 @@ async def test_match_to_five_with_crawford(
     # Game 4, after Crawford: Bob may double again; Alice takes and plays it out.
     await service.move(channel, ALICE, "13/7 8/7")
     report = await service.double(channel, BOB)
-    assert report.text == "bob doubles to 2. alice: take or drop."
+    assert told(report) == "bob doubles to 2. alice: take or drop."
     report = await service.take(channel, ALICE)
-    assert report.text == "alice takes: the cube is at 2 and alice owns it. bob to roll."
+    assert told(report) == "alice takes: the cube is at 2 and alice owns it. bob to roll."
     for who, dice, play in BACKGAMMON_SCRIPT:
         if who == 0 and dice == (6, 6) and play == "13/7":
             # Alice owns the cube but already wins the match with it: a redouble is refused.
-            with pytest.raises(UserError, match="already win the match"):
+            with refuses(UserError, "already win the match"):
                 await service.double(channel, ALICE)
         report = await turn(service, roller, channel, BY_INDEX[who], dice, play)
         if play is None:
-            assert english(report.lines) == [
+            assert english(tell(report)) == [
                 "alice rolls 5-5.",
                 "alice cannot move with 5-5: bob to roll.",
             ]
-    assert english(report.lines) == [
+    assert english(tell(report)) == [
         "alice rolls 6-6 and plays 2/off(3).",
         "alice wins a backgammon: 6 points. Score: alice 10, bob 2 (match to 5).",
         "alice wins the 5-point match 10-2.",
@@ -289,7 +291,7 @@ async def test_money_game_played_out(
     report = await start(service, roller, channel, (6, 1))
     await service.move(channel, ALICE, "13/7 8/7")
     report = await play_script(service, roller, channel, SINGLE_SCRIPT)
-    assert english(report.lines) == [
+    assert english(tell(report)) == [
         "alice rolls 6-6 and plays 2/off(3).",
         "alice wins: 1 point.",
     ]
@@ -310,14 +312,14 @@ async def test_turn_passes_when_the_roll_dances_on_a_closed_point(
 ) -> None:
     channel = 102
     report = await start(service, roller, channel, (1, 2))
-    assert report.text.endswith("bob moves first with 2-1.")
+    assert told(report).endswith("bob moves first with 2-1.")
     await service.move(channel, BOB, "24/21")
     report = await turn(service, roller, channel, ALICE, (4, 2), "8/4* 6/4")
-    assert report.text == "alice rolls 4-2 and plays 8/4* 6/4."
+    assert told(report) == "alice rolls 4-2 and plays 8/4* 6/4."
     # Bob is on the bar; 6-6 enters only on Alice's 6-point, which she holds.
     roller.extend([6, 6])
     report = await service.roll(channel, BOB)
-    assert english(report.lines) == ["bob rolls 6-6.", "bob cannot move with 6-6: alice to roll."]
+    assert english(tell(report)) == ["bob rolls 6-6.", "bob cannot move with 6-6: alice to roll."]
     assert report.game is not None and report.game.phase is Phase.ROLL
     assert report.next_actor == 0
     assert await service.legal_play_texts(channel, BOB.id) == []
@@ -428,7 +430,7 @@ async def test_the_same_action_sent_twice_at_once_applies_once(
     errors = [o for o in outcomes if isinstance(o, BaseException)]
     assert len(reports) == 1 and len(errors) == 1
     assert isinstance(errors[0], UserError)
-    assert "already rolled" in str(errors[0])
+    assert "already rolled" in refused(errors[0])
     assert roller.remaining() == 2  # the refused roll took no dice
     events = await store.events(reports[0].match.id)
     assert [e.action for e in events].count(Action.ROLL) == 1
@@ -517,7 +519,7 @@ async def test_refused_actions_change_nothing(
     report = await _refusal_setup(service, roller, channel)
     act, error, text = REFUSALS[name]
     before = await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id, CAROL.id))
-    with pytest.raises(error, match=text):
+    with refuses(error, text):
         await act(service, channel)
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id, CAROL.id)) == before
 
@@ -540,7 +542,7 @@ async def test_illegal_or_garbled_moves_change_nothing(
     roller.extend([5, 2])
     report = await service.roll(channel, BOB)
     before = await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id))
-    with pytest.raises(UserError, match=message):
+    with refuses(UserError, message):
         await service.move(channel, BOB, text)
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id)) == before
 
@@ -549,7 +551,7 @@ async def test_actions_in_an_empty_channel_or_after_the_end(
     service: SessionService, roller: ScriptedRoller, store: Store, snapshot
 ) -> None:
     for act in (service.roll, service.double, service.take, service.resign, service.claim):
-        with pytest.raises(NoGameError, match="no game in this channel"):
+        with refuses(NoGameError, "no game in this channel"):
             await act(400, ALICE)
     with pytest.raises(NoGameError):
         await service.accept(400, BOB)
@@ -576,7 +578,7 @@ async def test_playing_before_the_challenge_is_accepted_is_refused(
 ) -> None:
     report = await service.challenge(GUILD, 402, ALICE, BOB, MatchOptions(length=3))
     before = await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id))
-    with pytest.raises(UserError, match="starts when bob accepts"):
+    with refuses(UserError, "starts when bob accepts"):
         await service.roll(402, ALICE)
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id)) == before
 
@@ -598,7 +600,7 @@ async def test_one_live_game_or_challenge_per_channel(
     service: SessionService, roller: ScriptedRoller
 ) -> None:
     report = await service.challenge(GUILD, 500, ALICE, BOB, MatchOptions(length=3))
-    assert english(report.lines) == [
+    assert english(tell(report)) == [
         "alice challenges bob to a 3-point match (rated).",
         "bob: accept or decline within 15 minutes.",
     ]
@@ -610,7 +612,7 @@ async def test_one_live_game_or_challenge_per_channel(
         await service.challenge(GUILD, 500, CAROL, ALICE)
     # The same players in other channels at the same time.
     report = await service.challenge(GUILD, 501, BOB, ALICE, rated=False)
-    assert english(report.lines)[0] == "bob challenges alice to a money game (casual)."
+    assert english(tell(report))[0] == "bob challenges alice to a money game (casual)."
     roller.extend([1, 3])
     await service.accept(501, ALICE)
     await service.challenge(GUILD, 502, ALICE, CAROL, MatchOptions(length=1, cube=False))
@@ -652,16 +654,16 @@ async def test_expired_challenge_is_replaced_by_a_new_one(
 
 async def test_decline_and_withdraw(service: SessionService, roller: ScriptedRoller) -> None:
     await service.challenge(GUILD, 520, ALICE, BOB)
-    with pytest.raises(NotYourTurnError, match="This challenge is for bob"):
+    with refuses(NotYourTurnError, "This challenge is for bob"):
         await service.decline(520, CAROL)
     report = await service.decline(520, BOB)
-    assert report.text == "bob declines the challenge."
+    assert told(report) == "bob declines the challenge."
     assert report.match.status == "declined"
     assert await service.current(520) is None
 
     await service.challenge(GUILD, 520, ALICE, BOB)
     report = await service.decline(520, ALICE)
-    assert report.text == "alice withdraws the challenge." and report.match.status == "withdrawn"
+    assert told(report) == "alice withdraws the challenge." and report.match.status == "withdrawn"
     assert await service.current(520) is None
     with pytest.raises(NoGameError):
         await service.decline(520, BOB)
@@ -672,14 +674,14 @@ async def test_only_the_challenged_player_can_accept(
 ) -> None:
     report = await service.challenge(GUILD, 530, ALICE, BOB)
     before = await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id, CAROL.id))
-    with pytest.raises(NotYourTurnError, match="Waiting for bob to accept"):
+    with refuses(NotYourTurnError, "Waiting for bob to accept"):
         await service.accept(530, ALICE)
-    with pytest.raises(NotYourTurnError, match="This challenge is for bob"):
+    with refuses(NotYourTurnError, "This challenge is for bob"):
         await service.accept(530, CAROL)
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id, CAROL.id)) == before
     roller.extend([2, 2, 5, 6])  # a tie first: the opening is rolled again
     report = await service.accept(530, BOB)
-    assert english(report.lines) == [
+    assert english(tell(report)) == [
         "bob accepts.",
         "alice rolls 2, bob rolls 2: a tie, rolling again.",
         "alice rolls 5, bob rolls 6: bob moves first with 6-5.",
@@ -687,9 +689,9 @@ async def test_only_the_challenged_player_can_accept(
 
 
 async def test_challenging_yourself_or_a_bot_is_refused(service: SessionService) -> None:
-    with pytest.raises(UserError, match="challenge yourself"):
+    with refuses(UserError, "challenge yourself"):
         await service.challenge(GUILD, 540, ALICE, Player(ALICE.id, "alice again"))
-    with pytest.raises(UserError, match="Bots can't play"):
+    with refuses(UserError, "Bots can't play"):
         await service.challenge(GUILD, 540, ALICE, ROBOT)
     assert await service.current(540) is None
 
@@ -705,19 +707,19 @@ async def test_claim_for_inactivity(
     report = await service.move(channel, ALICE, "8/5 6/5")  # Bob to roll from now on
     clock.advance(20 * 60)
     before = await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id))
-    with pytest.raises(UserError, match="bob still has 40 minutes to act before you can claim"):
+    with refuses(UserError, "bob still has 40 minutes to act before you can claim"):
         await service.claim(channel, ALICE)
     clock.advance(39 * 60 + 50)
-    with pytest.raises(UserError, match="bob still has 1 minute to act"):
+    with refuses(UserError, "bob still has 1 minute to act"):
         await service.claim(channel, ALICE)
     clock.advance(10)
-    with pytest.raises(UserError, match="It's your turn"):
+    with refuses(UserError, "It's your turn"):
         await service.claim(channel, BOB)
     assert await snapshot(report.match.id, GUILD, (ALICE.id, BOB.id)) == before
 
     report = await service.claim(channel, ALICE)
     # The match is forfeited at the score reached (see tests/test_trust_session.py).
-    assert english(report.lines) == [
+    assert english(tell(report)) == [
         "bob has not acted for 60 minutes: alice claims the match.",
         "alice wins the 5-point match by forfeit at 0-0: bob timed out and keeps 0 points.",
         "A forfeit does not change ratings.",
@@ -741,7 +743,7 @@ async def test_any_action_resets_the_inactivity_clock(
     clock.advance(59 * 60)
     await service.move(601, ALICE, "8/5 6/5")
     clock.advance(59 * 60)
-    with pytest.raises(UserError, match="1 minute"):
+    with refuses(UserError, "1 minute"):
         await service.claim(601, ALICE)
     clock.advance(60)
     assert (await service.claim(601, ALICE)).match_over
@@ -754,7 +756,7 @@ async def test_waiting_on_a_double_or_a_resignation_can_be_claimed(
     await service.move(602, ALICE, "8/5 6/5")
     await service.double(602, BOB)  # Alice must answer
     clock.advance(3600)
-    with pytest.raises(UserError, match="It's your turn"):
+    with refuses(UserError, "It's your turn"):
         await service.claim(602, ALICE)
     report = await service.claim(602, BOB)
     # A forfeit at the score reached: alice keeps her 0 points, bob wins the match.
@@ -818,7 +820,7 @@ async def test_cancelled_games_record_nothing(
     await service.move(720, ALICE, "8/5 6/5")
     moderator = Player(50, "mod")
     report = await service.cancel(720, moderator)
-    assert report.text == "mod cancelled the game. No result is recorded."
+    assert told(report) == "mod cancelled the game. No result is recorded."
     assert report.match.status == "cancelled" and report.match.winner is None
     assert await store.game_results(report.match.id) == []
     assert await service.stats(GUILD, ALICE.id) is None
@@ -866,14 +868,14 @@ async def test_beaver_take_and_drop_reports(
     await service.move(800, ALICE, "8/5 6/5")
     await service.double(800, BOB)
     report = await service.beaver(800, ALICE)
-    assert report.text == (
+    assert told(report) == (
         "alice beavers: the cube is at 2 and alice owns it. "
         "bob: take the beaver (cube to 4) or drop it (2 points)."
     )
-    with pytest.raises(NotYourTurnError, match="Waiting for bob to take or drop"):
+    with refuses(NotYourTurnError, "Waiting for bob to take or drop"):
         await service.take(800, ALICE)
     report = await service.take(800, BOB)
-    assert report.text == "bob takes: the cube is at 4 and alice owns it. bob to roll."
+    assert told(report) == "bob takes: the cube is at 4 and alice owns it. bob to roll."
     assert report.game is not None and report.game.cube == 4 and report.game.cube_owner == 0
     await assert_replays(service, 800)
 
@@ -886,7 +888,7 @@ async def test_dropping_a_beaver_concedes_the_taken_double(
     await service.double(801, BOB)
     await service.beaver(801, ALICE)
     report = await service.drop(801, BOB)
-    assert english(report.lines) == ["bob drops.", "alice wins 2 points: the double was dropped."]
+    assert english(tell(report)) == ["bob drops.", "alice wins 2 points: the double was dropped."]
     assert report.match.final_score == (2, 0)
 
 
@@ -899,8 +901,8 @@ async def test_a_resignation_offer_names_what_accepting_scores(
     await service.challenge(1, 930, ALICE, BOB, MatchOptions(jacoby=True))
     await service.accept(930, BOB)
     offer = await service.resign(930, ALICE, ResultKind.GAMMON)
-    assert english(offer.lines) == [
+    assert english(tell(offer)) == [
         "alice offers to resign a gammon (1 point). bob: accept or reject."
     ]
     done = await service.answer_resignation(930, BOB, True)
-    assert english(done.lines)[-1] == "bob wins a single game: 1 point (alice resigned)."
+    assert english(tell(done))[-1] == "bob wins a single game: 1 point (alice resigned)."

@@ -39,6 +39,7 @@ from bot.services import Services
 from bot.session import Player, Report, SessionService
 from bot.storage import MIGRATIONS, Storage, Store, open_store
 from tests.conftest import FakeClock
+from tests.telling import refuses
 
 ROOT = Path(__file__).resolve().parent.parent
 SQLITE_ONLY = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -158,7 +159,7 @@ async def test_a_row_changed_by_another_process_is_never_served_stale(
         other = SessionService(other_store, roller=ScriptedRoller([5, 2]), clock=service.clock)
         rolled = await other.roll(1, BOB)
         roller.extend([6, 4])
-        with pytest.raises(UserError, match="already rolled"):
+        with refuses(UserError, "already rolled"):
             await service.roll(1, BOB)
         assert roller.remaining() == 2  # the refused roll drew no dice
         fresh = await service.current(1)

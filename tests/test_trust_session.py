@@ -8,11 +8,13 @@ import pytest
 from bot.dice import ScriptedRoller
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import StaleButtonError, UserError
+from bot.present import tell
 from bot.records import ClaimRule, MatchRow
 from bot.replay import replay
 from bot.reports import ActionContext
 from bot.services import Services
 from bot.session import SessionService
+from tests.telling import refuses
 from tests.test_session import ALICE, BOB, GUILD, start
 
 
@@ -29,12 +31,12 @@ async def test_a_button_acts_only_at_the_version_it_was_posted_for(
     legacy = ActionContext(match_id=row.id)  # posted by a bot before ids carried a version
     roller.extend([6, 5])
     for ctx, words in ((old, "earlier turn"), (legacy, "older board")):
-        with pytest.raises(StaleButtonError, match=words):
+        with refuses(StaleButtonError, words):
             await service.roll(channel, BOB, ctx)
     assert roller.remaining() == 2
     rolled = await service.roll(channel, BOB, at)
     assert rolled.match.version == row.version + 1
-    with pytest.raises(StaleButtonError, match="earlier turn"):  # the same press again
+    with refuses(StaleButtonError, "earlier turn"):  # the same press again
         await service.roll(channel, BOB, at)
 
 
@@ -105,7 +107,7 @@ async def test_a_claim_at_3_10_in_a_25_point_match_is_a_forfeit_at_3_10(
     assert report.match_over and report.match.status == "finished"
     assert report.match.winner == 0 and report.match.final_score == (3, 10)
     assert report.match.end_reason == "forfeit"
-    assert [str(line) for line in report.lines] == [
+    assert [str(line) for line in tell(report)] == [
         "bob has not acted for 60 minutes: alice claims the match.",
         "alice wins the 25-point match by forfeit at 3-10: bob timed out and keeps 10 points.",
         "A forfeit does not change ratings.",
@@ -140,7 +142,7 @@ async def test_the_game_rule_wins_only_the_game_and_the_match_goes_on(
     assert not report.match_over and report.match.status == "playing"
     game = report.match.game
     assert game is not None and game.game_number == 7 and game.score == (4, 10)
-    assert "alice claims the win." in str(report.lines[0])
+    assert "alice claims the win." in str(tell(report)[0])
     history, events = await service.history(channel)
     assert replay(history.options, events) == history.game
 

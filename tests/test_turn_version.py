@@ -14,6 +14,7 @@ from bot.errors import StaleButtonError
 from bot.reports import ActionContext
 from bot.session import SessionService
 from bot.storage import Store
+from tests.telling import told
 from tests.test_session import ALICE, BOB, start, turn
 
 
@@ -34,4 +35,4 @@ async def test_a_play_built_for_an_earlier_turn_is_refused(store: Store) -> None
     after = await store.live_match(5)
     assert after is not None and (after.version, after.game) == (before.version, before.game)
     fresh = ActionContext(match_id=before.id, version=before.version)
-    assert "plays 8/5 6/5" in (await service.move(5, ALICE, "8/5 6/5", fresh)).text
+    assert "plays 8/5 6/5" in told(await service.move(5, ALICE, "8/5 6/5", fresh))

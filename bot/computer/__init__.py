@@ -20,8 +20,8 @@ the store, discord or the renderers. Its modules, each importing only those abov
 
 bgsage ships wheels only for Linux x86-64, macOS on Apple silicon and Windows, so its import
 is guarded: importing this package never fails without it. Ask :func:`computer_available`
-first; without bgsage the first evaluation raises :class:`ComputerUnavailableError`, whose
-text is :data:`UNAVAILABLE_MESSAGE`.
+first; without bgsage the first evaluation raises :class:`ComputerUnavailableError`, the
+refusal :attr:`bot.errors.Refusal.COMPUTER_UNAVAILABLE`.
 
 Every method that evaluates is synchronous CPU work (timings in :mod:`bot.computer.player`):
 run it in a worker process (:mod:`bot.workers`) or at least a worker thread, never on the
@@ -42,7 +42,6 @@ from __future__ import annotations
 from bot.computer.analysis import BLUNDER_THRESHOLD, CubeHint, Mistake, PlayerAnalysis, PlayHint
 from bot.computer.cube import CubeAction, CubeDecision, Decision
 from bot.computer.evaluator import (
-    UNAVAILABLE_MESSAGE,
     BgsageEvaluator,
     ComputerUnavailableError,
     CubeContext,
@@ -59,7 +58,6 @@ __all__ = [
     "BLUNDER_THRESHOLD",
     "DEFAULT_LEVEL",
     "LEVELS",
-    "UNAVAILABLE_MESSAGE",
     "BgsageEvaluator",
     "ComputerPlayer",
     "ComputerUnavailableError",

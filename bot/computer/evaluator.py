@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from bot.engine import Dice, Game, Position
-from bot.errors import UserError
-from bot.i18n import Text, _
+from bot.errors import Refusal, UserError
 
 # bgsage is optional: it ships wheels only for Linux x86-64, macOS on Apple silicon and
 # Windows (see pyproject.toml), and elsewhere (a Raspberry Pi, say) the bot runs without a
@@ -39,7 +38,6 @@ else:
     _MISSING = None
 
 __all__ = [
-    "UNAVAILABLE_MESSAGE",
     "BgsageEvaluator",
     "ComputerUnavailableError",
     "CubeContext",
@@ -50,17 +48,11 @@ __all__ = [
     "computer_available",
 ]
 
-UNAVAILABLE_MESSAGE = _(
-    "The computer opponent isn't available on this server: its engine (bgsage) runs only on "
-    "Linux x86-64, macOS on Apple silicon and Windows. Challenge a person instead."
-)
-
 
 class ComputerUnavailableError(UserError):
     """bgsage cannot be imported here, so there is no computer opponent."""
 
-    def __init__(self, message: Text | str = UNAVAILABLE_MESSAGE) -> None:
-        super().__init__(message)
+    default = Refusal.COMPUTER_UNAVAILABLE
 
 
 def computer_available() -> bool:

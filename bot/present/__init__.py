@@ -1,8 +1,9 @@
 """Every word a player reads, built from facts, in the reader's language.
 
-The session, the turn rules and the engine hand over facts (a report, an error code and its
-parameters, a record); this module is the one place that turns them into sentences, each
-marked for translation with ``_``/``N_`` (see :mod:`bot.i18n`). Each vocabulary is written
+The session, the turn rules and the engine hand over facts (a report and its steps, a typed
+refusal or an error code and its parameters, a record); this package is the one place that
+turns them into sentences, each marked for translation with ``_``/``N_`` (see
+:mod:`bot.i18n`). Each vocabulary is written
 once: result kinds, points, dice, score lines, the next step, cube words, statuses.
 
 One rule for callers:
@@ -15,16 +16,20 @@ One rule for callers:
   ``hint_text``, ``analysis_text``, ``dice_text`` ...) take the reader's ``language``
   (a language code or a Discord locale; English when omitted) and return finished ``str``.
 
-Names are always parameters, never part of a message id, and are escaped by the caller's
-``display``/``mention`` exactly as before. The move notation, Position IDs and numbers
-stay as players write them. Nothing here knows about Discord: mentions come from a callback
-the front end passes (``<@id>`` on Discord, the plain name in a terminal).
+Names are always parameters, never part of a message id, and are formatted by the caller's
+``display``/``mention`` (escaped for Discord, plain in a terminal). The move notation,
+Position IDs and numbers stay as players write them. Nothing here knows about Discord:
+mentions come from a callback the front end passes (``<@id>`` on Discord, the plain name in
+a terminal).
 
 The package: :mod:`~bot.present.words` (the vocabulary), :mod:`~bot.present.story` (a
-match's story line by line, the next step, history), :mod:`~bot.present.refusals` (the
-engine's error codes as sentences), :mod:`~bot.present.labels` (the pictures' words) and
-:mod:`~bot.present.pages` (records, help, hints, analysis, dice). Import from
-``bot.present``; the split is only for reading.
+report told line by line with :func:`tell`, the next step, history),
+:mod:`~bot.present.refusals` (every refusal, the session's and the engine's, as a sentence:
+:func:`refusal`), :mod:`~bot.present.labels` (the pictures' words),
+:mod:`~bot.present.pages` (records, help, hints, analysis, dice), :mod:`~bot.present.club`
+(captions, reminders, a member's games, settings, dice checks) and
+:mod:`~bot.present.notices` (the front ends' own lines: notices, button labels, the
+terminal's words). Import from ``bot.present`` or the module; the split is only for reading.
 """
 
 from bot.present.labels import board_words, chart_labels
@@ -43,7 +48,13 @@ from bot.present.pages import (
     luck_lines,
     stats_text,
 )
-from bot.present.refusals import ENGINE_SENTENCES, engine_error, engine_sentence
+from bot.present.refusals import (
+    ENGINE_SENTENCES,
+    REFUSALS,
+    engine_error,
+    engine_sentence,
+    refusal,
+)
 from bot.present.story import (
     FORFEIT_NOT_RATED,
     challenge_lines,
@@ -60,6 +71,7 @@ from bot.present.story import (
     result_line,
     reveal_line,
     score_line,
+    tell,
 )
 from bot.present.words import (
     CUBE_ACTION_WORDS,
@@ -88,6 +100,7 @@ __all__ = [
     "LEVEL_WORDS",
     "MESSAGE_LIMIT",
     "RATING_WORDS",
+    "REFUSALS",
     "RESULT_WORDS",
     "SURPRISE_WORDS",
     "THIS_SERVER",
@@ -123,9 +136,11 @@ __all__ = [
     "perspective",
     "plain",
     "points_words",
+    "refusal",
     "result_line",
     "reveal_line",
     "rolls_words",
     "score_line",
     "stats_text",
+    "tell",
 ]

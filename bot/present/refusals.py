@@ -1,11 +1,14 @@
-"""The engine's refusals in the player's words: a sentence for every error code."""
+"""Refusals in the player's words: a sentence for every engine error code and for every
+refusal of the session layer (:class:`bot.errors.Refusal`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from bot.engine import EngineError, EngineErrorCode
+from bot.errors import Name, Refusal, UserError
 from bot.i18n import Text, _, join
+from bot.present.words import minutes_words
 
 Code = EngineErrorCode
 
@@ -120,3 +123,114 @@ def engine_sentence(code: EngineErrorCode, params: Mapping[str, object]) -> Text
 def engine_error(error: EngineError) -> Text:
     """What a player reads for an engine error: :func:`engine_sentence` of its code."""
     return engine_sentence(error.code, error.params)
+
+
+# --- the session's refusals -----------------------------------------------------------------
+
+REFUSALS: dict[Refusal, Text] = {
+    Refusal.SELF_CHALLENGE: _("You can't challenge yourself. Pick another player."),
+    Refusal.BOT_OPPONENT: _("Bots can't play backgammon here. Challenge a person instead."),
+    Refusal.PICK_LEVEL: _("Pick a level: {levels}."),
+    Refusal.COMPUTER_UNAVAILABLE: _(
+        "The computer opponent isn't available on this server: its engine (bgsage) runs only "
+        "on Linux x86-64, macOS on Apple silicon and Windows. Challenge a person instead."
+    ),
+    Refusal.ALREADY_STARTED: _("The game has already started."),
+    Refusal.WAITING_ACCEPT: _("Waiting for {player} to accept your challenge."),
+    Refusal.CHALLENGE_FOR: _("This challenge is for {player}."),
+    Refusal.STARTS_ON_ACCEPT: _("The game starts when {player} accepts the challenge."),
+    Refusal.NO_GAME: _("There is no game in this channel. Start one with /backgammon challenge."),
+    Refusal.NO_HISTORY: _("No game has been played in this channel yet."),
+    Refusal.QUARANTINED: _(
+        "Match #{number} in this channel could not be read, so it has been set aside "
+        "with no result and the channel is free. Start a new game with "
+        "/backgammon challenge."
+    ),
+    Refusal.GAME_OVER_BUTTON: _("That button belongs to a game that is over."),
+    Refusal.OLD_BOARD: _(
+        "That button is from an older board. Use /backgammon board for the current one."
+    ),
+    Refusal.OTHER_GAME: _(
+        "That button belongs to game {old} of this match; game {current} is being "
+        "played now. Use the buttons on the latest board."
+    ),
+    Refusal.EARLIER_TURN: _(
+        "That button belongs to an earlier turn. Use the buttons on the latest board."
+    ),
+    Refusal.NOT_A_PLAYER: _("This is {first} and {second}'s game; you are not playing in it."),
+    Refusal.NOT_STARTED: ENGINE_SENTENCES[Code.NOT_STARTED],
+    Refusal.WAIT_RESIGNATION_ANSWER: _("Wait for {opponent} to answer your resignation offer."),
+    Refusal.ANSWER_RESIGNATION_FIRST: _("Answer the resignation offer first: accept or reject it."),
+    Refusal.WAITING_TAKE_DROP: _("Waiting for {player} to take or drop."),
+    Refusal.NO_DOUBLE_TO_ANSWER: ENGINE_SENTENCES[Code.NO_DOUBLE_TO_ANSWER],
+    Refusal.NOT_YOUR_TURN: _("It's {player}'s turn."),
+    Refusal.ANSWER_DOUBLE_FIRST: _("Answer the double first: dropping it ends the game."),
+    Refusal.NO_RESIGNATION_OFFER: ENGINE_SENTENCES[Code.NO_RESIGNATION],
+    Refusal.OPPONENT_MUST_ANSWER: _(
+        "{opponent} must answer your offer. You can play on meanwhile once they reject it."
+    ),
+    Refusal.CLAIM_ON_OWN_TURN: _("It's your turn: you can't claim a win while others wait on you."),
+    Refusal.CLAIM_TOO_EARLY: _("{opponent} still has {minutes} to act before you can claim."),
+    Refusal.REMATCH_NOT_OVER: _("That rematch button belongs to a match that is not over."),
+    Refusal.REMATCH_PLAYERS: _("Only {first} and {second} can ask for a rematch."),
+    Refusal.COMPUTER_AWAY: _("The computer opponent is not available right now."),
+    Refusal.PICK_NOTICE: _("Pick a notice setting: {choices}."),
+    Refusal.PICK_MINUTES: _("Pick between 1 and 1440 minutes."),
+    Refusal.PICK_BOARD_SIDE: _("Pick where your home board goes: right or left."),
+    Refusal.PICK_THEME: _("Pick a theme: {choices}."),
+    Refusal.NO_MATCH_YET: _("No match has been played in this channel yet."),
+    Refusal.NO_SUCH_MATCH: _("There is no match #{number} on this server."),
+    Refusal.NO_GAME_HERE: _("There is no game in this channel."),
+    Refusal.HINTS_FOR_PLAYERS: _("Hints are for the players of this game."),
+    Refusal.HINTS_OFF_RATED: _("Hints are off in rated games."),
+    Refusal.HINTS_OFF_SERVER: _("This server has turned hints off."),
+    Refusal.HINTS_OWN_TURN: _("Hints are for your own turn."),
+    Refusal.ANALYSIS_COOLDOWN: _(
+        "You asked for an analysis a moment ago: try again in {seconds} s."
+    ),
+    Refusal.ANALYSIS_FINISHED_ONLY: _(
+        "The analysis covers finished games only: ask again when this game is over."
+    ),
+    Refusal.NO_SUCH_PUBLIC: _(
+        "No match here used the public value {public}. Copy it from the message "
+        "that ended the match."
+    ),
+    Refusal.CHANNEL_BUSY: _(
+        "This channel already has a game or a challenge. Finish it first, or play in another "
+        "channel or thread."
+    ),
+    Refusal.CONFLICT: _("The game changed while you were acting; look again and retry."),
+    Refusal.STORE_DOWN: _(
+        "The database is unavailable right now, so nothing changed. Try again in a minute."
+    ),
+    Refusal.STORE_IN_DOUBT: _(
+        "The database stopped answering while your action was being saved, so it may or may "
+        "not have been stored. /backgammon board shows the game as it is, once the database "
+        "is back."
+    ),
+}
+
+# Parameters that are counts or lists, told in words (the rest are shown as they are).
+_SPOKEN: dict[str, Callable[[object], Text | str]] = {
+    "minutes": lambda value: minutes_words(int(value)),  # type: ignore[call-overload]
+    "levels": lambda value: ", ".join(str(level) for level in value),  # type: ignore[attr-defined]
+    "choices": lambda value: ", ".join(str(choice) for choice in value),  # type: ignore[attr-defined]
+}
+
+
+def refusal(error: UserError, display: Callable[[str], str] = str) -> Text | str:
+    """What a player reads for a refused request: the refusal's sentence with its facts,
+    names formatted by ``display`` (the front end's: escaped for Discord, plain offline)."""
+    reason = error.reason
+    if reason is None:
+        return error.text or ""
+    params = {
+        key: display(value) if isinstance(value, Name) else value
+        for key, value in error.params.items()
+    }
+    if isinstance(reason, EngineErrorCode):
+        return engine_sentence(reason, params)
+    for key, speak in _SPOKEN.items():
+        if key in params:
+            params[key] = speak(params[key])
+    return Text(REFUSALS[reason].msgid, params)

@@ -1,10 +1,16 @@
-"""The story of a match: challenges, rolls, the cube, results, the next step, history."""
+"""The story of a match: challenges, rolls, the cube, results, the next step, history.
+
+:func:`tell` narrates a session :class:`~bot.reports.Report` (its action and its steps, each
+event with the game before and after it) line by line; :func:`history_lines` narrates the
+stored event log. Every sentence of a match's story is written here, once.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from bot.engine import EndReason, Game, Phase, ResultKind
+from bot.facts import Step
 from bot.i18n import N_, Text, _, join, say
 from bot.present.words import (
     MESSAGE_LIMIT,
@@ -18,6 +24,7 @@ from bot.present.words import (
     points_words,
 )
 from bot.records import Action, ClaimRule, DiceSeal, EventRecord, MatchRow, Status
+from bot.reports import Report
 
 # --- the next step ----------------------------------------------------------------------------
 
@@ -65,9 +72,17 @@ def next_step(
 
 
 def challenge_lines(
-    challenger: str, opponent: str, length: int, cube: bool, rated: bool, minutes: int
+    challenger: str,
+    opponent: str,
+    length: int,
+    cube: bool,
+    rated: bool,
+    minutes: int,
+    *,
+    called: str | None = None,
 ) -> list[Text]:
-    """A challenge: who, what, and how long the opponent has to answer."""
+    """A challenge: who, what, and how long the opponent has to answer. ``called``: how the
+    challenge names the opponent (a ping), when not as ``opponent``."""
     if cube:
         terms = _("rated") if rated else _("casual")
     else:
@@ -76,7 +91,7 @@ def challenge_lines(
         _(
             "{challenger} challenges {opponent} to {what} ({terms}).",
             challenger=challenger,
-            opponent=opponent,
+            opponent=opponent if called is None else called,
             what=match_words(length),
             terms=terms,
         ),
@@ -218,6 +233,231 @@ def next_game_line(number: int, crawford: bool) -> Text:
     if crawford:
         return _("Game {number} begins. This is the Crawford game: no doubling.", number=number)
     return _("Game {number} begins.", number=number)
+
+
+# --- telling a report ------------------------------------------------------------------------
+
+
+def tell(
+    report: Report, display: Callable[[str], str] = str, mention: Mention | None = None
+) -> list[Text]:
+    """What ``report`` did, line by line, as messages waiting for the reader's language.
+
+    ``display`` formats a name (escaped for Discord, plain in a terminal); ``mention``, when
+    given, names the challenged player of a new challenge (a ping on Discord).
+    """
+    row = report.match
+    names = (display(row.player_names[0]), display(row.player_names[1]))
+    lines = _action_lines(report, names, display, mention)
+    steps = report.steps
+    for index, step in enumerate(steps):
+        following = steps[index + 1] if index + 1 < len(steps) else None
+        lines.extend(_step_lines(report, step, following, names))
+    if report.action is Action.CLAIM and report.match_over and row.rated:
+        lines.append(FORFEIT_NOT_RATED)
+    if report.reveal is not None:
+        lines.append(reveal_line(report.reveal, report.reveal.public))
+    return lines
+
+
+def _action_lines(
+    report: Report,
+    names: tuple[str, str],
+    display: Callable[[str], str],
+    mention: Mention | None,
+) -> list[Text]:
+    """What the request itself says, before the events it logged."""
+    row, action = report.match, report.action
+    moderator = display(report.actor.name) if report.actor is not None else ""
+    if action is Action.CHALLENGE:
+        called = mention(row.player_ids[1], row.player_names[1]) if mention else names[1]
+        minutes = max(1, round(((row.expires_at or row.created_at) - row.created_at) / 60))
+        options = row.options
+        lines = challenge_lines(
+            names[0], names[1], options.length, options.cube, row.rated, minutes, called=called
+        )
+        if row.dice is not None:
+            lines.append(commitment_line(row.dice))
+        return lines
+    if action is Action.DECLINE:
+        return [_("{player} declines the challenge.", player=names[1])]
+    if action is Action.WITHDRAW:
+        return [_("{player} withdraws the challenge.", player=names[0])]
+    if action is Action.CANCEL and report.unreadable:
+        return [
+            _(
+                "{moderator} cancelled match #{number}: its saved state could not be "
+                "read. No result is recorded; the channel is free.",
+                moderator=moderator,
+                number=row.id,
+            )
+        ]
+    if action is Action.CANCEL:
+        return [
+            _(
+                "{moderator} cancelled the game. No result is recorded.",
+                moderator=moderator,
+            )
+        ]
+    if action is Action.ACCEPT and row.computer_level is not None:  # it accepts at once
+        return [computer_match_line(names[0], names[1], row.options.length, row.computer_level)]
+    return []
+
+
+def _step_lines(
+    report: Report, step: Step, following: Step | None, names: tuple[str, str]
+) -> list[Text]:
+    """One logged event in words, and the end of the game it finished."""
+    event, before, after = step.event, step.before, step.after
+    seat = event.player
+    who = names[seat] if seat is not None else ""
+    other = names[1 - seat] if seat is not None else ""
+    dice = dice_words(event.dice)
+    lines: list[Text] = []
+    match event.action:
+        case Action.START:
+            lines.append(_("{player} accepts.", player=names[1]))
+            seal = report.match.dice
+            if seal is not None:
+                lines.append(commitment_line(seal, seal.public))
+        case Action.OPENING:
+            assert event.dice is not None and before is not None
+            lines.append(opening_line(names, event.dice, after, before.cube))
+        case Action.ROLL if not _played_next(step, following):
+            lines.append(_("{player} rolls {dice}.", player=who, dice=dice))
+        case Action.MOVE if event.actor_id is None:
+            lines.append(
+                _(
+                    "{player} rolls {dice} and plays {play} (the only legal play).",
+                    player=who,
+                    dice=dice,
+                    play=event.notation,
+                )
+            )
+        case Action.MOVE:
+            lines.append(
+                _(
+                    "{player} rolls {dice} and plays {play}.",
+                    player=who,
+                    dice=dice,
+                    play=event.notation,
+                )
+            )
+        case Action.PASS:
+            lines.append(
+                _(
+                    "{player} cannot move with {dice}: {opponent} to roll.",
+                    player=who,
+                    dice=dice,
+                    opponent=other,
+                )
+            )
+        case Action.DOUBLE:
+            assert before is not None
+            lines.append(
+                _(
+                    "{player} doubles to {cube}. {opponent}: take or drop.",
+                    player=who,
+                    cube=before.cube * 2,
+                    opponent=other,
+                )
+            )
+        case Action.TAKE:
+            assert seat is not None
+            # After a beaver the doubler is the one taking, and the beaverer keeps the cube.
+            owner = after.cube_owner if after.cube_owner is not None else seat
+            lines.append(
+                _(
+                    "{player} takes: the cube is at {cube} and {owner} owns it. {roller} to roll.",
+                    player=who,
+                    cube=after.cube,
+                    owner=names[owner],
+                    roller=names[after.on_roll],
+                )
+            )
+        case Action.BEAVER:
+            # The beaver is a take and a redouble: the doubler must now answer it.
+            lines.append(
+                _(
+                    "{player} beavers: the cube is at {cube} and {player} owns it. {opponent}: "
+                    "take the beaver (cube to {next}) or drop it ({points}).",
+                    player=who,
+                    cube=after.cube,
+                    opponent=other,
+                    next=after.cube * 2,
+                    points=points_words(after.cube),
+                )
+            )
+        case Action.DROP:
+            lines.append(_("{player} drops.", player=who))
+        case Action.RESIGN:
+            kind = ResultKind[(event.notation or "single").upper()]
+            # What accepting would score, Jacoby included (the engine works it out).
+            accepted = after.accept_resignation().result
+            assert accepted is not None
+            lines.append(
+                _(
+                    "{player} offers to resign {what} ({points}). {opponent}: accept or reject.",
+                    player=who,
+                    what=RESULT_WORDS[kind],
+                    points=points_words(accepted.points),
+                    opponent=other,
+                )
+            )
+        case Action.RESIGN_ACCEPT:
+            lines.append(_("{player} accepts the resignation.", player=who))
+        case Action.RESIGN_REJECT:
+            lines.append(_("{player} rejects the resignation. Play on.", player=who))
+        case Action.CLAIM:
+            lines.extend(_claim_lines(report, step, names))
+        case Action.NEXT_GAME:
+            lines.append(next_game_line(after.game_number, after.crawford))
+    if after.phase is Phase.OVER and after.result is not None:
+        lines.append(result_line(names, after))
+        if after.match_over and after.options.length:
+            winner = after.match_winner
+            assert winner is not None
+            lines.append(match_won_line(names[winner], after.options.length, after.final_score))
+    return lines
+
+
+def _played_next(step: Step, following: Step | None) -> bool:
+    """Whether a roll is followed at once by its player's play (told as one line)."""
+    return (
+        following is not None
+        and following.event.action is Action.MOVE
+        and following.event.actor_id is not None
+        and following.event.player == step.event.player
+    )
+
+
+def _claim_lines(report: Report, step: Step, names: tuple[str, str]) -> list[Text]:
+    """A claim on time: the match by forfeit at the score reached, or the game."""
+    seat = step.event.player
+    assert seat is not None
+    before = report.before
+    idle = report.at - before.last_action_at if before is not None else 0.0
+    said = {"opponent": names[1 - seat], "player": names[seat]}
+    minutes = minutes_words(round(idle / 60))
+    if step.event.notation == ClaimRule.MATCH:
+        game = step.after
+        return [
+            _(
+                "{opponent} has not acted for {minutes}: {player} claims the match.",
+                minutes=minutes,
+                **said,
+            ),
+            forfeit_match_line(
+                names[seat], names[1 - seat], game.options.length, game.score, 1 - seat
+            ),
+        ]
+    return [
+        _(
+            "{opponent} has not acted for {minutes}: {player} claims the win.",
+            minutes=minutes,
+            **said,
+        )
+    ]
 
 
 # --- the story of the current game ------------------------------------------------------------

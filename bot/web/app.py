@@ -42,6 +42,7 @@ from aiohttp import WSMsgType, web
 
 from bot import present
 from bot.errors import UserError
+from bot.facts import PlayedElsewhere
 from bot.i18n import LANGUAGES, say
 from bot.present.web import web_words
 from bot.records import MatchRow
@@ -407,7 +408,7 @@ class WebServer:
         return await self._serve_socket(request, watcher, row)
 
     def _refusal(self, request: web.Request, error: UserError) -> web.Response:
-        text = say(error.text, self.language(request))
+        text = say(present.refusal(error), self.language(request))
         return web.json_response({"error": text}, status=409)
 
     async def taps(self, request: web.Request) -> web.Response:
@@ -444,14 +445,9 @@ class WebServer:
         return web.json_response({"ok": True, "state": match_json(report.match)})
 
     async def _post(self, report: Report) -> None:
-        """Tell the channel, as the session tells it of its own background turns."""
-        post = self.services.session.on_background_report
-        if post is None:
-            return
-        try:
-            await post(report)
-        except Exception:
-            log.exception("could not post the Activity's move in match %s", report.match.id)
+        """Tell the channel: the chat front end posts a :class:`PlayedElsewhere` as it posts
+        the computer's background turns (the bus logs a failing subscriber)."""
+        await self.services.facts.publish([PlayedElsewhere(report)])
 
 
 __all__ = ["WebConfig", "WebServer"]

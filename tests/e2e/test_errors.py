@@ -28,11 +28,11 @@ async def test_every_error_is_answered_privately_and_truthfully(
     async def boom(*args: object, **kwargs: object) -> NoReturn:
         raise RuntimeError("a bug")
 
-    # A button, a bug before anything is stored.
-    accept = h.service.accept
-    monkeypatch.setattr(h.service, "accept", boom)
+    # A button, a bug before anything is stored (every front end acts through act()).
+    act = h.service.act
+    monkeypatch.setattr(h.service, "act", boom)
     assert await h.error_of(await h.press(h.bob, challenge, "accept")) == SORRY
-    monkeypatch.setattr(h.service, "accept", accept)
+    monkeypatch.setattr(h.service, "act", act)
 
     # A button, a failure after the action is stored.
     publish = cog.publisher.publish
@@ -44,10 +44,9 @@ async def test_every_error_is_answered_privately_and_truthfully(
     assert live is not None and live.status == "playing"  # it was indeed stored
 
     # A command, a bug before anything is stored; a player's mistake; a restart.
-    move = h.service.move
-    monkeypatch.setattr(h.service, "move", boom)
+    monkeypatch.setattr(h.service, "act", boom)
     assert await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5")) == SORRY
-    monkeypatch.setattr(h.service, "move", move)
+    monkeypatch.setattr(h.service, "act", act)
     assert "turn" in await h.error_of(await h.slash(h.bob, "roll"))
     cog.accepting = False
     assert "restarting" in await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5"))

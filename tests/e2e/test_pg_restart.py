@@ -22,7 +22,8 @@ import pytest
 
 from bot.client import SAVED
 from bot.engine import Phase
-from bot.errors import STORE_DOWN, STORE_IN_DOUBT
+from bot.errors import Refusal
+from bot.present import REFUSALS
 from tests.e2e.fake_discord import FakeDiscord, FakeDiscordTimeout, FakeMember, InteractionResult
 from tests.e2e.process_support import (
     BotProcess,
@@ -37,8 +38,8 @@ from tests.pg_server import PgServer
 asyncpg = pytest.importorskip("asyncpg")
 
 ANSWER = 20.0  # seconds to wait for one answer
-DOWN = str(STORE_DOWN)
-IN_DOUBT = str(STORE_IN_DOUBT)
+DOWN = str(REFUSALS[Refusal.STORE_DOWN])
+IN_DOUBT = str(REFUSALS[Refusal.STORE_IN_DOUBT])
 
 
 class Game:

@@ -1,0 +1,137 @@
+"""The front ends' own lines: the Discord publisher's notices, the buttons' labels, and what
+the terminal says around a game. Words only; the front end decides when to say them."""
+
+from __future__ import annotations
+
+from bot.engine import EngineErrorCode
+from bot.i18n import Text, _
+from bot.present.club import versus_names
+from bot.present.refusals import ENGINE_SENTENCES
+from bot.records import Action
+
+# --- the Discord publisher ------------------------------------------------------------------
+
+THREADS_MISSING = _(
+    "This server wants a thread per game, but I can't open one here: give me the Create "
+    "Public Threads and Send Messages in Threads permissions. The game stays in this channel."
+)
+COMPUTER_STUCK = _(
+    "The computer cannot play this game: it failed several times in a row. A moderator can "
+    "end the game with /backgammon cancel."
+)
+MATCH_OVER = ENGINE_SENTENCES[EngineErrorCode.MATCH_OVER]  # the same words, said once
+
+
+def game_on_line(thread: str) -> Text:
+    """Where an accepted game went: its thread (a mention)."""
+    return _("The game is on in {thread}.", thread=thread)
+
+
+def thread_name(first: str, second: str) -> Text:
+    return versus_names(first, second)
+
+
+def played_in(thread: str | None) -> Text:
+    """Where a match announced in its home channel was played (its thread's mention)."""
+    if thread is None:
+        return _("Played in its thread.")
+    return _("Played in {thread}.", thread=thread)
+
+
+def export_caption(number: int, players: Text | str) -> Text:
+    return _(
+        "Match #{number}, {players}: open it in GNU Backgammon or eXtreme Gammon.",
+        number=number,
+        players=players,
+    )
+
+
+def record_title(name: str) -> Text:
+    return _("{name}'s backgammon", name=name)
+
+
+def review_title(number: int) -> Text:
+    return _("**Game {number}: skill and luck**", number=number)
+
+
+# --- answering an interaction that failed ---------------------------------------------------
+
+SORRY_TEXT = _("Something went wrong; the game is unchanged.")
+SAVED_TEXT = _(
+    "Your action was saved, but posting the result failed. "
+    "/backgammon board shows the game as it is now."
+)
+NO_DMS = _("Backgammon is played in a server's channels, not in direct messages.")
+NOT_HERE = _("You can't use this command here.")
+RESTARTING = _("The bot is restarting; try again in a moment.")
+
+
+def invalid_option(value: str) -> Text:
+    return _("{value} is not a valid value for this option.", value=value)
+
+
+# --- the slash commands' own answers -------------------------------------------------------
+
+MODERATORS_CANCEL = _("Only members with Manage Messages can cancel a game.")
+MODERATORS_THREADS = _("Only members with Manage Messages can change threads.")
+MODERATORS_LANGUAGE = _("Only members with Manage Messages can change the server's language.")
+MODERATORS_CLAIM = _("Only members with Manage Messages can change what a claim wins.")
+LEADERBOARD_TITLE = _("Backgammon leaderboard")
+LEADERBOARD_EMPTY = _("No rated matches have been finished yet.")
+LEADERBOARD_FOOTER = _("FIBS ratings from rated matches · start at 1500")
+DICE_TITLE = _("Dice check")
+DICE_FOOTER = _("Only rolls actually played here count · fair dice: 1/6 a face")
+GAMES_TITLE = _("Your games")
+HELP_TITLE = _("Backgammon")
+
+
+def verify_line(number: int, players: Text | str, result: Text | str) -> Text:
+    """A dice check's answer: which match, and its verdict."""
+    return _("Match #{number} ({players}): {result}", number=number, players=players, result=result)
+
+
+def never_rolled(who: str) -> Text:
+    return _("{who} has not rolled in a game on this server yet.", who=who)
+
+
+# --- buttons --------------------------------------------------------------------------------
+
+BUTTON_LABELS: dict[Action, Text] = {
+    Action.ACCEPT: _("Accept"),
+    Action.DECLINE: _("Decline"),
+    Action.ROLL: _("Roll"),
+    Action.DOUBLE: _("Double"),
+    Action.TAKE: _("Take"),
+    Action.DROP: _("Drop"),
+    Action.BEAVER: _("Beaver"),
+    Action.RESIGN_ACCEPT: _("Accept resignation"),
+    Action.RESIGN_REJECT: _("Reject"),
+    Action.REMATCH: _("Rematch"),
+}
+NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
+
+# --- the terminal (offline play) ------------------------------------------------------------
+
+COMMANDS = _(
+    "Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,\n"
+    "resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"
+)
+GAME_SAVED = _("Game saved: run the same command again to continue.")
+NO_GAME_RUNNING = _("No game is running.")
+RESUMING = _("Resuming your saved game (start afresh with --new).")
+GAME_OVER = _("Game over. Thanks for playing!")
+RESIGN_HOW = _("Resign with single, gammon or backgammon.")
+DICE_RAN_OUT = _("The scripted dice (--dice) ran out. Game saved.")
+
+
+def sides_line(x: str, o: str) -> Text:
+    """Who is X and who is O on the terminal's text board."""
+    return _("(X = {x}, O = {o})", x=x, o=o)
+
+
+def board_image_line(path: object) -> Text:
+    return _("[board image: {path}]", path=path)
+
+
+def unknown_command(command: str) -> Text:
+    return _("Unknown command '{command}'. {commands}", command=command, commands=COMMANDS)
