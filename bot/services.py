@@ -1,8 +1,9 @@
 """The session's services, composed once at start-up and handed to the front ends.
 
-:class:`Services` holds the three: the session (game actions under the channel's lock, with
-the computer opponent it owns), reviews (hints, analyses, dice), and club life (rematches,
-threads, settings, reminders, match files). :func:`build_services` is the one place they are
+:class:`Services` holds the four: the session (game actions under the channel's lock, with
+the computer opponent it owns), reviews (hints, analyses, dice), club life (rematches,
+threads, settings, reminders, match files) and tournaments (which listen to the session's
+facts to learn results). :func:`build_services` is the one place they are
 made, from the store, the workers, the roller, the settings and the clock; the bot's
 start-up, offline play and the tests all call it. Pure of Discord.
 """
@@ -21,6 +22,8 @@ from bot.reports import SessionSettings
 from bot.reviews import ReviewService
 from bot.session import SessionService
 from bot.storage import Storage
+from bot.storage.competitions import CompetitionStore
+from bot.tournaments import TournamentService
 from bot.workers import Workers
 
 
@@ -31,6 +34,7 @@ class Services:
     session: SessionService
     reviews: ReviewService
     club: ClubService
+    tournaments: TournamentService
 
     @property
     def facts(self) -> FactBus:
@@ -53,7 +57,7 @@ def build_services(
     display: Callable[[str], str] = str,
     workers: Workers | None = None,
 ) -> Services:
-    """The three services over one store, one set of workers and one clock.
+    """The services over one store, one set of workers and one clock.
 
     ``roller``: scripted dice (tests, demos); without one every match commits to its dice.
     ``computer(level)``: a stand-in computer player, run in threads (tests, offline play).
@@ -69,7 +73,8 @@ def build_services(
     )
     reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)
     club = ClubService(store, session, clock=clock)
-    return Services(session, reviews, club)
+    tournaments = TournamentService(CompetitionStore(store), session, clock=clock)
+    return Services(session, reviews, club, tournaments)
 
 
 __all__ = ["Services", "build_services"]

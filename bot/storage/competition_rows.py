@@ -81,11 +81,13 @@ class TournamentRow:
     created_at: float
     announcement_id: int | None
     rng_seed: int
-    paused: bool
     version: int
-    round_number: int
-    round_opened_at: float | None
-    round_deadline: float | None
+    round_number: int  # the last round whose picture was posted (knockout: main rounds)
+    paused_at: float | None  # when the director paused it; None while it runs
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +128,7 @@ class PairingRow:
 
 TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, name, format, phase, options, created_by, created_at, "
-    "announcement_id, rng_seed, paused, version, round_number, round_opened_at, round_deadline"
+    "announcement_id, rng_seed, version, round_number, paused_at"
 )
 ENTRANT_COLUMNS = "user_id, name, rating, joined_at, checked_in, seed, withdrawn"
 PAIRING_COLUMNS = (
@@ -157,11 +159,9 @@ def parse_tournament(row: Sequence[Any]) -> TournamentRow:
         created_at=float(row[8]),
         announcement_id=None if row[9] is None else int(row[9]),
         rng_seed=int(row[10]),
-        paused=bool(row[11]),
-        version=int(row[12]),
-        round_number=int(row[13]),
-        round_opened_at=None if row[14] is None else float(row[14]),
-        round_deadline=None if row[15] is None else float(row[15]),
+        version=int(row[11]),
+        round_number=int(row[12]),
+        paused_at=None if row[13] is None else float(row[13]),
     )
 
 

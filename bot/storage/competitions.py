@@ -194,7 +194,9 @@ class CompetitionStorage(Protocol):
 
 TOURNAMENT_FIELDS = frozenset(TOURNAMENT_COLUMNS.split(", ")) - {"id", "version"}
 ENTRANT_FIELDS = frozenset({"name", "rating", "checked_in", "seed", "withdrawn"})
-PAIRING_FIELDS = frozenset({"player_a", "player_b", "deadline", "reminders", "channel_id"})
+PAIRING_FIELDS = frozenset(
+    {"player_a", "player_b", "deadline", "reminders", "channel_id", "opened_at", "match_id"}
+)
 
 
 def _value(value: Any) -> Any:

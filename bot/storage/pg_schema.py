@@ -179,11 +179,9 @@ MIGRATIONS: tuple[str, ...] = (
         created_at      DOUBLE PRECISION NOT NULL,
         announcement_id BIGINT,
         rng_seed        BIGINT NOT NULL,
-        paused          INTEGER NOT NULL DEFAULT 0,
         version         INTEGER NOT NULL DEFAULT 1,
         round_number    INTEGER NOT NULL DEFAULT 0,
-        round_opened_at DOUBLE PRECISION,
-        round_deadline  DOUBLE PRECISION
+        paused_at       DOUBLE PRECISION
     );
     CREATE INDEX tournaments_by_guild ON tournaments (guild_id, phase);
     CREATE TABLE tournament_entrants (

@@ -184,11 +184,9 @@ MIGRATIONS: tuple[str, ...] = (
         created_at      REAL NOT NULL,
         announcement_id INTEGER,
         rng_seed        INTEGER NOT NULL,
-        paused          INTEGER NOT NULL DEFAULT 0,
         version         INTEGER NOT NULL DEFAULT 1,
         round_number    INTEGER NOT NULL DEFAULT 0,
-        round_opened_at REAL,
-        round_deadline  REAL
+        paused_at       REAL
     );
     CREATE INDEX tournaments_by_guild ON tournaments (guild_id, phase);
     CREATE TABLE tournament_entrants (

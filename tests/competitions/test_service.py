@@ -1,0 +1,212 @@
+"""The tournament service over a real store and session, on both backends: a knockout and
+a Swiss from registration to the podium with results read from the games, deadlines and the
+director's tools. No Discord: the front end is a recording host."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.competitions import Format, OutcomeKind, Pace, Phase
+from bot.dice import ScriptedRoller
+from bot.engine import ResultKind
+from bot.errors import UserError
+from bot.reports import Player
+from bot.services import Services, build_services
+from bot.session import SessionSettings
+from bot.storage import open_store
+from bot.storage.competition_rows import PairingRow, TournamentOptions, TournamentRow
+from bot.tournament_news import (
+    Decided,
+    EventFinished,
+    MatchOpened,
+    News,
+    ReferredToDirector,
+    Reminder,
+    RoundOver,
+)
+from tests.conftest import FakeClock
+
+GUILD, CHANNEL = 5, 500
+PLAYERS = [Player(i, f"p{i}") for i in range(1, 9)]
+TD = Player(99, "director")
+
+
+class Host:
+    """Threads numbered from 1000; everything told is kept."""
+
+    def __init__(self) -> None:
+        self.news: list[News] = []
+        self.threads = 1000
+
+    async def open_thread(self, event: TournamentRow, pairing: PairingRow) -> int | None:
+        self.threads += 1
+        return self.threads
+
+    async def tell(self, news: News) -> None:
+        self.news.append(news)
+
+    def of(self, kind: type) -> list:
+        return [n for n in self.news if isinstance(n, kind)]
+
+
+@pytest.fixture
+async def world(database: Path | str) -> AsyncIterator[tuple[Services, Host, ScriptedRoller]]:
+    store = await open_store(database)
+    roller = ScriptedRoller()
+    services = build_services(
+        store, roller=roller, settings=SessionSettings(), clock=FakeClock(1_700_000_000.0)
+    )
+    host = Host()
+    services.tournaments.host = host
+    try:
+        yield services, host, roller
+    finally:
+        await services.tournaments.settle()
+        await store.close()
+
+
+async def everyone_present(_user: int) -> bool:
+    return True
+
+
+async def win(services: Services, roller: ScriptedRoller, opened: MatchOpened, winner: int):
+    """End an opened 1-point match: the loser, on roll, resigns and the winner accepts."""
+    channel = opened.pairing.channel_id
+    assert channel is not None
+    row = await services.session.store.live_match(channel)
+    assert row is not None and row.game is not None
+    actor = row.player_ids[row.game.actor]
+    loser = next(p for p in PLAYERS if p.id in row.player_ids and p.id != winner)
+    assert actor == loser.id, "the scripted opening roll put the loser on roll"
+    await services.session.resign(channel, loser, ResultKind.BACKGAMMON)
+    await services.session.answer_resignation(
+        channel, next(p for p in PLAYERS if p.id == winner), True
+    )
+    await services.tournaments.settle()
+
+
+def opening_for(opened_first: int, loser: int) -> list[int]:
+    """Opening dice that put ``loser`` on roll: the first die is the challenger's."""
+    return [3, 1] if loser == opened_first else [1, 3]
+
+
+async def test_a_knockout_runs_from_registration_to_the_podium(world) -> None:
+    services, host, roller = world
+    tournaments = services.tournaments
+    roller.extend([3, 1] * 10)
+    event = await tournaments.create(
+        GUILD, CHANNEL, TD, "  Friday   KO ", Format.KNOCKOUT, TournamentOptions(lengths=(1,))
+    )
+    assert event.name == "Friday KO" and event.phase is Phase.REGISTRATION
+    for player in PLAYERS[:4]:
+        await tournaments.join(event.id, player, None)
+    with pytest.raises(UserError):
+        await tournaments.join(event.id, PLAYERS[0], None)
+    await tournaments.leave(event.id, PLAYERS[3])
+    await tournaments.join(event.id, PLAYERS[4], None)
+
+    async def present(user: int) -> bool:
+        return user != PLAYERS[4].id  # p5 left the server: dropped at the draw
+
+    await tournaments.start(event.id, GUILD, present)
+    names = await tournaments.names(event.id)
+    assert sorted(names) == [1, 2, 3]
+    opened = host.of(MatchOpened)
+    assert len(opened) == 1  # three players: one semi-final, the top seed has a bye
+    first = opened[0]
+    assert first.in_thread and first.report.match.options.length == 1
+    assert first.report.match.rated
+    winner = first.pairing.a
+    # Whoever is on roll resigns here; the scripted [3, 1] put the challenger on roll.
+    row = await services.session.store.live_match(first.pairing.channel_id)
+    on_roll = row.player_ids[row.game.actor]
+    winner = first.pairing.b if on_roll == first.pairing.a else first.pairing.a
+    await win(services, roller, first, winner)
+    assert [r.number for r in host.of(RoundOver)] == [1]
+    final = host.of(MatchOpened)[1]
+    assert winner in final.pairing.players
+    row = await services.session.store.live_match(final.pairing.channel_id)
+    on_roll = row.player_ids[row.game.actor]
+    champion = final.pairing.b if on_roll == final.pairing.a else final.pairing.a
+    await win(services, roller, final, champion)
+    [finished] = host.of(EventFinished)
+    assert finished.state.placings()[0] == (1, champion)
+    assert set(finished.match_ids) == {first.report.match.id, final.report.match.id}
+    assert (await tournaments.event(event.id)).phase is Phase.FINISHED
+    # The result came from the game, once, as a played result.
+    pairings = await tournaments.store.pairings(event.id)
+    played = [p for p in pairings if p.result is not None]
+    assert {p.result.kind for p in played} == {OutcomeKind.PLAYED}
+
+
+async def test_a_swiss_of_three_pairs_rounds_with_a_bye_each_round(world) -> None:
+    services, host, roller = world
+    tournaments = services.tournaments
+    roller.extend([3, 1] * 20)
+    options = TournamentOptions(lengths=(1,), rounds=3)
+    event = await tournaments.create(GUILD, CHANNEL, TD, "Swiss", Format.SWISS, options)
+    for player in PLAYERS[:3]:
+        await tournaments.join(event.id, player, None)
+    await tournaments.start(event.id, GUILD, everyone_present)
+    byes = []
+    for number in (1, 2, 3):
+        pairings = [p for p in await tournaments.store.pairings(event.id) if p.round == number]
+        assert len(pairings) == 2
+        [bye] = [p for p in pairings if p.b is None]
+        assert bye.result is not None and bye.result.kind is OutcomeKind.BYE
+        byes.append(bye.a)
+        [match] = [n for n in host.of(MatchOpened) if n.pairing.round == number]
+        row = await services.session.store.live_match(match.pairing.channel_id)
+        on_roll = row.player_ids[row.game.actor]
+        winner = match.pairing.b if on_roll == match.pairing.a else match.pairing.a
+        await win(services, roller, match, winner)
+    assert sorted(byes) == [1, 2, 3]  # everybody once
+    assert [r.number for r in host.of(RoundOver)] == [1, 2]
+    assert len(host.of(EventFinished)) == 1
+
+
+async def test_deadlines_remind_then_decide_and_the_director_rules(world) -> None:
+    services, host, roller = world
+    tournaments = services.tournaments
+    clock = tournaments.clock
+    roller.extend([3, 1] * 10)
+    options = TournamentOptions(lengths=(3,), pace=Pace.CORRESPONDENCE, round_hours=48)
+    event = await tournaments.create(GUILD, CHANNEL, TD, "Slow", Format.KNOCKOUT, options)
+    for player in PLAYERS[:4]:
+        await tournaments.join(event.id, player, None)
+    await tournaments.start(event.id, GUILD, everyone_present)
+    first, second = host.of(MatchOpened)
+    clock.advance(23.5 * 3600)  # 24.5 h before the deadline: nothing due yet
+    await tournaments.tick()
+    assert not host.of(Reminder)
+    clock.advance(3600)
+    await tournaments.tick()
+    await tournaments.tick()
+    assert len(host.of(Reminder)) == 2  # one per open match, once
+    # In the second match the challenger moves; in the first, nobody does.
+    row = await services.session.store.live_match(second.pairing.channel_id)
+    mover = next(p for p in PLAYERS if p.id == row.player_ids[row.game.actor])
+    await services.session.move(second.pairing.channel_id, mover, "8/5 6/5")
+    # A director cannot rule on a match they play in; a reason is required.
+    with pytest.raises(UserError):
+        await tournaments.decide(event.id, GUILD, mover, mover.id, "mine")
+    with pytest.raises(UserError):
+        await tournaments.decide(event.id, GUILD, TD, mover.id, "  ")
+    clock.advance(25 * 3600)  # past the deadline
+    await tournaments.tick()
+    await tournaments.settle()
+    decided = {d.pairing.key: d for d in host.of(Decided)}
+    assert decided[first.pairing.key].result.kind is OutcomeKind.DOUBLE_FORFEIT
+    walkover = decided[second.pairing.key].result
+    assert walkover.kind is OutcomeKind.WALKOVER and walkover.winner == mover.id
+    # The games were ended with no result: nobody is rated for them.
+    for opened in (first, second):
+        match = await services.session.store.get_match(opened.report.match.id)
+        assert match is not None and not match.live and match.winner is None
+    # A double forfeit sends nobody on: the walkover's winner takes the final by a bye.
+    [finished] = host.of(EventFinished)
+    assert finished.state.placings()[0] == (1, mover.id)
+    assert not host.of(ReferredToDirector)
