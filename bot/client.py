@@ -35,6 +35,7 @@ from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
 from cogs.picker import PickerButton, PickerSelect
 from cogs.replies import Reply
+from cogs.tournament import EntryButton, Tournament
 from cogs.views import ActionButton
 from renderers import warm_up
 
@@ -188,11 +189,12 @@ class GammonBot(commands.Bot):
                 game_reviews=self.settings.game_reviews,
             )
             await self.add_cog(cog)
+            await self.add_cog(Tournament(self, self.services))
             if self.services.workers.in_process:
                 # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
                 # player (worker processes warm themselves when they start).
                 await asyncio.to_thread(warm_up)
-            self.add_dynamic_items(ActionButton, PickerButton, PickerSelect)
+            self.add_dynamic_items(ActionButton, PickerButton, PickerSelect, EntryButton)
             quiet_collector()
         # A retried login runs the hook again: the cog is there, but a sync that failed
         # must still happen (never run on with no commands).

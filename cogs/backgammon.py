@@ -32,6 +32,7 @@ from bot import present
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.i18n import _, language_of, say
+from bot.present import tournaments as tournament_words
 from bot.records import Action, ClaimRule
 from bot.services import Services
 from bot.session import ActionContext, Player, Report
@@ -431,6 +432,9 @@ class Backgammon(
         async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
                 raise UserError(_("Only members with Manage Messages can cancel a game."))
+            events: Any = self.bot.get_cog("Tournament")  # a tournament match goes to its TDs
+            if events is not None and await events.refer_cancel(interaction.channel_id or 0):
+                raise UserError(tournament_words.CANCEL_REFERRED)
             return await self.session.cancel(
                 interaction.channel_id or 0, player_of(interaction.user), ctx
             )

@@ -1,0 +1,45 @@
+"""Helpers for the tournament end-to-end tests: a director, four more players, and playing
+an opened tournament match to its end through slash commands and buttons."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import Harness
+from tests.e2e.fake_discord import PERM_MANAGE_GUILD, FakeChannel, FakeMember, RecordedMessage
+
+
+def people(h: Harness) -> tuple[FakeMember, list[FakeMember]]:
+    """A tournament director (Manage Server) and five players (alice, bob, carol, dave, eve)."""
+    director = h.fake.create_member("td", permissions=PERM_MANAGE_GUILD)
+    dave = h.fake.create_member("dave")
+    eve = h.fake.create_member("eve")
+    return director, [h.alice, h.bob, h.carol, dave, eve]
+
+
+async def tournament(h: Harness, who: FakeMember, sub: str, channel: str = "games", **options):
+    return await h.fake.slash(who, channel, "tournament", sub, options=options)
+
+
+def threads(h: Harness) -> list[FakeChannel]:
+    return sorted((c for c in h.fake.guild.channels.values() if c.is_thread), key=lambda c: c.id)
+
+
+async def announcement(h: Harness) -> RecordedMessage:
+    return await h.fake.wait_for_message(
+        "games", lambda m: any(b.custom_id.startswith("tourney:") for b in m.buttons)
+    )
+
+
+async def play_out(h: Harness, thread: FakeChannel, players: list[FakeMember]) -> int:
+    """The player on roll in the thread's 1-point match resigns a backgammon and the other
+    accepts with the button: the match ends. The winner's user id."""
+    row = await h.service.store.live_match(thread.id)
+    assert row is not None and row.game is not None and row.game.actor is not None
+    on_roll = row.player_ids[row.game.actor]
+    loser = next(p for p in players if p.id == on_roll)
+    winner = next(p for p in players if p.id in row.player_ids and p.id != on_roll)
+    offer = await h.board_after(
+        await h.fake.slash(loser, thread.id, "backgammon", "resign", options={"kind": "backgammon"})
+    )
+    await h.board_after(await h.press(winner, offer, "resign_accept"))
+    await h.services.tournaments.settle()
+    return winner.id
