@@ -35,7 +35,8 @@ from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
 from cogs.picker import PickerButton, PickerSelect
 from cogs.replies import Reply
-from cogs.tournament import EntryButton, Tournament
+from cogs.tournament import Tournament
+from cogs.tournament_posts import EntryButton
 from cogs.views import ActionButton
 from renderers import warm_up
 

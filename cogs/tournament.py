@@ -1,17 +1,15 @@
-"""The ``/tournament`` command group, its Join/Leave buttons, and the Discord side of events.
+"""The ``/tournament`` command group: thin adapters over the tournament service.
 
-Thin adapters over :class:`bot.tournaments.TournamentService`: each command reads its
-options, checks that a director's tool is used by a director (Manage Server, or the role the
-server set with ``/tournament directors``) and calls the service. The cog is also the
-service's :class:`~bot.tournaments.Host`: it opens a thread under the event's channel for
-each match, posts the opening board there with both players pinged, posts reminders,
-decisions, the bracket or table after each round, and at the end the podium with every
-match's file and dice secret in one archive. Its loop keeps the deadlines (every
+Each command reads its options, checks that a director's tool is used by a director (Manage
+Server, or the role the server set with ``/tournament directors``) and calls
+:class:`bot.tournaments.TournamentService`; the Join/Leave buttons come here too
+(:meth:`Tournament.entry`). What the service tells is posted by
+:class:`cogs.tournament_posts.TournamentPoster`. The cog's loop keeps the deadlines (every
 :data:`TICK_SECONDS`, and once at start-up after bringing every event up to date).
 
 Private answers (errors, "you are in") are in the reader's language; what is posted is in
-the server's. May import: discord, the services and their records, :mod:`bot.present`,
-:mod:`renderers.standings`, and the other ``cogs`` modules.
+the server's. May import: discord, the services and their records, :mod:`bot.present`, and
+the other ``cogs`` modules.
 """
 
 from __future__ import annotations
@@ -19,8 +17,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
-import zipfile
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -28,124 +24,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.competitions import Format, Knockout, Pace, Phase, Section, Seeding, Swiss
+from bot.competitions import Format, Pace, Phase, Seeding
 from bot.errors import UserError
-from bot.i18n import Text, _, language_of, say
-from bot.matfile import mat_filename
+from bot.i18n import _, language_of, say
 from bot.present import tournaments as words
-from bot.present.competitions import group_picture, knockout_picture, swiss_picture
 from bot.reports import Player
 from bot.services import Services
-from bot.storage.competition_rows import PairingRow, TournamentOptions, TournamentRow
-from bot.tournament_formats import Event
-from bot.tournament_news import (
-    Decided,
-    EventCancelled,
-    EventFinished,
-    MatchOpened,
-    News,
-    ReferredToDirector,
-    Reminder,
-    RoundOver,
-)
+from bot.storage.competition_rows import TournamentOptions, TournamentRow
+from bot.tournament_news import ReferredToDirector
 from cogs.helpers import player_of
-from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
+from cogs.replies import NO_MENTIONS, Reply, safe_name
+from cogs.tournament_posts import TournamentPoster, entry_view, parse_lengths, pictures, when
 from cogs.translator import locale
-from renderers.standings import BracketPicture, TablePicture, render_bracket, render_table
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 TICK_SECONDS = 60.0
 MAX_ID = 2**53 - 1
-LENGTHS = re.compile(r"^\s*\d{1,2}(\s*[, ]\s*\d{1,2})*\s*$")
-
-
-def parse_lengths(text: str) -> tuple[int, ...]:
-    """ "5, 5, 7, 9" -> (5, 5, 7, 9); a clear refusal for anything else."""
-    if not LENGTHS.match(text):
-        raise UserError(words.BAD_LENGTHS)
-    lengths = tuple(int(n) for n in re.split(r"[,\s]+", text.strip()) if n)
-    if not lengths or len(lengths) > 8 or any(not 1 <= n <= 25 for n in lengths):
-        raise UserError(words.BAD_LENGTHS)
-    return lengths
-
-
-def when(timestamp: float) -> str:
-    """A time every reader sees in their own time zone (Discord's markup)."""
-    return f"<t:{int(timestamp)}:f>"
-
-
-def pictures(event: Event, names: dict[int, str], language: str) -> list[bytes]:
-    """The event's bracket(s) or table(s) as PNG (drawn off the event loop by the caller)."""
-    value, title = event.value, event.row.name
-    shown: list[BracketPicture | TablePicture] = []
-    if isinstance(value, Knockout):
-        shown.append(knockout_picture(value, names=names, title=title, language=language))
-        if value.has_consolation and value.section(Section.CONSOLATION):
-            shown.append(
-                knockout_picture(
-                    value, names=names, title=title, language=language, section=Section.CONSOLATION
-                )
-            )
-    elif isinstance(value, Swiss):
-        shown.append(swiss_picture(value, names=names, title=title, language=language))
-    else:
-        shown.extend(
-            group_picture(value, g, names=names, title=title, language=language)
-            for g in range(len(value.groups))
-        )
-    return [render_bracket(p) if isinstance(p, BracketPicture) else render_table(p) for p in shown]
-
-
-ENTRY_LABELS: dict[str, Text] = {"join": _("Join"), "leave": _("Leave"), "checkin": _("Check in")}
-ENTRY_STYLES = {
-    "join": discord.ButtonStyle.success,
-    "leave": discord.ButtonStyle.secondary,
-    "checkin": discord.ButtonStyle.primary,
-}
-
-
-class EntryButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tourney:(?P<action>join|leave|checkin):(?P<event>[0-9]{1,15})",
-):
-    """Join, Leave or Check in on an announcement; the id names the event (restart-proof)."""
-
-    def __init__(self, action: str, tournament_id: int, language: str = "en") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=say(ENTRY_LABELS[action], language),
-                style=ENTRY_STYLES[action],
-                custom_id=f"tourney:{action}:{tournament_id}",
-            )
-        )
-        self.action = action
-        self.tournament_id = tournament_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> EntryButton:
-        return cls(match["action"], int(match["event"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        cog = interaction.client.get_cog("Tournament")
-        if isinstance(cog, Tournament):
-            await cog.entry(interaction, self.action, self.tournament_id)
-
-
-def entry_view(row: TournamentRow, language: str) -> discord.ui.View | None:
-    view = discord.ui.View(timeout=None)
-    if row.phase is Phase.REGISTRATION:
-        view.add_item(EntryButton("join", row.id, language))
-        view.add_item(EntryButton("leave", row.id, language))
-    elif row.phase is Phase.CHECK_IN:
-        view.add_item(EntryButton("checkin", row.id, language))
-        view.add_item(EntryButton("leave", row.id, language))
-    else:
-        return None
-    return view
 
 
 @app_commands.guild_only()
@@ -160,7 +56,8 @@ class Tournament(
         self.bot = bot
         self.services = services
         self.tournaments = services.tournaments
-        self.tournaments.host = self
+        self.poster = TournamentPoster(bot, services)
+        self.tournaments.host = self.poster
         self.tick_seconds = TICK_SECONDS
         self._loop: asyncio.Task[None] | None = None
         super().__init__()
@@ -187,13 +84,6 @@ class Tournament(
             await asyncio.sleep(self.tick_seconds)
 
     # --- helpers -------------------------------------------------------------------------
-
-    async def _language(self, guild_id: int) -> str:
-        cog: Any = self.bot.get_cog("Backgammon")
-        if cog is None:
-            return "en"
-        language: str = await cog.publisher.language(guild_id)
-        return language
 
     async def _run(
         self, interaction: Interaction, work: Callable[[Reply], Awaitable[None]], private: bool
@@ -235,158 +125,6 @@ class Tournament(
         stats = await self.services.session.stats(guild_id, user_id)
         return None if stats is None or not stats.rated_matches else stats.rating
 
-    async def _announce(self, row: TournamentRow) -> None:
-        """Post or refresh the announcement (entrants, phase, buttons)."""
-        language = await self._language(row.guild_id)
-        entrants = [safe_name(e.name) for e in await self.tournaments.store.entrants(row.id)]
-        content = words.announcement(row, entrants, when, language)[:2000]
-        view = entry_view(row, language)
-        channel = self.bot.get_channel(row.channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        if row.announcement_id is not None and isinstance(channel, discord.TextChannel):
-            message = channel.get_partial_message(row.announcement_id)
-            try:
-                await message.edit(content=content, view=view, allowed_mentions=NO_MENTIONS)
-                return
-            except discord.HTTPException:
-                log.warning("tournament %s: could not edit the announcement", row.id)
-                return
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": NO_MENTIONS}
-        if view is not None:
-            kwargs["view"] = view
-        sent = await channel.send(**kwargs)
-        await self.tournaments.note_announcement(row, sent.id)
-
-    # --- the host --------------------------------------------------------------------------
-
-    async def open_thread(self, event: TournamentRow, pairing: PairingRow) -> int | None:
-        channel = self.bot.get_channel(event.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            return None
-        permissions = channel.permissions_for(channel.guild.me)
-        if not (permissions.create_public_threads and permissions.send_messages_in_threads):
-            return None
-        names = await self.tournaments.names(event.id)
-        title = " vs ".join(names.get(p, str(p)) for p in pairing.players)
-        try:
-            thread = await channel.create_thread(
-                name=f"{event.name}: {title}"[:100],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=10080,
-            )
-        except discord.HTTPException as exc:
-            log.warning("tournament %s: no thread for %s: %s", event.id, pairing.key, exc)
-            return None
-        return thread.id
-
-    async def _send(self, channel_id: int, content: str, pinged: list[int], **kw: Any) -> None:
-        channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(channel_id)
-            except discord.HTTPException:
-                log.warning("tournament channel %s is gone", channel_id)
-                return
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        try:
-            await channel.send(content=content[:2000], allowed_mentions=mentions_for(pinged), **kw)
-        except discord.HTTPException:
-            log.exception("could not post to %s", channel_id)
-
-    async def _pingable(self, players: tuple[int, ...]) -> list[int]:
-        """The players whose notice settings let the bot ping them."""
-        out = []
-        for player in players:
-            if (await self.services.club.user_settings(player)).notify != "off":
-                out.append(player)
-        return out
-
-    async def tell(self, news: News) -> None:
-        row = news.event
-        language = await self._language(row.guild_id)
-        names = {p: safe_name(n) for p, n in (await self.tournaments.names(row.id)).items()}
-        if isinstance(news, MatchOpened):
-            await self._match_opened(news, names, language)
-        elif isinstance(news, Reminder):
-            pinged = await self._pingable(news.pairing.players)
-            text = words.reminder(
-                row, news.pairing, self._mention(pinged, names), when(news.deadline)
-            )
-            await self._send(news.pairing.channel_id or row.channel_id, say(text, language), pinged)
-        elif isinstance(news, ReferredToDirector):
-            text = words.referred(row, news.pairing, names, news.verdict)
-            await self._send(row.channel_id, say(text, language), [])
-        elif isinstance(news, Decided):
-            director = None if news.director is None else safe_name(news.director.name)
-            text = words.decided(
-                row, news.pairing, news.result, names, director, news.reason, language
-            )
-            for channel in {row.channel_id, news.pairing.channel_id or row.channel_id}:
-                await self._send(channel, say(text, language), [])
-        elif isinstance(news, RoundOver):
-            await self._post_pictures(
-                news.state, names, language, words.round_over(row, news.number)
-            )
-        elif isinstance(news, EventFinished):
-            await self._finished(news, names, language)
-        elif isinstance(news, EventCancelled):
-            text = words.cancelled(row, safe_name(news.director.name))
-            await self._send(row.channel_id, say(text, language), [])
-
-    def _mention(self, pinged: list[int], names: dict[int, str]) -> Callable[[int], str]:
-        return lambda p: f"<@{p}>" if p in pinged else names.get(p, str(p))
-
-    async def _match_opened(self, news: MatchOpened, names: dict[int, str], language: str) -> None:
-        row, pairing = news.event, news.pairing
-        channel_id = pairing.channel_id or row.channel_id
-        pinged = await self._pingable(pairing.players)
-        text = words.match_opened(
-            row, pairing, self._mention(pinged, names), when(news.deadline), news.in_thread
-        )
-        await self._send(channel_id, say(text, language), pinged)
-        cog: Any = self.bot.get_cog("Backgammon")
-        if cog is not None:
-            await cog.publisher.post_background(news.report)
-        if news.in_thread:
-            where = words.match_opened_in(row, pairing, names, f"<#{channel_id}>")
-            await self._send(row.channel_id, say(where, language), [])
-
-    async def _post_pictures(
-        self, event: Event, names: dict[int, str], language: str, text: Any
-    ) -> list[discord.File]:
-        pngs = await asyncio.to_thread(pictures, event, names, language)
-        files = [
-            discord.File(io.BytesIO(png), filename=f"standings-{i}.png")
-            for i, png in enumerate(pngs, start=1)
-        ]
-        if text is not None:
-            await self._send(event.row.channel_id, say(text, language), [], files=files)
-        return files
-
-    async def _finished(self, news: EventFinished, names: dict[int, str], language: str) -> None:
-        row = news.event
-        archive = io.BytesIO()
-        secrets: list[str] = []
-        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as bundle:
-            for match_id in news.match_ids:
-                try:
-                    match, text = await self.services.club.match_file(row.guild_id, 0, match_id)
-                except Exception:
-                    log.exception("tournament %s: no file for match %s", row.id, match_id)
-                    continue
-                bundle.writestr(mat_filename(match), text)
-                if match.dice is not None:
-                    secrets.append(f"#{match_id}: {match.dice.secret} ({match.dice.commitment})")
-            bundle.writestr("dice-secrets.txt", "\n".join(secrets) + "\n")
-        files = await self._post_pictures(news.state, names, language, None)
-        files.append(
-            discord.File(io.BytesIO(archive.getvalue()), filename=f"tournament-{row.id}.zip")
-        )
-        podium = words.podium(row, news.state.placings(), names)
-        await self._send(row.channel_id, say(podium, language), [], files=files)
-
     # --- entry (buttons and commands) -------------------------------------------------------
 
     async def entry(self, interaction: Interaction, action: str, tournament_id: int) -> None:
@@ -403,7 +141,7 @@ class Tournament(
                 row = await self.tournaments.check_in(row.id, user)
             done = words.entry_done(action, safe_name(row.name))
             await reply.private(content=say(done, interaction.locale))
-            await self._announce(row)
+            await self.poster.announce(row)
 
         await self._run(interaction, work, private=True)
 
@@ -456,7 +194,7 @@ class Tournament(
                 Format(format),
                 options,
             )
-            language = await self._language(row.guild_id)
+            language = await self.poster.language(row.guild_id)
             content = words.announcement(row, [], when, language)
             view = entry_view(row, language)
             message = await reply.send(content=content, view=view, allowed_mentions=NO_MENTIONS)
@@ -503,7 +241,7 @@ class Tournament(
             if row.phase is Phase.REGISTRATION:
                 director = await self._director(interaction)
                 row = await self.tournaments.open_check_in(row, director)
-                await self._announce(row)
+                await self.poster.announce(row)
                 line = words.status_line(row, language_of(interaction.locale))
                 await reply.private(content=line)
                 return
@@ -511,7 +249,7 @@ class Tournament(
             row = await self.tournaments.check_in(row.id, user)
             done = words.entry_done("checkin", safe_name(row.name))
             await reply.private(content=say(done, interaction.locale))
-            await self._announce(row)
+            await self.poster.announce(row)
 
         await self._run(interaction, work, private=True)
 
@@ -538,8 +276,8 @@ class Tournament(
             await reply.acknowledge()
             row = await self.tournaments.start(row.id, row.guild_id, present)
             row = await self.tournaments.event(row.id)
-            await self._announce(row)
-            language = await self._language(row.guild_id)
+            await self.poster.announce(row)
+            language = await self.poster.language(row.guild_id)
             await reply.send(
                 content=say(words.status_line(row, language), language),
                 allowed_mentions=NO_MENTIONS,
@@ -553,7 +291,7 @@ class Tournament(
     ) -> None:
         async def work(reply: Reply) -> None:
             row = await self._pick(interaction, tournament)
-            language = await self._language(row.guild_id)
+            language = await self.poster.language(row.guild_id)
             if row.phase not in (Phase.RUNNING, Phase.FINISHED):
                 entrants = [
                     safe_name(e.name) for e in await self.tournaments.store.entrants(row.id)
@@ -590,7 +328,8 @@ class Tournament(
                 _("Paused: no deadline runs.") if row.paused else _("Resumed: deadlines run again.")
             )
             await reply.send(
-                content=say(text, await self._language(row.guild_id)), allowed_mentions=NO_MENTIONS
+                content=say(text, await self.poster.language(row.guild_id)),
+                allowed_mentions=NO_MENTIONS,
             )
 
         await self._run(interaction, work, private=False)
@@ -611,7 +350,8 @@ class Tournament(
             )
             text = _("{count} deadline(s) pushed back by {hours} hours.", count=count, hours=hours)
             await reply.send(
-                content=say(text, await self._language(row.guild_id)), allowed_mentions=NO_MENTIONS
+                content=say(text, await self.poster.language(row.guild_id)),
+                allowed_mentions=NO_MENTIONS,
             )
 
         await self._run(interaction, work, private=False)
@@ -649,7 +389,7 @@ class Tournament(
             row = await self._pick(interaction, tournament)
             row = await self.tournaments.remove(row.id, row.guild_id, director, player.id, reason)
             if row.phase is not Phase.RUNNING:
-                await self._announce(row)
+                await self.poster.announce(row)
             await reply.private(content=say(_("Removed."), interaction.locale))
 
         await self._run(interaction, work, private=True)
@@ -662,7 +402,7 @@ class Tournament(
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
             row = await self.tournaments.cancel(row.id, row.guild_id, director)
-            await self._announce(row)
+            await self.poster.announce(row)
             await reply.private(content=say(_("Cancelled."), interaction.locale))
 
         await self._run(interaction, work, private=True)
@@ -687,8 +427,8 @@ class Tournament(
         found = await self.tournaments.pairing_in(channel_id)
         if found is None:
             return False
-        await self.tell(ReferredToDirector(found[0], found[1], None))
+        await self.poster.tell(ReferredToDirector(found[0], found[1], None))
         return True
 
 
-__all__ = ["EntryButton", "Tournament", "parse_lengths"]
+__all__ = ["Tournament"]
