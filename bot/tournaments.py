@@ -481,8 +481,10 @@ class TournamentService:
             due = due_reminder(opened, deadline, at, sent, self._pace(row.options).reminders)
             if due is not None:
                 reminders = (*pairing.reminders, due.timestamp())
-                await self.store.update_pairing(row.id, pairing.key, reminders=reminders)
-                await self.host.tell(Reminder(row, pairing, pairing.deadline))
+                if await self.store.note_reminders(
+                    row.id, pairing.key, pairing.reminders, reminders
+                ):
+                    await self.host.tell(Reminder(row, pairing, pairing.deadline))
             return
         if pairing.deadline in pairing.reminders:
             return  # referred to the director already; waiting on them
@@ -501,9 +503,10 @@ class TournamentService:
             stall_after=self._pace(row.options).stall_after,
         )
         if decision.result is None or decision.verdict is Verdict.REFER_TO_TD:
+            # Marked as referred by the deadline among the reminders: told once.
             reminders = (*pairing.reminders, pairing.deadline)
-            await self.store.update_pairing(row.id, pairing.key, reminders=reminders)
-            await self.host.tell(ReferredToDirector(row, pairing, decision.verdict))
+            if await self.store.note_reminders(row.id, pairing.key, pairing.reminders, reminders):
+                await self.host.tell(ReferredToDirector(row, pairing, decision.verdict))
             return
         await self._decide(row, pairing, decision.result, None, decision.verdict.value)
 
@@ -539,6 +542,8 @@ class TournamentService:
         if not await self.store.record_result(
             row.id, pairing.key, result, now=now, decided_by=by, reason=reason
         ):
+            if director is None:
+                return None  # another process's clock decided it first
             raise UserError(_("That match is already decided."))
         report = None
         if pairing.match_id is not None and pairing.channel_id is not None:

@@ -60,6 +60,7 @@ class Tournament(
         self.tournaments.host = self.poster
         self.tick_seconds = TICK_SECONDS
         self._loop: asyncio.Task[None] | None = None
+        self.resumed = asyncio.Event()  # the start-up catch-up is done (tests wait on it)
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -76,12 +77,13 @@ class Tournament(
             await self.tournaments.resume()
         except Exception:
             log.exception("could not resume the tournaments")
+        self.resumed.set()
         while True:
+            await asyncio.sleep(self.tick_seconds)
             try:
                 await self.tournaments.tick()
             except Exception:
                 log.exception("the tournament clock failed")
-            await asyncio.sleep(self.tick_seconds)
 
     # --- helpers -------------------------------------------------------------------------
 

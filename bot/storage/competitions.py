@@ -179,6 +179,10 @@ class CompetitionStorage(Protocol):
         reason: str | None = None,
     ) -> bool: ...
 
+    async def note_reminders(
+        self, tournament_id: int, key: str, before: tuple[float, ...], after: tuple[float, ...]
+    ) -> bool: ...
+
     async def update_pairing(self, tournament_id: int, key: str, **changes: Any) -> None: ...
 
     async def td_role(self, guild_id: int) -> int | None: ...
@@ -500,6 +504,23 @@ class CompetitionStore:
                     "WHERE tournament_id = ? AND match_key = ? AND result_kind IS NULL "
                     "RETURNING match_key",
                     (kind, winner, loser, won, lost, decided_by, reason, now, tournament_id, key),
+                )
+            ]
+        )
+        return bool(rows)
+
+    async def note_reminders(
+        self, tournament_id: int, key: str, before: tuple[float, ...], after: tuple[float, ...]
+    ) -> bool:
+        """Replace the pairing's sent reminders if they are still ``before``: True for the
+        one caller (of several processes keeping time) that gets to send the reminder."""
+        [rows] = await self._db.run(
+            [
+                (
+                    "UPDATE tournament_matches SET reminders = ? WHERE tournament_id = ? "
+                    "AND match_key = ? AND reminders = ? AND result_kind IS NULL "
+                    "RETURNING match_key",
+                    (_value(after), tournament_id, key, _value(before)),
                 )
             ]
         )

@@ -10,10 +10,12 @@ nothing. Deadlines run on the harness's clock and survive a restart.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import zipfile
 
 from tests.e2e.conftest import Harness
+from tests.e2e.fake_discord import PERM_CREATE_PUBLIC_THREADS
 from tests.e2e.tournament_support import (
     announcement,
     people,
@@ -91,3 +93,123 @@ async def test_a_knockout_from_registration_to_the_podium(harness: Harness) -> N
 
 def champion_name(players, user_id: int) -> str:
     return next(p.username for p in players if p.id == user_id)
+
+
+async def test_a_swiss_round_gives_the_bye_and_pairs_the_next_round(harness: Harness) -> None:
+    """Three players: each round one match in a thread and a bye (one point, no match);
+    after the round the table is posted and the next round is paired without a rematch."""
+    h = harness
+    director, (alice, bob, carol, _dave, _eve) = people(h)
+    h.roller.extend([3, 1] * 6)
+    await (await tournament(h, director, "create", name="Swiss", format="swiss", lengths="1")).answer()
+    board = await announcement(h)
+    for player in (alice, bob, carol):
+        await (await h.fake.click(player, board, "tourney:join:1")).response()
+    await (await tournament(h, director, "start")).answer()
+    players = [alice, bob, carol]
+    store = h.services.tournaments.store
+    first = threads(h)
+    assert len(first) == 1
+    round_one = [p for p in await store.pairings(1) if p.round == 1]
+    [bye] = [p for p in round_one if p.b is None]
+    assert bye.result is not None and bye.result.kind.value == "bye"
+    await play_out(h, first[0], players)
+    table = await h.fake.wait_for_message(
+        "games", lambda m: "round 1 is complete" in (m.content or "")
+    )
+    assert table.attachments and table.attachments[0].filename.endswith(".png")
+    round_two = [p for p in await store.pairings(1) if p.round == 2]
+    assert len(round_two) == 2
+    [second_bye] = [p for p in round_two if p.b is None]
+    assert second_bye.a != bye.a  # nobody gets two byes while another has none
+    [match] = [p for p in round_two if p.b is not None]
+    assert {match.a, match.b} != {p for p in round_one if p.b is not None for p in p.players}
+    assert len(threads(h)) == 2
+    standings = await tournament(h, carol, "standings")
+    shown = await standings.answer()
+    assert not shown.ephemeral and shown.attachments
+    h.fake.assert_clean()
+
+
+async def test_a_deadline_is_kept_across_a_restart(harness: Harness) -> None:
+    """Correspondence pace, two days a round: reminders 24 h and 1 h before (none pinging a
+    player who turned notices off); the bot restarts; at the deadline the match where
+    nobody moved is a double forfeit, the one where only one player moved a walkover,
+    both posted with their reason, and the event ends with the walkover's winner."""
+    h = harness
+    director, (alice, bob, carol, dave, _eve) = people(h)
+    h.roller.extend([3, 1] * 6)
+    created = await tournament(h, director, "create", name="Slow", lengths="3", hours=48)
+    await created.answer()
+    board = await announcement(h)
+    for player in (alice, bob, carol, dave):
+        await (await h.fake.click(player, board, "tourney:join:1")).response()
+    await (await tournament(h, director, "start")).answer()
+    first, second = threads(h)
+    players = [alice, bob, carol, dave]
+    moving = await h.service.store.live_match(first.id)
+    mover = next(p for p in players if p.id == moving.player_ids[moving.game.actor])
+    await h.board_after(
+        await h.fake.slash(mover, first.id, "backgammon", "move", options={"play": "8/5 6/5"})
+    )
+    quiet_row = await h.service.store.live_match(second.id)
+    quiet = next(p for p in players if p.id == quiet_row.player_ids[1])
+    await (await h.slash(quiet, "settings", notify="off")).response()
+    cog = h.bot.get_cog("Tournament")
+
+    h.clock.advance(24.5 * 3600)  # 23.5 h to go: the 24-hour reminder is due
+    await cog.tournaments.tick()
+    await cog.tournaments.tick()  # a second look sends nothing new
+    reminders = [
+        m for t in (first, second) for m in h.fake.messages_in(t.id) if "⏰" in (m.content or "")
+    ]
+    assert len(reminders) == 2
+    quiet_reminder = next(m for m in reminders if m.channel_id == second.id)
+    assert f"user:{quiet.id}" not in h.fake.would_ping(quiet_reminder)
+
+    await h.restart()
+    cog = h.bot.get_cog("Tournament")
+    await asyncio.wait_for(cog.resumed.wait(), 5)
+    h.clock.advance(24 * 3600)  # past the deadline
+    await cog.tournaments.tick()
+    await h.services.tournaments.settle()
+    forfeit = await h.fake.wait_for_message(
+        "games", lambda m: "double forfeit" in (m.content or "")
+    )
+    assert "neither player moved" in forfeit.content
+    walkover = await h.fake.wait_for_message("games", lambda m: "walkover" in (m.content or ""))
+    assert mover.username in walkover.content and "unrated" in walkover.content
+    for thread in (first, second):
+        assert await h.service.store.live_match(thread.id) is None  # ended, no result
+    podium = await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
+    assert mover.username in podium.content
+    h.fake.assert_clean()
+
+
+async def test_two_entrants_and_no_thread_permission_play_in_the_channel(
+    fake, tmp_path
+) -> None:
+    """The smallest event (a final straight away) on a server where the bot cannot open
+    threads: the match is played in the event's channel, and the players are told so."""
+    for role in fake.guild.roles.values():
+        role.permissions &= ~PERM_CREATE_PUBLIC_THREADS
+    h = Harness(fake, tmp_path / "gammon.db")
+    await h.start()
+    try:
+        director, (alice, bob, *_rest) = people(h)
+        h.roller.extend([3, 1] * 2)
+        await (await tournament(h, director, "create", name="Duel", lengths="1")).answer()
+        board = await announcement(h)
+        for player in (alice, bob):
+            await (await h.fake.click(player, board, "tourney:join:1")).response()
+        await (await tournament(h, director, "start")).answer()
+        assert threads(h) == []
+        told = await h.fake.wait_for_message(
+            "games", lambda m: "No thread could be opened" in (m.content or "")
+        )
+        assert h.fake.would_ping(told) == {f"user:{alice.id}", f"user:{bob.id}"}
+        games = h.fake.channel("games")
+        await play_out(h, games, [alice, bob])
+        await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
+    finally:
+        await h.stop()
