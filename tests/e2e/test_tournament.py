@@ -101,7 +101,8 @@ async def test_a_swiss_round_gives_the_bye_and_pairs_the_next_round(harness: Har
     h = harness
     director, (alice, bob, carol, _dave, _eve) = people(h)
     h.roller.extend([3, 1] * 6)
-    await (await tournament(h, director, "create", name="Swiss", format="swiss", lengths="1")).answer()
+    created = await tournament(h, director, "create", name="Swiss", format="swiss", lengths="1")
+    await created.answer()
     board = await announcement(h)
     for player in (alice, bob, carol):
         await (await h.fake.click(player, board, "tourney:join:1")).response()
@@ -186,9 +187,7 @@ async def test_a_deadline_is_kept_across_a_restart(harness: Harness) -> None:
     h.fake.assert_clean()
 
 
-async def test_two_entrants_and_no_thread_permission_play_in_the_channel(
-    fake, tmp_path
-) -> None:
+async def test_two_entrants_and_no_thread_permission_play_in_the_channel(fake, tmp_path) -> None:
     """The smallest event (a final straight away) on a server where the bot cannot open
     threads: the match is played in the event's channel, and the players are told so."""
     for role in fake.guild.roles.values():
