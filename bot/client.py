@@ -33,6 +33,7 @@ from bot.i18n import Text, _, say
 from bot.services import Services
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
+from cogs.ladder import AnswerButton, Ladder
 from cogs.picker import PickerButton, PickerSelect
 from cogs.replies import Reply
 from cogs.tournament import Tournament
@@ -191,11 +192,14 @@ class GammonBot(commands.Bot):
             )
             await self.add_cog(cog)
             await self.add_cog(Tournament(self, self.services))
+            await self.add_cog(Ladder(self, self.services))
             if self.services.workers.in_process:
                 # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
                 # player (worker processes warm themselves when they start).
                 await asyncio.to_thread(warm_up)
-            self.add_dynamic_items(ActionButton, PickerButton, PickerSelect, EntryButton)
+            self.add_dynamic_items(
+                ActionButton, PickerButton, PickerSelect, EntryButton, AnswerButton
+            )
             quiet_collector()
         # A retried login runs the hook again: the cog is there, but a sync that failed
         # must still happen (never run on with no commands).

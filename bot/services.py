@@ -2,8 +2,8 @@
 
 :class:`Services` holds the four: the session (game actions under the channel's lock, with
 the computer opponent it owns), reviews (hints, analyses, dice), club life (rematches,
-threads, settings, reminders, match files) and tournaments (which listen to the session's
-facts to learn results). :func:`build_services` is the one place they are
+threads, settings, reminders, match files), tournaments and ladders (which listen to the
+session's facts to learn results). :func:`build_services` is the one place they are
 made, from the store, the workers, the roller, the settings and the clock; the bot's
 start-up, offline play and the tests all call it. Pure of Discord.
 """
@@ -18,6 +18,7 @@ from typing import Any
 from bot.club import ClubService
 from bot.dice import Roller
 from bot.facts import FactBus
+from bot.ladders import LadderService
 from bot.reports import SessionSettings
 from bot.reviews import ReviewService
 from bot.session import SessionService
@@ -35,6 +36,7 @@ class Services:
     reviews: ReviewService
     club: ClubService
     tournaments: TournamentService
+    ladders: LadderService
 
     @property
     def facts(self) -> FactBus:
@@ -73,8 +75,10 @@ def build_services(
     )
     reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)
     club = ClubService(store, session, clock=clock)
-    tournaments = TournamentService(CompetitionStore(store), session, clock=clock)
-    return Services(session, reviews, club, tournaments)
+    competitions = CompetitionStore(store)
+    tournaments = TournamentService(competitions, session, clock=clock)
+    ladders = LadderService(competitions, session, clock=clock)
+    return Services(session, reviews, club, tournaments, ladders)
 
 
 __all__ = ["Services", "build_services"]

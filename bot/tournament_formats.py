@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from bot.competitions import (
+    Activity,
     Format,
     GroupKey,
     Knockout,
@@ -31,6 +33,7 @@ from bot.competitions import (
     Swiss,
     default_rounds,
 )
+from bot.records import Action, EventRecord, MatchRow
 from bot.storage.competition_rows import EntrantRow, PairingRow, TournamentRow
 
 Value = Knockout | Swiss | RoundRobin
@@ -201,6 +204,45 @@ def rebuild(
     return Event(row, value, tuple(pairings))
 
 
+# What counts as playing at a deadline: a player's own decisions (the opening roll is the
+# bot's, made when the match opened by itself).
+PLAYER_ACTIONS = frozenset(
+    {
+        Action.ROLL,
+        Action.MOVE,
+        Action.PASS,
+        Action.DOUBLE,
+        Action.TAKE,
+        Action.BEAVER,
+        Action.DROP,
+        Action.RESIGN,
+        Action.RESIGN_ACCEPT,
+        Action.RESIGN_REJECT,
+    }
+)
+
+
+def activity_of(
+    match: MatchRow, events: Sequence[EventRecord], since: float
+) -> tuple[Activity, Activity]:
+    """Both players' side of an unfinished match, as the deadline rule reads it: whether
+    they made a decision since ``since``, their points, and since when the match waits on
+    them (its last action, when it is their turn)."""
+    game = match.game
+    score = game.score if game is not None else (0, 0)
+    actor = game.actor if game is not None else None
+    sides = []
+    for index, player in enumerate(match.player_ids):
+        moved = any(
+            e.actor_id == player and e.created_at >= since and e.action in PLAYER_ACTIONS
+            for e in events
+        )
+        waiting = match.last_action_at if actor == index else None
+        waiting_since = None if waiting is None else datetime.fromtimestamp(waiting, UTC)
+        sides.append(Activity(player, moved, score[index], waiting_since))
+    return sides[0], sides[1]
+
+
 def _known(pairing: PairingRow) -> Result:
     assert pairing.result is not None
     return pairing.result
@@ -225,4 +267,4 @@ def result_of_match(
     return Result.timeout(winner, loser, (pairing.length, min(theirs, pairing.length - 1)))
 
 
-__all__ = ["Event", "first_value", "planned_rounds", "rebuild", "result_of_match"]
+__all__ = ["Event", "activity_of", "first_value", "planned_rounds", "rebuild", "result_of_match"]

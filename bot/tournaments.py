@@ -45,12 +45,12 @@ from bot.engine import MatchOptions
 from bot.errors import ConflictError, UserError
 from bot.facts import Fact, MatchOver
 from bot.i18n import _
-from bot.records import Action, MatchRow
+from bot.records import MatchRow
 from bot.reports import Player, Report
 from bot.session import SessionService
 from bot.storage.competition_rows import EntrantRow, PairingRow, TournamentOptions, TournamentRow
 from bot.storage.competitions import CompetitionStorage
-from bot.tournament_formats import Event, planned_rounds, rebuild, result_of_match
+from bot.tournament_formats import Event, activity_of, planned_rounds, rebuild, result_of_match
 from bot.tournament_news import (
     Decided,
     EventCancelled,
@@ -64,22 +64,6 @@ from bot.tournament_news import (
 
 log = logging.getLogger(__name__)
 
-# What counts as playing at a deadline: a player's own decisions (the opening roll is the
-# bot's, made when the match opened by itself).
-PLAYER_ACTIONS = frozenset(
-    {
-        Action.ROLL,
-        Action.MOVE,
-        Action.PASS,
-        Action.DOUBLE,
-        Action.TAKE,
-        Action.BEAVER,
-        Action.DROP,
-        Action.RESIGN,
-        Action.RESIGN_ACCEPT,
-        Action.RESIGN_REJECT,
-    }
-)
 REOPEN_AFTER = 120.0  # seconds: a claimed pairing with no match yet was lost in a crash
 MAX_NAME = 60
 
@@ -512,20 +496,7 @@ class TournamentService:
 
     async def _activity(self, match: MatchRow, pairing: PairingRow) -> tuple[Activity, Activity]:
         events = await self.session.store.events(match.id)
-        opened = pairing.opened_at or 0.0
-        game = match.game
-        score = game.score if game is not None else (0, 0)
-        actor = game.actor if game is not None else None
-        sides = []
-        for index, player in enumerate(match.player_ids):
-            moved = any(
-                e.actor_id == player and e.created_at >= opened and e.action in PLAYER_ACTIONS
-                for e in events
-            )
-            waiting = match.last_action_at if actor == index else None
-            waiting_since = None if waiting is None else datetime.fromtimestamp(waiting, UTC)
-            sides.append(Activity(player, moved, score[index], waiting_since))
-        return sides[0], sides[1]
+        return activity_of(match, events, pairing.opened_at or 0.0)
 
     async def _decide(
         self,

@@ -138,6 +138,7 @@ NAMES = (
     pgettext("command", "decide"),
     pgettext("command", "remove"),
     pgettext("command", "directors"),
+    pgettext("command", "ladder"),
     pgettext("option", "name"),
     pgettext("option", "lengths"),
     pgettext("option", "pace"),

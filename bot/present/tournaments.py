@@ -252,3 +252,48 @@ __all__ = [
     "reminder",
     "round_over",
 ]
+
+
+# --- the ladder ------------------------------------------------------------------------------
+
+
+def ladder_challenge(challenger: str, defender: str, accept_by: str) -> Text:
+    return _(
+        "🪜 {challenger} challenges {defender} on the ladder. {defender}: accept or refuse by "
+        "{accept_by}; no answer by then gives the place to {challenger}.",
+        challenger=challenger,
+        defender=defender,
+        accept_by=accept_by,
+    )
+
+
+def ladder_opened(first: str, second: str, length: int, play_by: str) -> Text:
+    return _(
+        "🪜 Ladder match: {first} vs {second}, {length} points. Play it by {play_by}.",
+        first=first,
+        second=second,
+        length=length,
+        play_by=play_by,
+    )
+
+
+def ladder_result(result_words: str, reason: str) -> Text:
+    if reason == "refused":
+        return _("🪜 Challenge refused: {result}. The ladder is updated.", result=result_words)
+    if reason == "timeout":
+        return _(
+            "🪜 Challenge not answered in time: {result}. The ladder is updated.",
+            result=result_words,
+        )
+    return _("🪜 {result}. The ladder is updated.", result=result_words)
+
+
+def ladder_left(name: str) -> Text:
+    return _("🪜 {name} has left the ladder; everyone below moves up.", name=name)
+
+
+LADDER_TITLE = _("Ladder")
+LADDER_JOINED = _("You are on the ladder, at the bottom. Challenge someone above you.")
+LADDER_EMPTY = _("This server has no ladder yet: /ladder join starts it.")
+LADDER_ANSWERED = _("Answered.")
+LADDER_CHALLENGED = _("Challenge sent.")
