@@ -210,3 +210,121 @@ async def test_deadlines_remind_then_decide_and_the_director_rules(world) -> Non
     [finished] = host.of(EventFinished)
     assert finished.state.placings()[0] == (1, mover.id)
     assert not host.of(ReferredToDirector)
+
+
+async def play_everything(services: Services, host: Host) -> int:
+    """Play every opened match to its end (the player on roll resigns, the other accepts),
+    including the matches that open as results arrive; the number played."""
+    played: set[int] = set()
+    while True:
+        waiting = [n for n in host.of(MatchOpened) if n.report.match.id not in played]
+        if not waiting:
+            return len(played)
+        for opened in waiting:
+            played.add(opened.report.match.id)
+            channel = opened.pairing.channel_id
+            row = await services.session.store.live_match(channel)
+            assert row is not None and row.game is not None
+            on_roll = row.player_ids[row.game.actor]
+            other = row.player_ids[1 - row.game.actor]
+            await services.session.resign(channel, Player(on_roll, "x"), ResultKind.BACKGAMMON)
+            await services.session.answer_resignation(channel, Player(other, "y"), True)
+        await services.tournaments.settle()
+
+
+@pytest.mark.parametrize(
+    ("format", "players", "options", "matches"),
+    [
+        # 8 players, progressive consolation: 7 main, 4 + 2 + 1 consolation... as drawn,
+        # and the playoff for second place.
+        (Format.KNOCKOUT, 8, TournamentOptions(lengths=(1,), consolation=True), None),
+        (Format.SWISS, 7, TournamentOptions(lengths=(1,)), 4 * 3),  # 4 rounds, 3 tables
+        (Format.ROUND_ROBIN, 4, TournamentOptions(lengths=(1,)), 6),
+    ],
+)
+async def test_every_format_is_played_to_its_podium(
+    world, format: Format, players: int, options: TournamentOptions, matches: int | None
+) -> None:
+    services, host, roller = world
+    tournaments = services.tournaments
+    roller.extend([3, 1] * 40)
+    event = await tournaments.create(GUILD, CHANNEL, TD, "Club night", format, options)
+    for player in PLAYERS[:players]:
+        await tournaments.join(event.id, player, 1500.0 + player.id)
+    await tournaments.start(event.id, GUILD, everyone_present)
+    played = await play_everything(services, host)
+    [finished] = host.of(EventFinished)
+    assert [place for place, _ in finished.state.placings()][:3] == [1, 2, 3]
+    if matches is not None:
+        assert played == matches
+    else:
+        consolation = [p for p in await tournaments.store.pairings(event.id) if "consolation" in p.key]
+        playoff = [p for p in await tournaments.store.pairings(event.id) if "playoff" in p.key]
+        assert consolation and len(playoff) == 1
+    assert len(finished.match_ids) == played
+    rounds = [r.number for r in host.of(RoundOver)]
+    assert rounds == sorted(set(rounds))  # each round's picture once, in order
+    assert (await tournaments.event(event.id)).phase is Phase.FINISHED
+
+
+async def test_two_matches_finishing_together_open_the_next_one_once(world) -> None:
+    """Both semi-finals end at the same moment: the final opens exactly once."""
+    import asyncio
+
+    services, host, roller = world
+    tournaments = services.tournaments
+    roller.extend([3, 1] * 10)
+    event = await tournaments.create(
+        GUILD, CHANNEL, TD, "Race", Format.KNOCKOUT, TournamentOptions(lengths=(1,))
+    )
+    for player in PLAYERS[:4]:
+        await tournaments.join(event.id, player, None)
+    await tournaments.start(event.id, GUILD, everyone_present)
+    semis = host.of(MatchOpened)
+    offers = []
+    for opened in semis:
+        channel = opened.pairing.channel_id
+        row = await services.session.store.live_match(channel)
+        on_roll = row.player_ids[row.game.actor]
+        other = row.player_ids[1 - row.game.actor]
+        await services.session.resign(channel, Player(on_roll, "x"), ResultKind.BACKGAMMON)
+        offers.append((channel, Player(other, "y")))
+    await asyncio.gather(
+        *(services.session.answer_resignation(c, p, True) for c, p in offers)
+    )
+    await tournaments.settle()
+    await tournaments.advance(event.id)  # a late, redundant pass changes nothing
+    finals = [n for n in host.of(MatchOpened) if n.pairing.key == "main:2:0"]
+    assert len(finals) == 1
+    assert [r.number for r in host.of(RoundOver)] == [1]
+
+
+async def test_a_player_in_two_events_at_once_and_bad_director_input(world) -> None:
+    services, host, roller = world
+    tournaments = services.tournaments
+    roller.extend([3, 1] * 10)
+    first = await tournaments.create(
+        GUILD, CHANNEL, TD, "One", Format.KNOCKOUT, TournamentOptions(lengths=(1,))
+    )
+    second = await tournaments.create(
+        GUILD, CHANNEL, TD, "Two", Format.KNOCKOUT, TournamentOptions(lengths=(1,))
+    )
+    for event in (first, second):
+        for player in PLAYERS[:2]:
+            await tournaments.join(event.id, player, None)
+        await tournaments.start(event.id, GUILD, everyone_present)
+    opened = host.of(MatchOpened)
+    assert len(opened) == 2 and opened[0].pairing.channel_id != opened[1].pairing.channel_id
+    # Bad director input: refused with a sentence, nothing changed.
+    before = await tournaments.store.pairings(first.id)
+    for call in (
+        tournaments.decide(first.id, GUILD, TD, PLAYERS[5].id, "no show"),  # not a player
+        tournaments.extend(first.id, GUILD, TD, 0, None),  # no time
+        tournaments.decide(first.id, GUILD + 1, TD, PLAYERS[0].id, "x"),  # another server
+        tournaments.start(first.id, GUILD, everyone_present),  # already started
+    ):
+        with pytest.raises(UserError):
+            await call
+    assert await tournaments.store.pairings(first.id) == before
+    with pytest.raises(UserError):
+        await tournaments.create(GUILD, CHANNEL, TD, "   ", Format.SWISS, TournamentOptions())
