@@ -31,6 +31,14 @@ class MatchOpened:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchesOpened:
+    """Matches opened in threads together (a round's): one notice in the event's channel."""
+
+    event: TournamentRow
+    pairings: tuple[PairingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Reminder:
     """A match is still unfinished ahead of its deadline (24 hours, 1 hour before)."""
 
@@ -91,6 +99,7 @@ class EventCancelled:
 
 News = (
     MatchOpened
+    | MatchesOpened
     | Reminder
     | ReferredToDirector
     | Decided
@@ -104,6 +113,7 @@ __all__ = [
     "EventCancelled",
     "EventFinished",
     "MatchOpened",
+    "MatchesOpened",
     "News",
     "ReferredToDirector",
     "Reminder",

@@ -55,6 +55,7 @@ from bot.tournament_news import (
     Decided,
     EventCancelled,
     EventFinished,
+    MatchesOpened,
     MatchOpened,
     News,
     ReferredToDirector,
@@ -306,6 +307,7 @@ class TournamentService:
 
     async def _open_matches(self, event: Event) -> None:
         now = self.clock()
+        opened: list[PairingRow] = []
         for pairing in event.pairings:
             if pairing.b is None or pairing.result is not None:
                 continue
@@ -318,16 +320,24 @@ class TournamentService:
                 await self.store.update_pairing(event.row.id, pairing.key, opened_at=None)
             elif pairing.opened_at is not None:
                 continue
-            await self._open_match(event.row, pairing, now)
+            done = await self._open_match(event.row, pairing, now)
+            if done is not None:
+                opened.append(done)
+        if opened:  # one message in the event's channel for all of them, not one each
+            await self.host.tell(MatchesOpened(event.row, tuple(opened)))
 
-    async def _open_match(self, row: TournamentRow, pairing: PairingRow, now: float) -> None:
+    async def _open_match(
+        self, row: TournamentRow, pairing: PairingRow, now: float
+    ) -> PairingRow | None:
+        """Claim the pairing, open its thread and its match; the pairing as opened (None
+        when another caller had it, or the match could not be opened)."""
         pace = self._pace(row.options)
         opened = datetime.fromtimestamp(now, UTC)
         deadline = pace.deadline(opened, pairing.length).timestamp()
         if not await self.store.claim_pairing(
             row.id, pairing.key, channel_id=row.channel_id, opened_at=now, deadline=deadline
         ):
-            return  # another process (or an earlier pass) opened it
+            return None  # another process (or an earlier pass) opened it
         thread = await self.host.open_thread(row, pairing)
         channel = thread or row.channel_id
         names = await self.names(row.id)
@@ -342,13 +352,14 @@ class TournamentService:
             log.exception("tournament %s: could not open %s", row.id, pairing.key)
             await self.store.update_pairing(row.id, pairing.key, opened_at=None)
             await self.host.tell(ReferredToDirector(row, pairing, None, no_channel=True))
-            return
+            return None
         await self.store.attach_match(row.id, pairing.key, report.match.id)
         await self.store.update_pairing(row.id, pairing.key, channel_id=channel)
         opened_pairing = replace(pairing, match_id=report.match.id, channel_id=channel)
         await self.host.tell(
             MatchOpened(row, opened_pairing, report, deadline, in_thread=thread is not None)
         )
+        return opened_pairing if thread is not None else None
 
     async def _round_pictures(self, event: Event) -> None:
         row = event.row

@@ -35,6 +35,7 @@ from bot.tournament_news import (
     Decided,
     EventCancelled,
     EventFinished,
+    MatchesOpened,
     MatchOpened,
     News,
     ReferredToDirector,
@@ -137,6 +138,17 @@ def entry_view(row: TournamentRow, language: str) -> discord.ui.View | None:
     return view
 
 
+def _chunks(lines: list[str], limit: int = 2000) -> list[str]:
+    """Lines joined into as few messages as fit Discord's limit."""
+    out: list[str] = []
+    for line in lines:
+        if out and len(out[-1]) + 1 + len(line) <= limit:
+            out[-1] += "\n" + line
+        else:
+            out.append(line[:limit])
+    return out
+
+
 class TournamentPoster:
     """Posts what the tournament service tells (see the module's docstring)."""
 
@@ -226,6 +238,13 @@ class TournamentPoster:
         names = {p: safe_name(n) for p, n in (await self.tournaments.names(row.id)).items()}
         if isinstance(news, MatchOpened):
             await self._match_opened(news, names, language)
+        elif isinstance(news, MatchesOpened):
+            lines = [
+                say(words.match_opened_in(row, p, names, f"<#{p.channel_id}>"), language)
+                for p in news.pairings
+            ]
+            for chunk in _chunks(lines):
+                await self._send(row.channel_id, chunk, [])
         elif isinstance(news, Reminder):
             pinged = await self._pingable(news.pairing.players)
             text = words.reminder(
@@ -266,9 +285,6 @@ class TournamentPoster:
         cog: Any = self.bot.get_cog("Backgammon")
         if cog is not None:
             await cog.publisher.post_background(news.report)
-        if news.in_thread:
-            where = words.match_opened_in(row, pairing, names, f"<#{channel_id}>")
-            await self._send(row.channel_id, say(where, language), [])
 
     async def _post_pictures(
         self, event: Event, names: dict[int, str], language: str, text: Any
