@@ -236,14 +236,20 @@ class TournamentService:
     # --- the draw ----------------------------------------------------------------------------
 
     async def start(
-        self, tournament_id: int, guild_id: int, present: Callable[[int], Awaitable[bool]]
+        self,
+        tournament_id: int,
+        guild_id: int,
+        present: Callable[[Sequence[int]], Awaitable[set[int]]],
     ) -> TournamentRow:
-        """The draw: absentees (not checked in, or gone from the server: ``present``) are
+        """The draw: absentees (not checked in, or gone from the server: ``present`` answers
+        which of the players asked about are still members, in one look) are
         dropped, the field seeded at random or by rating, and the first matches opened."""
         row = await self.event(tournament_id, guild_id)
         async with self._lock(row.id):
             registration = await self._registration(row)
-            gone = [e.player for e in registration.field() if not await present(e.player)]
+            field = [e.player for e in registration.field()]
+            here = await present(field)
+            gone = [player for player in field if player not in here]
             try:
                 started = registration.drop(frozenset(gone)).step(Step.START)
             except CompetitionError as exc:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
 import discord
@@ -42,6 +42,27 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 TICK_SECONDS = 60.0
 MAX_ID = 2**53 - 1
+
+
+async def members_among(guild: discord.Guild, users: Sequence[int]) -> set[int]:
+    """Which of ``users`` are still members: one gateway request per hundred (Request Guild
+    Members by user ids needs no privileged intent), where asking one at a time over REST
+    would queue behind the member route's rate limit (64 players: about a minute)."""
+    here: set[int] = set()
+    for start in range(0, len(users), 100):
+        chunk = list(users[start : start + 100])
+        try:
+            found = await guild.query_members(user_ids=chunk, limit=100, cache=False)
+        except (TimeoutError, discord.ClientException):
+            log.warning("member query failed in %s; asking one by one", guild.id)
+            found = []
+            for user_id in chunk:
+                try:
+                    found.append(await guild.fetch_member(user_id))
+                except discord.NotFound:
+                    continue
+        here.update(member.id for member in found)
+    return here
 
 
 @app_commands.guild_only()
@@ -263,17 +284,11 @@ class Tournament(
             await self._director(interaction)
             row = await self._pick(interaction, tournament)
             guild = interaction.guild
+            if guild is None:
+                raise UserError(words.NO_EVENT)
 
-            async def present(user_id: int) -> bool:
-                if guild is None:
-                    return False
-                if guild.get_member(user_id) is not None:
-                    return True
-                try:
-                    await guild.fetch_member(user_id)
-                except discord.NotFound:
-                    return False
-                return True
+            async def present(users: Sequence[int]) -> set[int]:
+                return await members_among(guild, users)
 
             await reply.acknowledge()
             row = await self.tournaments.start(row.id, row.guild_id, present)

@@ -4,7 +4,7 @@ director's tools. No Discord: the front end is a recording host."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -68,8 +68,8 @@ async def world(database: Path | str) -> AsyncIterator[tuple[Services, Host, Scr
         await store.close()
 
 
-async def everyone_present(_user: int) -> bool:
-    return True
+async def everyone_present(users: Sequence[int]) -> set[int]:
+    return set(users)
 
 
 async def win(services: Services, roller: ScriptedRoller, opened: MatchOpened, winner: int):
@@ -108,8 +108,8 @@ async def test_a_knockout_runs_from_registration_to_the_podium(world) -> None:
     await tournaments.leave(event.id, PLAYERS[3])
     await tournaments.join(event.id, PLAYERS[4], None)
 
-    async def present(user: int) -> bool:
-        return user != PLAYERS[4].id  # p5 left the server: dropped at the draw
+    async def present(users: Sequence[int]) -> set[int]:
+        return set(users) - {PLAYERS[4].id}  # p5 left the server: dropped at the draw
 
     await tournaments.start(event.id, GUILD, present)
     names = await tournaments.names(event.id)

@@ -27,19 +27,20 @@ from tests.e2e.tournament_support import (
 
 async def test_a_knockout_from_registration_to_the_podium(harness: Harness) -> None:
     h = harness
-    director, (alice, bob, carol, dave, _eve) = people(h)
+    director, (alice, bob, carol, dave, eve) = people(h)
     h.roller.extend([3, 1] * 6)
     created = await tournament(h, director, "create", name="Friday KO", lengths="1")
     posted = await created.answer()
     assert not posted.ephemeral and "Friday KO" in posted.content
     board = await announcement(h)
-    for player in (alice, bob, carol, dave):
+    for player in (alice, bob, carol, dave, eve):
         joined = await h.fake.click(player, board, "tourney:join:1")
         assert (await joined.response()).ephemeral
+    del h.fake.guild.members[eve.id]  # eve leaves the server: dropped at the draw
     # Joining twice: a private refusal, and nothing changes.
     twice = await h.fake.click(alice, board, "tourney:join:1")
     assert "already" in (await h.error_of(twice))
-    assert len(await h.services.tournaments.store.entrants(1)) == 4
+    assert len(await h.services.tournaments.store.entrants(1)) == 5
     # A player is no director: starting is refused privately.
     refused = await tournament(h, alice, "start")
     assert "director" in (await h.error_of(refused)).lower()
@@ -47,6 +48,7 @@ async def test_a_knockout_from_registration_to_the_podium(harness: Harness) -> N
 
     started = await tournament(h, director, "start")
     await started.answer()
+    assert eve.id not in await h.services.tournaments.names(1)
     first_round = threads(h)
     assert len(first_round) == 2
     for thread in first_round:
