@@ -14,7 +14,10 @@ another reason (there must be none), and the time each thread took after the pre
 Then the standings picture of the 64-player bracket is drawn (its own benchmark,
 ``benchmarks/standings.py``, has the full figures).
 
-A benchmark prints figures; it asserts nothing.
+A benchmark prints figures; it asserts nothing. Figures (2026-11-25 01:18 UTC, load average
+4.9 on the shared 2 cores): at 5 per 5 s the last board 30.4 s after the command, paced by
+thread creation in one channel; no request refused; no 429 (discord.py read the bucket
+headers and waited); at the fake's default 10 per second, 3.2 s.
 """
 
 from __future__ import annotations
@@ -87,10 +90,15 @@ async def measure(h: Harness, director, members, pictures) -> None:
 
     await fake.wait_for(lambda: len(boards()) >= expected, 600, "every first-round board")
     elapsed = time.perf_counter() - started_at
+    await started.answer(600)  # the director's answer, once the round is open
+    answered = time.perf_counter() - started_at
     threads = sorted((c for c in fake.guild.channels.values() if c.is_thread), key=lambda c: c.id)
     limited = fake.rate_limited[limited_before:]
     print(f"{len(members)} players: {len(threads)} threads, {len(boards())} opening boards")
-    print(f"  last board posted {elapsed:.1f} s after /tournament start")
+    print(
+        f"  last board posted {elapsed:.1f} s after /tournament start; the director's "
+        f"answer {answered:.1f} s"
+    )
     print(f"  429s met and waited out by discord.py: {len(limited)}")
     routes: dict[str, int] = {}
     for record in limited:
