@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -29,7 +29,6 @@ from bot.competitions import (
     CompetitionError,
     Entrant,
     Format,
-    Pace,
     PaceRules,
     Phase,
     Registration,
@@ -40,7 +39,6 @@ from bot.competitions import (
     due_reminder,
     seed,
 )
-from bot.competitions.lifecycle import OVER
 from bot.engine import MatchOptions
 from bot.errors import ConflictError, UserError
 from bot.facts import Fact, MatchOver
@@ -50,10 +48,10 @@ from bot.reports import Player, Report
 from bot.session import SessionService
 from bot.storage.competition_rows import EntrantRow, PairingRow, TournamentOptions, TournamentRow
 from bot.storage.competitions import CompetitionStorage
+from bot.tournament_directors import DirectorTools
 from bot.tournament_formats import Event, activity_of, planned_rounds, rebuild, result_of_match
 from bot.tournament_news import (
     Decided,
-    EventCancelled,
     EventFinished,
     MatchesOpened,
     MatchOpened,
@@ -116,6 +114,7 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._unsubscribe = session.facts.subscribe(self.on_facts)
+        self.directors = DirectorTools(self)
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -175,7 +174,7 @@ class TournamentService:
         return await self.store.update_tournament(row, phase=Phase.REGISTRATION)
 
     async def note_announcement(self, row: TournamentRow, message_id: int) -> TournamentRow:
-        return await self._update(row, announcement_id=message_id)
+        return await self.update(row, announcement_id=message_id)
 
     async def _registration(self, row: TournamentRow) -> Registration:
         entrants = await self.store.entrants(row.id)
@@ -223,9 +222,9 @@ class TournamentService:
             phase = (await self._registration(row)).step(step).phase
         except CompetitionError as exc:
             raise _refuse(exc) from exc
-        return await self._update(row, phase=phase)
+        return await self.update(row, phase=phase)
 
-    async def _update(self, row: TournamentRow, **changes: object) -> TournamentRow:
+    async def update(self, row: TournamentRow, **changes: object) -> TournamentRow:
         try:
             return await self.store.update_tournament(row, **changes)
         except ConflictError:
@@ -417,9 +416,9 @@ class TournamentService:
             pairing, winner, fact.final_score, fact.reason, fact.match.player_ids[0]
         )
         if await self.store.record_result(tournament_id, pairing.key, result, now=self.clock()):
-            self._in_background(self.advance(tournament_id))
+            self.in_background(self.advance(tournament_id))
 
-    def _in_background(self, work: Awaitable[None]) -> None:
+    def in_background(self, work: Awaitable[None]) -> None:
         async def run() -> None:
             try:
                 await work
@@ -494,7 +493,7 @@ class TournamentService:
             return
         if not match.live:
             await self._catch_up(row, pairing)
-            self._in_background(self.advance(row.id))
+            self.in_background(self.advance(row.id))
             return
         sides = await self._activity(match, pairing)
         decision = decide_at_deadline(
@@ -509,13 +508,13 @@ class TournamentService:
             if await self.store.note_reminders(row.id, pairing.key, pairing.reminders, reminders):
                 await self.host.tell(ReferredToDirector(row, pairing, decision.verdict))
             return
-        await self._decide(row, pairing, decision.result, None, decision.verdict.value)
+        await self.settle_match(row, pairing, decision.result, None, decision.verdict.value)
 
     async def _activity(self, match: MatchRow, pairing: PairingRow) -> tuple[Activity, Activity]:
         events = await self.session.store.events(match.id)
         return activity_of(match, events, pairing.opened_at or 0.0)
 
-    async def _decide(
+    async def settle_match(
         self,
         row: TournamentRow,
         pairing: PairingRow,
@@ -544,133 +543,8 @@ class TournamentService:
                 except UserError:
                     log.warning("tournament %s: could not end match %s", row.id, match.id)
         await self.host.tell(Decided(row, pairing, result, director, reason, report))
-        self._in_background(self.advance(row.id))
+        self.in_background(self.advance(row.id))
         return report
-
-    # --- the director's tools ----------------------------------------------------------------
-
-    async def _running(self, tournament_id: int, guild_id: int) -> TournamentRow:
-        row = await self.event(tournament_id, guild_id)
-        if row.phase is not Phase.RUNNING:
-            raise UserError(_("That tournament is not running."))
-        return row
-
-    async def _open_pairing(self, row: TournamentRow, player: int) -> PairingRow:
-        for pairing in await self.store.pairings(row.id):
-            if pairing.result is None and player in pairing.players and pairing.b is not None:
-                return pairing
-        raise UserError(_("That player has no match to decide in this tournament."))
-
-    async def decide(
-        self,
-        tournament_id: int,
-        guild_id: int,
-        director: Player,
-        winner: int,
-        reason: str,
-    ) -> Report | None:
-        """The director gives ``winner``'s current match to them (a walkover: unrated)."""
-        row = await self._running(tournament_id, guild_id)
-        reason = " ".join(reason.split())[:200]
-        if not reason:
-            raise UserError(_("Say why: the reason is posted with the decision."))
-        pairing = await self._open_pairing(row, winner)
-        if director.id in pairing.players:
-            raise UserError(_("You play in this match: another director must decide it."))
-        loser = pairing.b if winner == pairing.a else pairing.a
-        assert loser is not None
-        return await self._decide(row, pairing, Result.walkover(winner, loser), director, reason)
-
-    async def extend(
-        self, tournament_id: int, guild_id: int, director: Player, hours: float, player: int | None
-    ) -> int:
-        """Push back the deadlines of the open matches (of one player's, when named)."""
-        row = await self._running(tournament_id, guild_id)
-        if not 0 < hours <= 24 * 30:
-            raise UserError(_("Extend by 1 hour to 30 days."))
-        count = 0
-        for pairing in await self.store.pairings(row.id):
-            if pairing.result is not None or pairing.deadline is None:
-                continue
-            if player is not None and player not in pairing.players:
-                continue
-            if director.id in pairing.players:
-                continue  # never their own match
-            base = max(pairing.deadline, self.clock())
-            kept = tuple(t for t in pairing.reminders if t != pairing.deadline)
-            await self.store.update_pairing(
-                row.id, pairing.key, deadline=base + hours * 3600, reminders=kept
-            )
-            count += 1
-        if not count:
-            raise UserError(_("No open match to extend."))
-        return count
-
-    async def pause(self, tournament_id: int, guild_id: int, director: Player) -> TournamentRow:
-        """Pause (no deadline runs, no match opens) or resume; resuming pushes the open
-        deadlines back by the time paused."""
-        row = await self._running(tournament_id, guild_id)
-        now = self.clock()
-        if row.paused_at is None:
-            return await self._update(row, paused_at=now)
-        gap = now - row.paused_at
-        for pairing in await self.store.pairings(row.id):
-            if pairing.result is None and pairing.deadline is not None:
-                await self.store.update_pairing(
-                    row.id, pairing.key, deadline=pairing.deadline + gap
-                )
-        row = await self._update(row, paused_at=None)
-        self._in_background(self.advance(row.id))
-        return row
-
-    async def remove(
-        self, tournament_id: int, guild_id: int, director: Player, player: int, reason: str
-    ) -> TournamentRow:
-        """Withdraw a player: their open match goes to the opponent by walkover, and the
-        format treats them as gone (no more pairings; a knockout's next match a walkover)."""
-        row = await self.event(tournament_id, guild_id)
-        if row.phase in (Phase.REGISTRATION, Phase.CHECK_IN):
-            if not await self.store.remove_entrant(row.id, player):
-                raise UserError(_("That player has not joined."))
-            return row
-        if row.phase is not Phase.RUNNING:
-            raise UserError(_("That tournament is not running."))
-        if player not in await self.names(row.id):
-            raise UserError(_("That player is not in this tournament."))
-        for pairing in await self.store.pairings(row.id):
-            if pairing.result is None and player in pairing.players and pairing.b is not None:
-                if director.id in pairing.players:
-                    raise UserError(_("You play in this match: another director must decide it."))
-                other = pairing.b if player == pairing.a else pairing.a
-                assert other is not None
-                await self._decide(row, pairing, Result.walkover(other, player), director, reason)
-        await self.store.update_entrant(row.id, player, withdrawn=True)
-        self._in_background(self.advance(row.id))
-        return row
-
-    async def cancel(self, tournament_id: int, guild_id: int, director: Player) -> TournamentRow:
-        row = await self.event(tournament_id, guild_id)
-        if row.phase in OVER:
-            raise UserError(_("That tournament is already over."))
-        row = await self._update(row, phase=Phase.CANCELLED)
-        for pairing in await self.store.pairings(row.id):
-            if pairing.result is None and pairing.match_id and pairing.channel_id:
-                match = await self.session.store.get_match(pairing.match_id)
-                if match is not None and match.live:
-                    try:
-                        await self.session.cancel(pairing.channel_id, director)
-                    except UserError:
-                        log.warning("tournament %s: could not end match %s", row.id, match.id)
-        await self.host.tell(EventCancelled(row, director))
-        return row
-
-
-def live_pace(options: TournamentOptions) -> bool:
-    return options.pace is Pace.LIVE
-
-
-def players_of(pairings: Iterable[PairingRow]) -> set[int]:
-    return {p for pairing in pairings for p in pairing.players}
 
 
 __all__ = ["Host", "NoHost", "TournamentService"]

@@ -340,7 +340,7 @@ class Tournament(
         async def work(reply: Reply) -> None:
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
-            row = await self.tournaments.pause(row.id, row.guild_id, director)
+            row = await self.tournaments.directors.pause(row.id, row.guild_id, director)
             text = (
                 _("Paused: no deadline runs.") if row.paused else _("Resumed: deadlines run again.")
             )
@@ -362,7 +362,7 @@ class Tournament(
         async def work(reply: Reply) -> None:
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
-            count = await self.tournaments.extend(
+            count = await self.tournaments.directors.extend(
                 row.id, row.guild_id, director, float(hours), None if player is None else player.id
             )
             text = _("{count} deadline(s) pushed back by {hours} hours.", count=count, hours=hours)
@@ -386,7 +386,9 @@ class Tournament(
         async def work(reply: Reply) -> None:
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
-            await self.tournaments.decide(row.id, row.guild_id, director, winner.id, reason)
+            await self.tournaments.directors.decide(
+                row.id, row.guild_id, director, winner.id, reason
+            )
             await reply.private(
                 content=say(_("Decided. The reason is posted."), interaction.locale)
             )
@@ -404,10 +406,37 @@ class Tournament(
         async def work(reply: Reply) -> None:
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
-            row = await self.tournaments.remove(row.id, row.guild_id, director, player.id, reason)
+            row = await self.tournaments.directors.remove(
+                row.id, row.guild_id, director, player.id, reason
+            )
             if row.phase is not Phase.RUNNING:
                 await self.poster.announce(row)
             await reply.private(content=say(_("Removed."), interaction.locale))
+
+        await self._run(interaction, work, private=True)
+
+    @app_commands.command(
+        name="replace", description=locale(_("Directors: a new player takes someone's place"))
+    )
+    async def replace(
+        self,
+        interaction: Interaction,
+        player: discord.Member,
+        by: discord.Member,
+        tournament: app_commands.Range[int, 1, MAX_ID] | None = None,
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            director = await self._director(interaction)
+            row = await self._pick(interaction, tournament)
+            if by.bot:
+                raise UserError(_("Bots can't play backgammon here. Challenge a person instead."))
+            rating = await self._rating(row.guild_id, by.id)
+            row = await self.tournaments.directors.replace(
+                row.id, row.guild_id, director, player.id, player_of(by), rating
+            )
+            if row.phase is not Phase.RUNNING:
+                await self.poster.announce(await self.tournaments.event(row.id))
+            await reply.private(content=say(_("Replaced."), interaction.locale))
 
         await self._run(interaction, work, private=True)
 
@@ -418,7 +447,7 @@ class Tournament(
         async def work(reply: Reply) -> None:
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
-            row = await self.tournaments.cancel(row.id, row.guild_id, director)
+            row = await self.tournaments.directors.cancel(row.id, row.guild_id, director)
             await self.poster.announce(row)
             await reply.private(content=say(_("Cancelled."), interaction.locale))
 

@@ -139,6 +139,8 @@ NAMES = (
     pgettext("command", "remove"),
     pgettext("command", "directors"),
     pgettext("command", "ladder"),
+    pgettext("command", "replace"),
+    pgettext("option", "by"),
     pgettext("option", "name"),
     pgettext("option", "lengths"),
     pgettext("option", "pace"),

@@ -183,6 +183,10 @@ class CompetitionStorage(Protocol):
         self, tournament_id: int, key: str, before: tuple[float, ...], after: tuple[float, ...]
     ) -> bool: ...
 
+    async def replace_entrant(
+        self, tournament_id: int, old: int, new: EntrantRow, seed: int | None
+    ) -> bool: ...
+
     async def update_pairing(self, tournament_id: int, key: str, **changes: Any) -> None: ...
 
     async def td_role(self, guild_id: int) -> int | None: ...
@@ -508,6 +512,38 @@ class CompetitionStore:
             ]
         )
         return bool(rows)
+
+    async def replace_entrant(
+        self, tournament_id: int, old: int, new: EntrantRow, seed: int | None
+    ) -> bool:
+        """``new`` takes ``old``'s place: their entry (and seed) and their undecided
+        pairings, unopened again; in one transaction. False when ``new`` is already in."""
+        statements: list[Statement] = [
+            (
+                "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, "
+                "joined_at, checked_in, seed, withdrawn) VALUES (?, ?, ?, ?, ?, 1, ?, 0) "
+                "ON CONFLICT DO NOTHING RETURNING user_id",
+                (tournament_id, new.user_id, new.name, new.rating, new.joined_at, seed),
+            ),
+            (
+                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                (tournament_id, old),
+            ),
+        ]
+        for column in ("player_a", "player_b"):
+            statements.append(
+                (
+                    f"UPDATE tournament_matches SET {column} = ?, opened_at = NULL, "
+                    "match_id = NULL, channel_id = NULL, deadline = NULL, reminders = '' "
+                    f"WHERE tournament_id = ? AND {column} = ? AND result_kind IS NULL",
+                    (new.user_id, tournament_id, old),
+                )
+            )
+        try:
+            await self._db.run(statements, versioned=True)
+        except ConflictError:
+            return False
+        return True
 
     async def note_reminders(
         self, tournament_id: int, key: str, before: tuple[float, ...], after: tuple[float, ...]

@@ -192,9 +192,9 @@ async def test_deadlines_remind_then_decide_and_the_director_rules(world) -> Non
     await services.session.move(second.pairing.channel_id, mover, "8/5 6/5")
     # A director cannot rule on a match they play in; a reason is required.
     with pytest.raises(UserError):
-        await tournaments.decide(event.id, GUILD, mover, mover.id, "mine")
+        await tournaments.directors.decide(event.id, GUILD, mover, mover.id, "mine")
     with pytest.raises(UserError):
-        await tournaments.decide(event.id, GUILD, TD, mover.id, "  ")
+        await tournaments.directors.decide(event.id, GUILD, TD, mover.id, "  ")
     clock.advance(25 * 3600)  # past the deadline
     await tournaments.tick()
     await tournaments.settle()
@@ -212,14 +212,16 @@ async def test_deadlines_remind_then_decide_and_the_director_rules(world) -> Non
     assert not host.of(ReferredToDirector)
 
 
-async def play_everything(services: Services, host: Host) -> int:
+async def play_everything(
+    services: Services, host: Host, skip: frozenset[int] = frozenset()
+) -> int:
     """Play every opened match to its end (the player on roll resigns, the other accepts),
     including the matches that open as results arrive; the number played."""
-    played: set[int] = set()
+    played: set[int] = set(skip)
     while True:
         waiting = [n for n in host.of(MatchOpened) if n.report.match.id not in played]
         if not waiting:
-            return len(played)
+            return len(played - skip)
         for opened in waiting:
             played.add(opened.report.match.id)
             channel = opened.pairing.channel_id
@@ -317,9 +319,9 @@ async def test_a_player_in_two_events_at_once_and_bad_director_input(world) -> N
     # Bad director input: refused with a sentence, nothing changed.
     before = await tournaments.store.pairings(first.id)
     for call in (
-        tournaments.decide(first.id, GUILD, TD, PLAYERS[5].id, "no show"),  # not a player
-        tournaments.extend(first.id, GUILD, TD, 0, None),  # no time
-        tournaments.decide(first.id, GUILD + 1, TD, PLAYERS[0].id, "x"),  # another server
+        tournaments.directors.decide(first.id, GUILD, TD, PLAYERS[5].id, "no show"),  # not a player
+        tournaments.directors.extend(first.id, GUILD, TD, 0, None),  # no time
+        tournaments.directors.decide(first.id, GUILD + 1, TD, PLAYERS[0].id, "x"),  # another server
         tournaments.start(first.id, GUILD, everyone_present),  # already started
     ):
         with pytest.raises(UserError):
@@ -327,3 +329,33 @@ async def test_a_player_in_two_events_at_once_and_bad_director_input(world) -> N
     assert await tournaments.store.pairings(first.id) == before
     with pytest.raises(UserError):
         await tournaments.create(GUILD, CHANNEL, TD, "   ", Format.SWISS, TournamentOptions())
+
+
+async def test_a_no_show_is_replaced_and_the_newcomer_plays_their_match(world) -> None:
+    services, host, roller = world
+    tournaments = services.tournaments
+    roller.extend([3, 1] * 10)
+    event = await tournaments.create(
+        GUILD, CHANNEL, TD, "Swap", Format.KNOCKOUT, TournamentOptions(lengths=(1,))
+    )
+    for player in PLAYERS[:4]:
+        await tournaments.join(event.id, player, None)
+    await tournaments.start(event.id, GUILD, everyone_present)
+    [first, _second] = host.of(MatchOpened)
+    gone, newcomer = first.pairing.a, PLAYERS[6]
+    with pytest.raises(UserError):  # already in the event
+        await tournaments.directors.replace(event.id, GUILD, TD, gone, PLAYERS[1], None)
+    await tournaments.directors.replace(event.id, GUILD, TD, gone, newcomer, None)
+    await tournaments.settle()
+    old_match = await services.session.store.get_match(first.report.match.id)
+    assert old_match is not None and not old_match.live and old_match.winner is None
+    reopened = [n for n in host.of(MatchOpened) if n.pairing.key == first.pairing.key]
+    assert len(reopened) == 2 and newcomer.id in reopened[-1].pairing.players
+    names = await tournaments.names(event.id)
+    assert gone not in names and names[newcomer.id] == newcomer.name
+    # The newcomer's match counts: the event plays on to its podium.
+    await play_everything(services, host, skip=frozenset({first.report.match.id}))
+    assert len(host.of(EventFinished)) == 1
+    # A player with a result can no longer be replaced.
+    with pytest.raises(UserError):
+        await tournaments.directors.replace(event.id, GUILD, TD, newcomer.id, PLAYERS[7], None)

@@ -214,3 +214,43 @@ async def test_two_entrants_and_no_thread_permission_play_in_the_channel(fake, t
         await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
     finally:
         await h.stop()
+
+
+async def test_check_in_a_moderators_cancel_and_a_directors_decision(harness: Harness) -> None:
+    """With check-in, whoever has not checked in is dropped at the start. A moderator's
+    /backgammon cancel in an event match does not void it: the directors are told. A
+    player may not decide; the director's decision is posted with its reason."""
+    h = harness
+    director, (alice, bob, carol, _dave, _eve) = people(h)
+    h.roller.extend([3, 1] * 4)
+    created = await tournament(h, director, "create", name="Check", lengths="3", check_in=True)
+    await created.answer()
+    board = await announcement(h)
+    for player in (alice, bob, carol):
+        await (await h.fake.click(player, board, "tourney:join:1")).response()
+    opened = await tournament(h, director, "check_in")
+    assert (await opened.response()).ephemeral
+    board = h.fake.message(board.id)
+    assert [b.custom_id for b in board.buttons] == ["tourney:checkin:1", "tourney:leave:1"]
+    for player in (alice, bob):
+        await (await h.fake.click(player, board, "tourney:checkin:1")).response()
+    await (await tournament(h, director, "start")).answer()
+    assert sorted(await h.services.tournaments.names(1)) == sorted([alice.id, bob.id])
+    [thread] = threads(h)
+
+    cancel = await h.fake.slash(h.mod, thread.id, "backgammon", "cancel")
+    assert "tournament match" in await h.error_of(cancel)
+    assert await h.service.store.live_match(thread.id) is not None  # not voided
+    await h.fake.wait_for_message("games", lambda m: "director's ruling" in (m.content or ""))
+
+    refused = await tournament(h, alice, "decide", winner=alice.id, reason="mine")
+    assert "director" in (await h.error_of(refused)).lower()
+    decided = await tournament(h, director, "decide", winner=bob.id, reason="alice left early")
+    assert (await decided.response()).ephemeral
+    posted = await h.fake.wait_for_message(
+        thread.id, lambda m: "alice left early" in (m.content or "")
+    )
+    assert "bob wins by walkover" in posted.content
+    await h.fake.wait_for_message("games", lambda m: "🥇 bob" in (m.content or ""))
+    assert await h.service.store.live_match(thread.id) is None
+    h.fake.assert_clean()
