@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -436,10 +436,16 @@ class TournamentService:
 
     # --- deadlines ---------------------------------------------------------------------------
 
-    async def resume(self) -> None:
+    async def _running_events(self, guilds: Collection[int] | None) -> list[TournamentRow]:
+        """Running events (of ``guilds`` only, when given: a shard process keeps the time of
+        its own servers)."""
+        rows = await self.store.tournaments(None, [Phase.RUNNING])
+        return [r for r in rows if guilds is None or r.guild_id in guilds]
+
+    async def resume(self, guilds: Collection[int] | None = None) -> None:
         """At start-up: bring every running event up to date (matches a crash left unopened,
         results that arrived while no process listened are read from the games)."""
-        for row in await self.store.tournaments(None, [Phase.RUNNING]):
+        for row in await self._running_events(guilds):
             for pairing in await self.store.pairings(row.id):
                 if pairing.match_id is not None and pairing.result is None:
                     await self._catch_up(row, pairing)
@@ -455,10 +461,10 @@ class TournamentService:
         result = result_of_match(pairing, winner, score, reason, match.player_ids[0])
         await self.store.record_result(row.id, pairing.key, result, now=self.clock())
 
-    async def tick(self) -> None:
+    async def tick(self, guilds: Collection[int] | None = None) -> None:
         """Send the reminders due and decide the matches past their deadline."""
         now = self.clock()
-        for row in await self.store.tournaments(None, [Phase.RUNNING]):
+        for row in await self._running_events(guilds):
             if row.paused:
                 continue
             for pairing in await self.store.pairings(row.id):

@@ -95,18 +95,22 @@ class Tournament(
         """At start-up bring every event up to date, then keep the deadlines."""
         await self.bot.wait_until_ready()
         try:
-            await self.tournaments.resume()
+            await self.tournaments.resume(self._guilds())
         except Exception:
             log.exception("could not resume the tournaments")
         self.resumed.set()
         while True:
             await asyncio.sleep(self.tick_seconds)
             try:
-                await self.tournaments.tick()
+                await self.tournaments.tick(self._guilds())
             except Exception:
                 log.exception("the tournament clock failed")
 
     # --- helpers -------------------------------------------------------------------------
+
+    def _guilds(self) -> set[int]:
+        """The servers this process serves (its shards'), whose events it keeps the time of."""
+        return {guild.id for guild in self.bot.guilds}
 
     async def _run(
         self, interaction: Interaction, work: Callable[[Reply], Awaitable[None]], private: bool
