@@ -254,3 +254,43 @@ async def test_check_in_a_moderators_cancel_and_a_directors_decision(harness: Ha
     await h.fake.wait_for_message("games", lambda m: "🥇 bob" in (m.content or ""))
     assert await h.service.store.live_match(thread.id) is None
     h.fake.assert_clean()
+
+
+async def test_an_eight_player_knockout_with_consolation_to_the_end(harness: Harness) -> None:
+    """Eight players, main bracket and progressive consolation, every match played in its
+    thread; the pictures of both brackets after each round, then the podium (the main
+    finalist meets the consolation winner for second place)."""
+    h = harness
+    director, five = people(h)
+    players = [*five, *(h.fake.create_member(f"p{i}") for i in range(3))]
+    h.roller.extend([3, 1] * 20)
+    created = await tournament(
+        h, director, "create", name="Big night", lengths="1", consolation=True
+    )
+    await created.answer()
+    board = await announcement(h)
+    for player in players:
+        await (await h.fake.click(player, board, "tourney:join:1")).response()
+    await (await tournament(h, director, "start")).answer()
+    played: set[int] = set()
+    while True:
+        waiting = [t for t in threads(h) if t.id not in played]
+        live = [t for t in waiting if await h.service.store.live_match(t.id) is not None]
+        if not live:
+            break
+        for thread in live:
+            played.add(thread.id)
+            await play_out(h, thread, players)
+    podium = await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
+    assert "🥈" in podium.content and "🥉" in podium.content
+    [archive] = [a for a in podium.attachments if a.filename.endswith(".zip")]
+    with zipfile.ZipFile(io.BytesIO(archive.data)) as bundle:
+        assert len([f for f in bundle.namelist() if f.endswith(".mat")]) == len(played)
+    pictures = [
+        a
+        for m in h.fake.messages_in("games")
+        if "is complete" in (m.content or "")
+        for a in m.attachments
+    ]
+    assert len(pictures) >= 4  # main and consolation brackets, round after round
+    h.fake.assert_clean()
