@@ -19,6 +19,7 @@ from tests.e2e.fake_discord import PERM_CREATE_PUBLIC_THREADS
 from tests.e2e.tournament_support import (
     announcement,
     people,
+    play_all,
     play_out,
     threads,
     tournament,
@@ -272,20 +273,12 @@ async def test_an_eight_player_knockout_with_consolation_to_the_end(harness: Har
     for player in players:
         await (await h.fake.click(player, board, "tourney:join:1")).response()
     await (await tournament(h, director, "start")).answer()
-    played: set[int] = set()
-    while True:
-        waiting = [t for t in threads(h) if t.id not in played]
-        live = [t for t in waiting if await h.service.store.live_match(t.id) is not None]
-        if not live:
-            break
-        for thread in live:
-            played.add(thread.id)
-            await play_out(h, thread, players)
+    played = await play_all(h, players)
     podium = await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
     assert "🥈" in podium.content and "🥉" in podium.content
     [archive] = [a for a in podium.attachments if a.filename.endswith(".zip")]
     with zipfile.ZipFile(io.BytesIO(archive.data)) as bundle:
-        assert len([f for f in bundle.namelist() if f.endswith(".mat")]) == len(played)
+        assert len([f for f in bundle.namelist() if f.endswith(".mat")]) == played
     pictures = [
         a
         for m in h.fake.messages_in("games")
@@ -293,4 +286,29 @@ async def test_an_eight_player_knockout_with_consolation_to_the_end(harness: Har
         for a in m.attachments
     ]
     assert len(pictures) >= 4  # main and consolation brackets, round after round
+    h.fake.assert_clean()
+
+
+async def test_a_round_robin_of_four(harness: Harness) -> None:
+    """Four players, three rounds of two matches, round by round; the table after each."""
+    h = harness
+    director, (alice, bob, carol, dave, _eve) = people(h)
+    h.roller.extend([3, 1] * 8)
+    created = await tournament(
+        h, director, "create", name="League", format="round_robin", lengths="1"
+    )
+    await created.answer()
+    board = await announcement(h)
+    players = [alice, bob, carol, dave]
+    for player in players:
+        await (await h.fake.click(player, board, "tourney:join:1")).response()
+    await (await tournament(h, director, "start")).answer()
+    assert len(threads(h)) == 2  # the first round only
+    assert await play_all(h, players) == 6
+    for number in (1, 2):
+        await h.fake.wait_for_message(
+            "games", lambda m, n=number: f"round {n} is complete" in (m.content or "")
+        )
+    podium = await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
+    assert podium.attachments
     h.fake.assert_clean()

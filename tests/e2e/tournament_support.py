@@ -43,3 +43,19 @@ async def play_out(h: Harness, thread: FakeChannel, players: list[FakeMember]) -
     await h.board_after(await h.press(winner, offer, "resign_accept"))
     await h.services.tournaments.settle()
     return winner.id
+
+
+async def play_all(h: Harness, players: list[FakeMember]) -> int:
+    """Play every event match as its thread opens, until none is left; how many."""
+    played: set[int] = set()
+    while True:
+        live = [
+            t
+            for t in threads(h)
+            if t.id not in played and await h.service.store.live_match(t.id) is not None
+        ]
+        if not live:
+            return len(played)
+        for thread in live:
+            played.add(thread.id)
+            await play_out(h, thread, players)
