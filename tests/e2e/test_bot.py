@@ -42,7 +42,8 @@ SUBCOMMANDS = {
 
 
 async def test_commands_are_synced_to_the_dev_guild_with_descriptions(harness: Harness) -> None:
-    (group,) = await harness.fake.wait_for_commands(harness.fake.guild.id, names=["backgammon"])
+    synced = await harness.fake.wait_for_commands(harness.fake.guild.id, names=["backgammon"])
+    (group,) = [c for c in synced if c["name"] == "backgammon"]
     subs = {option["name"]: option for option in group["options"]}
     assert set(subs) == SUBCOMMANDS
     for sub in subs.values():

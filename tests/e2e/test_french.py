@@ -108,7 +108,8 @@ def labels(message: RecordedMessage) -> list[str]:
 
 
 async def test_synced_commands_carry_french_names_and_descriptions(h: Harness) -> None:
-    (group,) = await h.fake.wait_for_commands(h.fake.guild.id, names=["backgammon"])
+    synced = await h.fake.wait_for_commands(h.fake.guild.id, names=["backgammon"])
+    (group,) = [c for c in synced if c["name"] == "backgammon"]
     assert group["description_localizations"]["fr"] == "Jouer au backgammon"
     subs = {sub["name"]: sub for sub in group["options"]}
     french_names = [(sub.get("name_localizations") or {}).get("fr", n) for n, sub in subs.items()]
