@@ -312,3 +312,22 @@ async def test_a_round_robin_of_four(harness: Harness) -> None:
     podium = await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
     assert podium.attachments
     h.fake.assert_clean()
+
+
+async def test_a_server_names_its_directors_role(harness: Harness) -> None:
+    """Besides Manage Server, the role the server sets makes a director; choosing it needs
+    Manage Server; a member without either is refused privately and nothing is created."""
+    h = harness
+    director, (alice, *_rest) = people(h)
+    role = h.fake.add_role(h.fake.guild, "TD", 0)
+    organiser = h.fake.add_member(None, h.fake.create_user("organiser"), roles=(role.id,))
+    refused = await tournament(h, organiser, "create", name="Too soon")
+    assert "director" in (await h.error_of(refused)).lower()
+    chosen = await tournament(h, alice, "directors", role=role.id)
+    assert "Manage Server" in await h.error_of(chosen)
+    done = await tournament(h, director, "directors", role=role.id)
+    assert (await done.response()).ephemeral
+    assert await h.services.tournaments.current(h.fake.guild.id) == []
+    created = await tournament(h, organiser, "create", name="By the TD role")
+    assert "By the TD role" in (await created.answer()).content
+    h.fake.assert_clean()
