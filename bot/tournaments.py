@@ -29,6 +29,7 @@ from bot.competitions import (
     CompetitionError,
     Entrant,
     Format,
+    Pace,
     PaceRules,
     Phase,
     Registration,
@@ -63,6 +64,7 @@ from bot.tournament_news import (
 
 log = logging.getLogger(__name__)
 
+IDLE = "idle"  # the reason of a live match lost by a player idle past the limit
 REOPEN_AFTER = 120.0  # seconds: a claimed pairing with no match yet was lost in a crash
 MAX_NAME = 60
 
@@ -360,7 +362,9 @@ class TournamentService:
             return None
         await self.store.attach_match(row.id, pairing.key, report.match.id)
         await self.store.update_pairing(row.id, pairing.key, channel_id=channel)
-        opened_pairing = replace(pairing, match_id=report.match.id, channel_id=channel)
+        opened_pairing = replace(
+            pairing, match_id=report.match.id, channel_id=channel, opened_at=now, deadline=deadline
+        )
         await self.host.tell(
             MatchOpened(row, opened_pairing, report, deadline, in_thread=thread is not None)
         )
@@ -483,6 +487,8 @@ class TournamentService:
         deadline = datetime.fromtimestamp(pairing.deadline, UTC)
         at = datetime.fromtimestamp(now, UTC)
         sent = [datetime.fromtimestamp(t, UTC) for t in pairing.reminders]
+        if row.options.pace is Pace.LIVE and await self._idle_too_long(row, pairing, now):
+            return
         if now < pairing.deadline:
             due = due_reminder(opened, deadline, at, sent, self._pace(row.options).reminders)
             if due is not None:
@@ -515,6 +521,21 @@ class TournamentService:
                 await self.host.tell(ReferredToDirector(row, pairing, decision.verdict))
             return
         await self.settle_match(row, pairing, decision.result, None, decision.verdict.value)
+
+    async def _idle_too_long(self, row: TournamentRow, pairing: PairingRow, now: float) -> bool:
+        """A live event's idle limit: the player a match has waited on longer than
+        ``idle_minutes`` loses it, keeping the points won (a timeout). True when decided."""
+        match = await self.session.store.get_match(pairing.match_id or 0)
+        if match is None or not match.live or match.game is None or match.game.actor is None:
+            return False
+        if now - match.last_action_at < row.options.idle_minutes * 60:
+            return False
+        stalled = match.player_ids[match.game.actor]
+        winner = match.player_ids[1 - match.game.actor]
+        kept = min(max(match.game.score[match.game.actor], 0), pairing.length - 1)
+        result = Result.timeout(winner, stalled, (pairing.length, kept))
+        await self.settle_match(row, pairing, result, None, IDLE)
+        return True
 
     async def _activity(self, match: MatchRow, pairing: PairingRow) -> tuple[Activity, Activity]:
         events = await self.session.store.events(match.id)

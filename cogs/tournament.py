@@ -186,6 +186,7 @@ class Tournament(
         rounds=locale(_("Swiss: how many rounds (default from the field's size)")),
         check_in=locale(_("Entrants must check in before the start")),
         max_players=locale(_("The most players who can join")),
+        idle_minutes=locale(_("Live: minutes a player may keep a match waiting")),
     )
     async def create(
         self,
@@ -200,6 +201,7 @@ class Tournament(
         rounds: app_commands.Range[int, 1, 15] | None = None,
         check_in: bool = False,
         max_players: app_commands.Range[int, 2, 256] | None = None,
+        idle_minutes: app_commands.Range[int, 1, 120] = 10,
     ) -> None:
         async def work(reply: Reply) -> None:
             director = await self._director(interaction)
@@ -212,6 +214,7 @@ class Tournament(
                 round_hours=float(hours),
                 check_in=check_in,
                 max_players=max_players,
+                idle_minutes=float(idle_minutes),
             )
             row = await self.tournaments.create(
                 interaction.guild_id or 0,

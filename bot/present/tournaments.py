@@ -34,6 +34,7 @@ VERDICT_WORDS: dict[str, Text] = {
     Verdict.DOUBLE_FORFEIT.value: _("neither player moved before the deadline"),
     Verdict.WALKOVER.value: _("one player never moved before the deadline"),
     Verdict.TIMEOUT.value: _("the match waited on one player too long at the deadline"),
+    "idle": _("the loser kept the match waiting past the idle limit"),
 }
 
 Mention = Callable[[int], str]

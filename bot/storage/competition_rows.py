@@ -33,6 +33,7 @@ class TournamentOptions:
     round_hours: float = 168.0
     per_point_minutes: float = 3.0
     stall_hours: float = 24.0
+    idle_minutes: float = 10.0  # live events: the most a decision may keep the match waiting
     check_in: bool = False
     max_players: int | None = None
 
@@ -46,6 +47,7 @@ class TournamentOptions:
             "round_hours": self.round_hours,
             "per_point_minutes": self.per_point_minutes,
             "stall_hours": self.stall_hours,
+            "idle_minutes": self.idle_minutes,
             "check_in": self.check_in,
             "max_players": self.max_players,
         }
@@ -63,6 +65,7 @@ class TournamentOptions:
             round_hours=float(data["round_hours"]),
             per_point_minutes=float(data["per_point_minutes"]),
             stall_hours=float(data.get("stall_hours", 24.0)),
+            idle_minutes=float(data.get("idle_minutes", 10.0)),
             check_in=bool(data["check_in"]),
             max_players=data.get("max_players"),
         )

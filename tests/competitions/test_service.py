@@ -359,3 +359,31 @@ async def test_a_no_show_is_replaced_and_the_newcomer_plays_their_match(world) -
     # A player with a result can no longer be replaced.
     with pytest.raises(UserError):
         await tournaments.directors.replace(event.id, GUILD, TD, newcomer.id, PLAYERS[7], None)
+
+
+async def test_a_live_event_keeps_an_idle_limit_per_decision(world) -> None:
+    """Live pace: the player the match waits on past the idle limit loses it, keeping the
+    points won; a player who keeps moving is never timed out by it."""
+    services, host, roller = world
+    tournaments = services.tournaments
+    clock = tournaments.clock
+    roller.extend([3, 1] * 4)
+    options = TournamentOptions(lengths=(3,), pace=Pace.LIVE, idle_minutes=2)
+    event = await tournaments.create(GUILD, CHANNEL, TD, "Blitz", Format.KNOCKOUT, options)
+    for player in PLAYERS[:2]:
+        await tournaments.join(event.id, player, None)
+    await tournaments.start(event.id, GUILD, everyone_present)
+    [opened] = host.of(MatchOpened)
+    assert opened.deadline - opened.pairing.opened_at == 9 * 60  # 3 minutes a point
+    clock.advance(90)
+    await tournaments.tick()
+    assert not host.of(Decided)
+    clock.advance(60)  # 2.5 minutes on one decision
+    row = await services.session.store.live_match(opened.pairing.channel_id)
+    stalled = row.player_ids[row.game.actor]
+    await tournaments.tick()
+    await tournaments.settle()
+    [decided] = host.of(Decided)
+    assert decided.reason == "idle" and decided.result.kind is OutcomeKind.TIMEOUT
+    assert decided.result.loser == stalled and decided.result.score == (3, 0)
+    assert len(host.of(EventFinished)) == 1
