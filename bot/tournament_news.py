@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.competitions import Result, Verdict
+from bot.i18n import Text
 from bot.reports import Player, Report
 from bot.storage.competition_rows import PairingRow, TournamentRow
 
@@ -92,6 +93,21 @@ class EventFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class EventStarted:
+    """The draw is made (by a director or at the start time): the announcement closes."""
+
+    event: TournamentRow
+
+
+@dataclass(frozen=True, slots=True)
+class StartRefused:
+    """The start time came but the event could not start (``why``: the refusal's words)."""
+
+    event: TournamentRow
+    why: Text | str
+
+
+@dataclass(frozen=True, slots=True)
 class EventCancelled:
     event: TournamentRow
     director: Player
@@ -106,16 +122,20 @@ News = (
     | RoundOver
     | EventFinished
     | EventCancelled
+    | StartRefused
+    | EventStarted
 )
 
 __all__ = [
     "Decided",
     "EventCancelled",
     "EventFinished",
+    "EventStarted",
     "MatchOpened",
     "MatchesOpened",
     "News",
     "ReferredToDirector",
     "Reminder",
     "RoundOver",
+    "StartRefused",
 ]

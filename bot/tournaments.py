@@ -54,12 +54,14 @@ from bot.tournament_formats import Event, activity_of, planned_rounds, rebuild, 
 from bot.tournament_news import (
     Decided,
     EventFinished,
+    EventStarted,
     MatchesOpened,
     MatchOpened,
     News,
     ReferredToDirector,
     Reminder,
     RoundOver,
+    StartRefused,
 )
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,10 @@ class Host(Protocol):
         """Post what happened (the front end narrates it)."""
         ...
 
+    async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:
+        """Which of ``users`` are still members of the server (for a draw made by itself)."""
+        ...
+
 
 class NoHost:
     """Before a front end attaches: no threads, nothing posted (tests of the core)."""
@@ -90,6 +96,9 @@ class NoHost:
 
     async def tell(self, news: News) -> None:
         return None
+
+    async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:
+        return set(users)
 
 
 def _refuse(error: CompetitionError) -> UserError:
@@ -268,6 +277,7 @@ class TournamentService:
                 )
             except ConflictError:
                 raise UserError(_("The tournament has already started.")) from None
+        await self.host.tell(EventStarted(row))
         await self.advance(row.id)
         return row
 
@@ -466,8 +476,10 @@ class TournamentService:
         await self.store.record_result(row.id, pairing.key, result, now=self.clock())
 
     async def tick(self, guilds: Collection[int] | None = None) -> None:
-        """Send the reminders due and decide the matches past their deadline."""
+        """Start the events whose start time has come; send the reminders due and decide
+        the matches past their deadline."""
         now = self.clock()
+        await self._start_due(guilds, now)
         for row in await self._running_events(guilds):
             if row.paused:
                 continue
@@ -480,6 +492,29 @@ class TournamentService:
                     await self._keep_time(row, pairing, now)
                 except Exception:
                     log.exception("tournament %s: deadline of %s", row.id, pairing.key)
+
+    async def _start_due(self, guilds: Collection[int] | None, now: float) -> None:
+        """The draw of events announced with a start time, once it has come. One that
+        cannot start (too few players) is told to the directors once, and waits for them."""
+        open_phases = [Phase.REGISTRATION, Phase.CHECK_IN]
+        for row in await self.store.tournaments(None, open_phases):
+            due = row.options.starts_at
+            if due is None or due > now or (guilds is not None and row.guild_id not in guilds):
+                continue
+
+            async def present(users: Sequence[int], guild_id: int = row.guild_id) -> set[int]:
+                return await self.host.present(guild_id, users)
+
+            try:
+                await self.start(row.id, row.guild_id, present)
+            except UserError as exc:
+                try:  # no second try by the clock: the directors decide now
+                    await self.store.update_tournament(
+                        row, options=replace(row.options, starts_at=None)
+                    )
+                except ConflictError:
+                    continue
+                await self.host.tell(StartRefused(row, exc.text))
 
     async def _keep_time(self, row: TournamentRow, pairing: PairingRow, now: float) -> None:
         assert pairing.opened_at is not None and pairing.deadline is not None

@@ -34,7 +34,14 @@ from bot.storage.competition_rows import TournamentOptions, TournamentRow
 from bot.tournament_news import ReferredToDirector
 from cogs.helpers import player_of
 from cogs.replies import NO_MENTIONS, Reply, safe_name
-from cogs.tournament_posts import TournamentPoster, entry_view, parse_lengths, pictures, when
+from cogs.tournament_posts import (
+    TournamentPoster,
+    entry_view,
+    members_among,
+    parse_lengths,
+    pictures,
+    when,
+)
 from cogs.translator import locale
 
 log = logging.getLogger(__name__)
@@ -42,27 +49,6 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 TICK_SECONDS = 60.0
 MAX_ID = 2**53 - 1
-
-
-async def members_among(guild: discord.Guild, users: Sequence[int]) -> set[int]:
-    """Which of ``users`` are still members: one gateway request per hundred (Request Guild
-    Members by user ids needs no privileged intent), where asking one at a time over REST
-    would queue behind the member route's rate limit (64 players: about a minute)."""
-    here: set[int] = set()
-    for start in range(0, len(users), 100):
-        chunk = list(users[start : start + 100])
-        try:
-            found = await guild.query_members(user_ids=chunk, limit=100, cache=False)
-        except (TimeoutError, discord.ClientException):
-            log.warning("member query failed in %s; asking one by one", guild.id)
-            found = []
-            for user_id in chunk:
-                try:
-                    found.append(await guild.fetch_member(user_id))
-                except discord.NotFound:
-                    continue
-        here.update(member.id for member in found)
-    return here
 
 
 @app_commands.guild_only()
@@ -186,6 +172,7 @@ class Tournament(
         rounds=locale(_("Swiss: how many rounds (default from the field's size)")),
         check_in=locale(_("Entrants must check in before the start")),
         max_players=locale(_("The most players who can join")),
+        start_in_hours=locale(_("Make the draw by itself this many hours from now")),
         idle_minutes=locale(_("Live: minutes a player may keep a match waiting")),
     )
     async def create(
@@ -202,6 +189,7 @@ class Tournament(
         check_in: bool = False,
         max_players: app_commands.Range[int, 2, 256] | None = None,
         idle_minutes: app_commands.Range[int, 1, 120] = 10,
+        start_in_hours: app_commands.Range[int, 1, 720] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             director = await self._director(interaction)
@@ -215,6 +203,9 @@ class Tournament(
                 check_in=check_in,
                 max_players=max_players,
                 idle_minutes=float(idle_minutes),
+                starts_at=None
+                if start_in_hours is None
+                else self.tournaments.clock() + start_in_hours * 3600,
             )
             row = await self.tournaments.create(
                 interaction.guild_id or 0,

@@ -16,7 +16,7 @@ import io
 import logging
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -35,12 +35,14 @@ from bot.tournament_news import (
     Decided,
     EventCancelled,
     EventFinished,
+    EventStarted,
     MatchesOpened,
     MatchOpened,
     News,
     ReferredToDirector,
     Reminder,
     RoundOver,
+    StartRefused,
 )
 from cogs.replies import NO_MENTIONS, mentions_for, safe_name
 from renderers.standings import BracketPicture, TablePicture, render_bracket, render_table
@@ -138,6 +140,27 @@ def entry_view(row: TournamentRow, language: str) -> discord.ui.View | None:
     return view
 
 
+async def members_among(guild: discord.Guild, users: Sequence[int]) -> set[int]:
+    """Which of ``users`` are still members: one gateway request per hundred (Request Guild
+    Members by user ids needs no privileged intent), where asking one at a time over REST
+    would queue behind the member route's rate limit (64 players: about a minute)."""
+    here: set[int] = set()
+    for start in range(0, len(users), 100):
+        chunk = list(users[start : start + 100])
+        try:
+            found = await guild.query_members(user_ids=chunk, limit=100, cache=False)
+        except (TimeoutError, discord.ClientException):
+            log.warning("member query failed in %s; asking one by one", guild.id)
+            found = []
+            for user_id in chunk:
+                try:
+                    found.append(await guild.fetch_member(user_id))
+                except discord.NotFound:
+                    continue
+        here.update(member.id for member in found)
+    return here
+
+
 def _chunks(lines: list[str], limit: int = 2000) -> list[str]:
     """Lines joined into as few messages as fit Discord's limit."""
     out: list[str] = []
@@ -188,6 +211,12 @@ class TournamentPoster:
         await self.tournaments.note_announcement(row, sent.id)
 
     # --- the host --------------------------------------------------------------------------
+
+    async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:
+        guild = self.bot.get_guild(guild_id)
+        if guild is None:
+            return set(users)  # not this process's server: never drop on a guess
+        return await members_among(guild, users)
 
     async def open_thread(self, event: TournamentRow, pairing: PairingRow) -> int | None:
         channel = self.bot.get_channel(event.channel_id)
@@ -267,6 +296,11 @@ class TournamentPoster:
             )
         elif isinstance(news, EventFinished):
             await self._finished(news, names, language)
+        elif isinstance(news, EventStarted):
+            await self.announce(await self.tournaments.event(row.id))
+        elif isinstance(news, StartRefused):
+            text = words.start_refused(row, say(news.why, language))
+            await self._send(row.channel_id, say(text, language), [])
         elif isinstance(news, EventCancelled):
             text = words.cancelled(row, safe_name(news.director.name))
             await self._send(row.channel_id, say(text, language), [])

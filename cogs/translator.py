@@ -141,6 +141,7 @@ NAMES = (
     pgettext("command", "ladder"),
     pgettext("command", "replace"),
     pgettext("option", "by"),
+    pgettext("option", "start_in_hours"),
     pgettext("option", "name"),
     pgettext("option", "lengths"),
     pgettext("option", "pace"),

@@ -74,6 +74,8 @@ def announcement(
         ),
         say(pace, language),
     ]
+    if options.starts_at is not None and row.phase in (Phase.REGISTRATION, Phase.CHECK_IN):
+        lines.append(say(_("The draw is made {time}.", time=when(options.starts_at)), language))
     if options.consolation and row.format is Format.KNOCKOUT:
         lines.append(say(_("With a consolation bracket for first-round losers."), language))
     if options.check_in:
@@ -200,6 +202,14 @@ def podium(
         "🏆 **{name}** is over. {places}\nEvery match's file and dice secret are attached.",
         name=row.name,
         places=places,
+    )
+
+
+def start_refused(row: TournamentRow, why: str) -> Text:
+    return _(
+        "**{name}** could not start at its time: {why} Directors: /tournament start when ready.",
+        name=row.name,
+        why=why,
     )
 
 

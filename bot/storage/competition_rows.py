@@ -34,6 +34,7 @@ class TournamentOptions:
     per_point_minutes: float = 3.0
     stall_hours: float = 24.0
     idle_minutes: float = 10.0  # live events: the most a decision may keep the match waiting
+    starts_at: float | None = None  # when the draw is made by itself (None: a director starts)
     check_in: bool = False
     max_players: int | None = None
 
@@ -48,6 +49,7 @@ class TournamentOptions:
             "per_point_minutes": self.per_point_minutes,
             "stall_hours": self.stall_hours,
             "idle_minutes": self.idle_minutes,
+            "starts_at": self.starts_at,
             "check_in": self.check_in,
             "max_players": self.max_players,
         }
@@ -66,6 +68,7 @@ class TournamentOptions:
             per_point_minutes=float(data["per_point_minutes"]),
             stall_hours=float(data.get("stall_hours", 24.0)),
             idle_minutes=float(data.get("idle_minutes", 10.0)),
+            starts_at=data.get("starts_at"),
             check_in=bool(data["check_in"]),
             max_players=data.get("max_players"),
         )

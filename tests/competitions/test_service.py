@@ -21,11 +21,13 @@ from bot.storage.competition_rows import PairingRow, TournamentOptions, Tourname
 from bot.tournament_news import (
     Decided,
     EventFinished,
+    EventStarted,
     MatchOpened,
     News,
     ReferredToDirector,
     Reminder,
     RoundOver,
+    StartRefused,
 )
 from tests.conftest import FakeClock
 
@@ -47,6 +49,9 @@ class Host:
 
     async def tell(self, news: News) -> None:
         self.news.append(news)
+
+    async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:
+        return set(users)
 
     def of(self, kind: type) -> list:
         return [n for n in self.news if isinstance(n, kind)]
@@ -387,3 +392,27 @@ async def test_a_live_event_keeps_an_idle_limit_per_decision(world) -> None:
     assert decided.reason == "idle" and decided.result.kind is OutcomeKind.TIMEOUT
     assert decided.result.loser == stalled and decided.result.score == (3, 0)
     assert len(host.of(EventFinished)) == 1
+
+
+async def test_an_event_with_a_start_time_draws_by_itself(world) -> None:
+    services, host, roller = world
+    tournaments = services.tournaments
+    clock = tournaments.clock
+    roller.extend([3, 1] * 4)
+    at = clock() + 3600
+    options = TournamentOptions(lengths=(1,), starts_at=at)
+    event = await tournaments.create(GUILD, CHANNEL, TD, "On time", Format.KNOCKOUT, options)
+    lonely = await tournaments.create(GUILD, CHANNEL, TD, "Lonely", Format.SWISS, options)
+    for player in PLAYERS[:3]:
+        await tournaments.join(event.id, player, None)
+    await tournaments.join(lonely.id, PLAYERS[0], None)
+    await tournaments.tick()
+    assert not host.of(EventStarted) and not host.of(MatchOpened)
+    clock.advance(3600)
+    await tournaments.tick()
+    await tournaments.tick()
+    assert [n.event.id for n in host.of(EventStarted)] == [event.id]
+    assert len(host.of(MatchOpened)) == 1
+    [refused] = host.of(StartRefused)  # told once; the directors take it from there
+    assert refused.event.id == lonely.id
+    assert (await tournaments.event(lonely.id)).phase is Phase.REGISTRATION

@@ -331,3 +331,26 @@ async def test_a_server_names_its_directors_role(harness: Harness) -> None:
     created = await tournament(h, organiser, "create", name="By the TD role")
     assert "By the TD role" in (await created.answer()).content
     h.fake.assert_clean()
+
+
+async def test_an_announced_start_time_makes_the_draw_by_itself(harness: Harness) -> None:
+    h = harness
+    director, (alice, bob, *_rest) = people(h)
+    h.roller.extend([3, 1] * 2)
+    created = await tournament(
+        h, director, "create", name="At eight", lengths="1", start_in_hours=2
+    )
+    posted = await created.answer()
+    assert f"<t:{int(h.clock.now + 7200)}:f>" in posted.content
+    board = await announcement(h)
+    for player in (alice, bob):
+        await (await h.fake.click(player, board, "tourney:join:1")).response()
+    cog = h.bot.get_cog("Tournament")
+    await cog.tournaments.tick()
+    assert threads(h) == []
+    h.clock.advance(7200)
+    await cog.tournaments.tick()
+    [thread] = threads(h)
+    await h.fake.wait_for(lambda: not h.fake.message(board.id).buttons, 5, "the buttons gone")
+    assert await h.service.store.live_match(thread.id) is not None
+    h.fake.assert_clean()
