@@ -13,10 +13,16 @@ from __future__ import annotations
 import asyncio
 import io
 import zipfile
+from collections.abc import AsyncIterator
+from pathlib import Path
 
+import pytest
+
+from tests.e2e import conftest
 from tests.e2e.conftest import Harness
-from tests.e2e.fake_discord import PERM_CREATE_PUBLIC_THREADS
+from tests.e2e.fake_discord import PERM_CREATE_PUBLIC_THREADS, FakeDiscord
 from tests.e2e.tournament_support import (
+    PostgresOpener,
     announcement,
     people,
     play_all,
@@ -26,8 +32,29 @@ from tests.e2e.tournament_support import (
 )
 
 
-async def test_a_knockout_from_registration_to_the_podium(harness: Harness) -> None:
-    h = harness
+@pytest.fixture(params=["sqlite", "postgres"])
+async def both(
+    request: pytest.FixtureRequest,
+    fake: FakeDiscord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[Harness]:
+    """The harness on SQLite, then on PostgreSQL (the test's own schema)."""
+    if request.param == "postgres":
+        opener = type("Opener", (PostgresOpener,), {"url": request.getfixturevalue("pg_url")})
+        monkeypatch.setattr(conftest, "Store", opener)
+    h = Harness(fake, tmp_path / "gammon.db")
+    await h.start()
+    try:
+        expected = "PostgresStore" if request.param == "postgres" else "Store"
+        assert type(h.service.store).__name__ == expected
+        yield h
+    finally:
+        await h.stop()
+
+
+async def test_a_knockout_from_registration_to_the_podium(both: Harness) -> None:
+    h = both
     director, (alice, bob, carol, dave, eve) = people(h)
     h.roller.extend([3, 1] * 6)
     created = await tournament(h, director, "create", name="Friday KO", lengths="1")
@@ -135,12 +162,12 @@ async def test_a_swiss_round_gives_the_bye_and_pairs_the_next_round(harness: Har
     h.fake.assert_clean()
 
 
-async def test_a_deadline_is_kept_across_a_restart(harness: Harness) -> None:
+async def test_a_deadline_is_kept_across_a_restart(both: Harness) -> None:
     """Correspondence pace, two days a round: reminders 24 h and 1 h before (none pinging a
     player who turned notices off); the bot restarts; at the deadline the match where
     nobody moved is a double forfeit, the one where only one player moved a walkover,
     both posted with their reason, and the event ends with the walkover's winner."""
-    h = harness
+    h = both
     director, (alice, bob, carol, dave, _eve) = people(h)
     h.roller.extend([3, 1] * 6)
     created = await tournament(h, director, "create", name="Slow", lengths="3", hours=48)

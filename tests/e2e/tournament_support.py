@@ -59,3 +59,15 @@ async def play_all(h: Harness, players: list[FakeMember]) -> int:
         for thread in live:
             played.add(thread.id)
             await play_out(h, thread, players)
+
+
+class PostgresOpener:
+    """Stands in for the SQLite ``Store`` in the harness: opens the test's PostgreSQL."""
+
+    url = ""
+
+    @classmethod
+    async def open(cls, _path: object):  # the harness passes its SQLite path: unused
+        from bot.storage.postgres import PostgresStore
+
+        return await PostgresStore.open(cls.url)
