@@ -8,7 +8,12 @@ import pytest
 
 from bot import ladders
 from tests.e2e.conftest import Harness
-from tests.e2e.tournament_support import people, play_out, threads
+from tests.e2e.tournament_support import (
+    both_backends,  # noqa: F401 (the fixture "both": the harness on SQLite, then PostgreSQL)
+    people,
+    play_out,
+    threads,
+)
 
 
 async def ladder(h: Harness, who, sub: str, **options):
@@ -22,10 +27,10 @@ async def ranking(h: Harness) -> list[int]:
 
 
 async def test_a_ladder_with_challenges_a_timeout_and_a_player_leaving(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
+    both: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ladders, "LADDER_LENGTH", 1)
-    h = harness
+    h = both
     _director, (alice, bob, carol, dave, _eve) = people(h)
     for player in (alice, bob, carol, dave):
         joined = await ladder(h, player, "join")

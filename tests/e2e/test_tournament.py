@@ -13,44 +13,18 @@ from __future__ import annotations
 import asyncio
 import io
 import zipfile
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-
-from tests.e2e import conftest
 from tests.e2e.conftest import Harness
-from tests.e2e.fake_discord import PERM_CREATE_PUBLIC_THREADS, FakeDiscord
+from tests.e2e.fake_discord import PERM_CREATE_PUBLIC_THREADS
 from tests.e2e.tournament_support import (
-    PostgresOpener,
     announcement,
+    both_backends,  # noqa: F401 (the fixture "both": the harness on SQLite, then PostgreSQL)
     people,
     play_all,
     play_out,
     threads,
     tournament,
 )
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def both(
-    request: pytest.FixtureRequest,
-    fake: FakeDiscord,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> AsyncIterator[Harness]:
-    """The harness on SQLite, then on PostgreSQL (the test's own schema)."""
-    if request.param == "postgres":
-        opener = type("Opener", (PostgresOpener,), {"url": request.getfixturevalue("pg_url")})
-        monkeypatch.setattr(conftest, "Store", opener)
-    h = Harness(fake, tmp_path / "gammon.db")
-    await h.start()
-    try:
-        expected = "PostgresStore" if request.param == "postgres" else "Store"
-        assert type(h.service.store).__name__ == expected
-        yield h
-    finally:
-        await h.stop()
 
 
 async def test_a_knockout_from_registration_to_the_podium(both: Harness) -> None:

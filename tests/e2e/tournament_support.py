@@ -3,8 +3,20 @@ an opened tournament match to its end through slash commands and buttons."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e import conftest
 from tests.e2e.conftest import Harness
-from tests.e2e.fake_discord import PERM_MANAGE_GUILD, FakeChannel, FakeMember, RecordedMessage
+from tests.e2e.fake_discord import (
+    PERM_MANAGE_GUILD,
+    FakeChannel,
+    FakeDiscord,
+    FakeMember,
+    RecordedMessage,
+)
 
 
 def people(h: Harness) -> tuple[FakeMember, list[FakeMember]]:
@@ -71,3 +83,24 @@ class PostgresOpener:
         from bot.storage.postgres import PostgresStore
 
         return await PostgresStore.open(cls.url)
+
+
+@pytest.fixture(params=["sqlite", "postgres"], name="both")
+async def both_backends(
+    request: pytest.FixtureRequest,
+    fake: FakeDiscord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> AsyncIterator[Harness]:
+    """The harness on SQLite, then on PostgreSQL (the test's own schema)."""
+    if request.param == "postgres":
+        opener = type("Opener", (PostgresOpener,), {"url": request.getfixturevalue("pg_url")})
+        monkeypatch.setattr(conftest, "Store", opener)
+    h = Harness(fake, tmp_path / "gammon.db")
+    await h.start()
+    try:
+        expected = "PostgresStore" if request.param == "postgres" else "Store"
+        assert type(h.service.store).__name__ == expected
+        yield h
+    finally:
+        await h.stop()
