@@ -11,7 +11,7 @@ import pytest
 
 from bot.competitions import Format, OutcomeKind, Pace, Phase
 from bot.dice import ScriptedRoller
-from bot.engine import ResultKind
+from bot.engine import MatchOptions, ResultKind
 from bot.errors import UserError
 from bot.reports import Player
 from bot.services import Services, build_services
@@ -416,3 +416,31 @@ async def test_an_event_with_a_start_time_draws_by_itself(world) -> None:
     [refused] = host.of(StartRefused)  # told once; the directors take it from there
     assert refused.event.id == lonely.id
     assert (await tournaments.event(lonely.id)).phase is Phase.REGISTRATION
+
+
+async def test_a_casual_game_beside_the_tournament_match_changes_nothing(world) -> None:
+    """The same two players finish a casual match in another channel while their event
+    match goes on: the event learns nothing from it (results come from its own match)."""
+    services, host, roller = world
+    tournaments = services.tournaments
+    roller.extend([3, 1] * 6)
+    event = await tournaments.create(
+        GUILD, CHANNEL, TD, "Beside", Format.KNOCKOUT, TournamentOptions(lengths=(1,))
+    )
+    for player in PLAYERS[:2]:
+        await tournaments.join(event.id, player, None)
+    await tournaments.start(event.id, GUILD, everyone_present)
+    [opened] = host.of(MatchOpened)
+    first, second = (next(p for p in PLAYERS if p.id == i) for i in opened.pairing.players)
+    casual = 777
+    await services.session.challenge(GUILD, casual, first, second, MatchOptions(length=1))
+    await services.session.accept(casual, second)
+    row = await services.session.store.live_match(casual)
+    on_roll = next(p for p in PLAYERS if p.id == row.player_ids[row.game.actor])
+    other = first if on_roll is second else second
+    await services.session.resign(casual, on_roll, ResultKind.BACKGAMMON)
+    await services.session.answer_resignation(casual, other, True)
+    await tournaments.settle()
+    [pairing] = await tournaments.store.pairings(event.id)
+    assert pairing.result is None and not host.of(EventFinished)
+    assert await services.session.store.live_match(opened.pairing.channel_id) is not None
