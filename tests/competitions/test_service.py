@@ -82,7 +82,7 @@ async def win(services: Services, roller: ScriptedRoller, opened: MatchOpened, w
     channel = opened.pairing.channel_id
     assert channel is not None
     row = await services.session.store.live_match(channel)
-    assert row is not None and row.game is not None
+    assert row is not None and row.game is not None and row.game.actor is not None
     actor = row.player_ids[row.game.actor]
     loser = next(p for p in PLAYERS if p.id in row.player_ids and p.id != winner)
     assert actor == loser.id, "the scripted opening roll put the loser on roll"
@@ -231,7 +231,7 @@ async def play_everything(
             played.add(opened.report.match.id)
             channel = opened.pairing.channel_id
             row = await services.session.store.live_match(channel)
-            assert row is not None and row.game is not None
+            assert row is not None and row.game is not None and row.game.actor is not None
             on_roll = row.player_ids[row.game.actor]
             other = row.player_ids[1 - row.game.actor]
             await services.session.resign(channel, Player(on_roll, "x"), ResultKind.BACKGAMMON)

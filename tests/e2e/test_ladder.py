@@ -10,6 +10,7 @@ from bot import ladders
 from tests.e2e.conftest import Harness
 from tests.e2e.tournament_support import (
     both_backends,  # noqa: F401 (the fixture "both": the harness on SQLite, then PostgreSQL)
+    ladder_cog,
     people,
     play_out,
     threads,
@@ -42,14 +43,14 @@ async def test_a_ladder_with_challenges_a_timeout_and_a_player_leaving(
     # Out of reach is refused privately; within reach, the challenge is posted.
     await (await ladder(h, carol, "challenge", opponent=alice.id)).response()
     posted = await h.fake.wait_for_message(
-        "games", lambda m: any(b.custom_id.startswith("ladder:") for b in m.buttons)
+        "games", lambda m: any((b.custom_id or "").startswith("ladder:") for b in m.buttons)
     )
     assert h.fake.would_ping(posted) == {f"user:{alice.id}"}
     stranger = await h.fake.click(bob, posted, "ladder:accept:1")
     assert await h.error_of(stranger)
     # Nobody answers within the week: carol takes alice's place, alice drops one.
     h.clock.advance(8 * 24 * 3600)
-    cog = h.bot.get_cog("Ladder")
+    cog = ladder_cog(h)
     await cog.tick()
     assert await ranking(h) == [carol.id, alice.id, bob.id, dave.id]
     await h.fake.wait_for_message("games", lambda m: "not answered in time" in (m.content or ""))

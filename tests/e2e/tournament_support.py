@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.records import MatchRow
+from cogs.ladder import Ladder
+from cogs.tournament import Tournament
 from tests.e2e import conftest
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import (
@@ -37,8 +40,29 @@ def threads(h: Harness) -> list[FakeChannel]:
 
 async def announcement(h: Harness) -> RecordedMessage:
     return await h.fake.wait_for_message(
-        "games", lambda m: any(b.custom_id.startswith("tourney:") for b in m.buttons)
+        "games", lambda m: any((b.custom_id or "").startswith("tourney:") for b in m.buttons)
     )
+
+
+def tournament_cog(h: Harness) -> Tournament:
+    assert h.bot is not None
+    cog = h.bot.get_cog("Tournament")
+    assert isinstance(cog, Tournament)
+    return cog
+
+
+def ladder_cog(h: Harness) -> Ladder:
+    assert h.bot is not None
+    cog = h.bot.get_cog("Ladder")
+    assert isinstance(cog, Ladder)
+    return cog
+
+
+async def live_row(h: Harness, channel: int) -> MatchRow:
+    """The live match of a channel, with a game and a player to act."""
+    row = await h.service.store.live_match(channel)
+    assert row is not None and row.game is not None and row.game.actor is not None
+    return row
 
 
 async def play_out(h: Harness, thread: FakeChannel, players: list[FakeMember]) -> int:
