@@ -36,10 +36,13 @@ from bot.present.notices import NO_DMS, NOT_HERE, SAVED_TEXT, SORRY_TEXT
 from bot.services import Services
 from bot.workers import quiet_collector
 from cogs.backgammon import Backgammon
+from cogs.ladder import AnswerButton, Ladder
 from cogs.picker import PickerButton, PickerSelect
 from cogs.puzzle import COMPONENTS as PUZZLE_COMPONENTS
 from cogs.puzzle import Puzzles
 from cogs.replies import Reply, safe_name
+from cogs.tournament import Tournament
+from cogs.tournament_posts import EntryButton
 from cogs.views import ActionButton
 from cogs.weblinks import LaunchButton
 from renderers import warm_up
@@ -205,11 +208,15 @@ class GammonBot(commands.Bot):
                 game_reviews=self.settings.game_reviews,
             )
             await self.add_cog(cog)
+            await self.add_cog(Tournament(self, self.services))
+            await self.add_cog(Ladder(self, self.services))
             if self.services.workers.in_process:
                 # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
                 # player (worker processes warm themselves when they start).
                 await asyncio.to_thread(warm_up)
-            self.add_dynamic_items(ActionButton, PickerButton, PickerSelect, LaunchButton)
+            self.add_dynamic_items(
+                ActionButton, PickerButton, PickerSelect, LaunchButton, EntryButton, AnswerButton
+            )
             await self.add_cog(Puzzles(self, self.services))  # /puzzle (issue 29)
             self.add_dynamic_items(*PUZZLE_COMPONENTS)
             quiet_collector()

@@ -2,8 +2,9 @@
 
 :class:`Services` holds them: the session (game actions under the channel's lock, with
 the computer opponent it owns), reviews (hints, analyses, dice), club life (rematches,
-threads, settings, reminders, match files) and puzzles (made from the server's finished
-games, listening to the session's facts). :func:`build_services` is the one place they are
+threads, settings, reminders, match files), puzzles (made from the server's finished
+games), tournaments and ladders (these listen to the session's facts to learn results).
+:func:`build_services` is the one place they are
 made, from the store, the workers, the roller, the settings and the clock; the bot's
 start-up, offline play and the tests all call it. Pure of Discord.
 """
@@ -16,13 +17,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.club import ClubService
+from bot.competitions.lifecycle import OVER
 from bot.dice import Roller
 from bot.facts import FactBus
+from bot.ladders import LadderService
 from bot.puzzle_service import PuzzleService
+from bot.puzzles.selection import TournamentStage
+from bot.records import MatchRow
 from bot.reports import SessionSettings
 from bot.reviews import ReviewService
 from bot.session import SessionService
 from bot.storage import Storage
+from bot.storage.competitions import CompetitionStore
+from bot.tournaments import TournamentService
 from bot.workers import Workers
 
 
@@ -34,6 +41,8 @@ class Services:
     reviews: ReviewService
     club: ClubService
     puzzles: PuzzleService
+    tournaments: TournamentService
+    ladders: LadderService
 
     @property
     def facts(self) -> FactBus:
@@ -71,7 +80,22 @@ def build_services(
     reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)
     club = ClubService(store, session, clock=clock)
     puzzles = PuzzleService(store, session.workers, session.facts, clock=clock)
-    return Services(session, reviews, club, puzzles)
+    competitions = CompetitionStore(store)
+    tournaments = TournamentService(competitions, session, clock=clock)
+    ladders = LadderService(competitions, session, clock=clock)
+
+    async def stage(row: MatchRow) -> TournamentStage | None:
+        """Whether ``row`` is a tournament's match, and whether that tournament is over."""
+        found = await competitions.pairing_of_match(row.id)
+        if found is None:
+            return None
+        event = await competitions.tournament(found[0])
+        running = event is not None and event.phase not in OVER
+        return TournamentStage.RUNNING if running else TournamentStage.ENDED
+
+    puzzles.tournament_stage = stage
+    tournaments.when_over.append(lambda row: puzzles.kick())
+    return Services(session, reviews, club, puzzles, tournaments, ladders)
 
 
 __all__ = ["Services", "build_services"]

@@ -35,6 +35,7 @@ from bot.engine import MatchOptions, ResultKind
 from bot.errors import Refusal, UserError
 from bot.i18n import _, language_of, say
 from bot.present import notices
+from bot.present import tournaments as tournament_words
 from bot.present.puzzle_words import kept_out_line
 from bot.records import Action, ClaimRule
 from bot.services import Services
@@ -421,6 +422,9 @@ class Backgammon(
         async def action(ctx: ActionContext) -> Report:
             if not interaction.permissions.manage_messages:
                 raise UserError(notices.MODERATORS_CANCEL)
+            events: Any = self.bot.get_cog("Tournament")  # a tournament match goes to its TDs
+            if events is not None and await events.refer_cancel(interaction.channel_id or 0):
+                raise UserError(tournament_words.CANCEL_REFERRED)
             user = player_of(interaction.user)
             return await self.session.act(interaction.channel_id or 0, user, Action.CANCEL, ctx)
 

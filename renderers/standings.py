@@ -560,10 +560,13 @@ def render_bracket(
             ys = [body_top + i * slot + slot // 2 for i in range(len(matches))]
         else:
             previous = centres[-1]
-            ys = [
-                (previous[2 * i] + previous[min(2 * i + 1, len(previous) - 1)]) // 2
-                for i in range(len(matches))
-            ]
+            if len(previous) >= 2 * len(matches):  # two matches feed each: between them
+                ys = [
+                    (previous[2 * i] + previous[min(2 * i + 1, len(previous) - 1)]) // 2
+                    for i in range(len(matches))
+                ]
+            else:  # a consolation's feed round: one match each, beside it
+                ys = [previous[min(i, len(previous) - 1)] for i in range(len(matches))]
         centres.append(ys)
 
     line = _line(th)
@@ -578,7 +581,11 @@ def render_bracket(
             _draw_match(p, match, box)
             if r + 1 < len(picture.rounds) or picture.champion is not None:
                 right, mid_x = box[2], box[2] + gutter // 2
-                target = centres[r + 1][i // 2] if r + 1 < len(picture.rounds) else cy
+                if r + 1 < len(picture.rounds):
+                    following = centres[r + 1]
+                    target = following[min(i * len(following) // len(matches), len(following) - 1)]
+                else:
+                    target = cy
                 p.line((right, cy, mid_x, cy), line, s(3))
                 p.line((mid_x, cy, mid_x, target), line, s(3))
                 p.line((mid_x, target, right + gutter, target), line, s(3))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.competitions import Format, Result
 from bot.dice import ScriptedRoller
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.records import (
@@ -24,6 +25,7 @@ from bot.records import (
 )
 from bot.session import Player, SessionService
 from bot.storage import Store, open_store
+from bot.storage.competitions import CompetitionStore, EntrantRow, PairingRow, TournamentOptions
 from bot.storage.copy import TABLES
 from bot.storage.pg_schema import MIGRATIONS as PG_MIGRATIONS
 from bot.storage.schema import MIGRATIONS
@@ -92,8 +94,33 @@ async def fill(path: Path) -> None:
         await store.quarantine(broken.match.id, 3.0)
         await store.save_guild_settings(GUILD, GuildSettings(threads=True, language="fr"))
         await store.save_user_settings(BOB.id, UserSettings(notify="idle", theme="dark"))
+        await fill_competitions(store)
     finally:
         await store.close()
+
+
+async def fill_competitions(store: Store) -> None:
+    """A tournament with entrants and a decided pairing, a TD role and a ladder."""
+    competitions = CompetitionStore(store)
+    event = await competitions.create_tournament(
+        guild_id=GUILD,
+        channel_id=1,
+        name="Friday KO",
+        format=Format.KNOCKOUT,
+        options=TournamentOptions(lengths=(3, 5)),
+        created_by=ALICE.id,
+        now=1.5,
+        rng_seed=7,
+    )
+    for at, player in enumerate((ALICE, BOB)):
+        await competitions.add_entrant(event.id, EntrantRow(player.id, player.name, 1500.0, at))
+    await competitions.add_pairings(event.id, [PairingRow("main:1:0", 1, ALICE.id, BOB.id, 3)])
+    await competitions.claim_pairing(event.id, "main:1:0", channel_id=7, opened_at=2, deadline=9)
+    await competitions.record_result(
+        event.id, "main:1:0", Result.walkover(ALICE.id, BOB.id), now=3.0, reason="no show"
+    )
+    await competitions.set_td_role(GUILD, 555)
+    await competitions.save_ladder(GUILD, 1, '{"ranking": [1, 2]}', None)
 
 
 async def dump(database: Path | str) -> dict[str, list[tuple]]:

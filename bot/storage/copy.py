@@ -1,10 +1,11 @@
 """Copy a whole database to another backend (``python -m bot copy-db SRC DEST``).
 
 Everything is copied with its ids: matches, events, game results, players, results against
-the computer, rating history and settings. The destination must be empty. Then every copied
-match is read back from the destination and its event log replayed (:mod:`bot.replay`):
-the state it rebuilds must be the state stored, so a copy that lost or garbled anything is
-caught before anyone plays on it.
+the computer, rating history, settings and competitions (tournaments, their entrants and
+pairings, ladders). The destination must be empty. Then every copied match is read back
+from the destination and its event log replayed (:mod:`bot.replay`): the state it rebuilds
+must be the state stored, so a copy that lost or garbled anything is caught before anyone
+plays on it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Protocol
 from bot.errors import UnreadableMatchError
 from bot.records import UNREADABLE
 from bot.replay import replay
+from bot.storage.competitions import COPY_TABLES as COMPETITION_TABLES
 from bot.storage.protocol import Storage
 from bot.storage.rows import MATCH_COLUMNS, PLAYER_COLUMNS
 
@@ -59,6 +61,7 @@ TABLES: tuple[tuple[str, str], ...] = (
         "id, guild_id, puzzle_id, channel_id, message_id, posted_at, reveal_at, revealed",
     ),
     ("puzzle_optouts", "user_id, since"),
+    *COMPETITION_TABLES,  # tournaments, entrants, pairings, settings, ladders
 )
 
 

@@ -236,6 +236,72 @@ MIGRATIONS: tuple[str, ...] = (
         since   DOUBLE PRECISION NOT NULL
     );
     """,
+    # 6: competitions (issue 28): tournaments, their entrants, their pairings with the match
+    # each became and its result (written once: the row's result columns are set only while
+    # empty, so two processes reporting one match advance the bracket once), the server's
+    # tournament-director role, and each server's ladder (its state as JSON, versioned).
+    """
+    CREATE TABLE tournaments (
+        id              BIGINT PRIMARY KEY,
+        guild_id        BIGINT NOT NULL,
+        channel_id      BIGINT NOT NULL,
+        name            TEXT NOT NULL,
+        format          TEXT NOT NULL,
+        phase           TEXT NOT NULL,
+        options         TEXT NOT NULL,
+        created_by      BIGINT NOT NULL,
+        created_at      DOUBLE PRECISION NOT NULL,
+        announcement_id BIGINT,
+        rng_seed        BIGINT NOT NULL,
+        version         INTEGER NOT NULL DEFAULT 1,
+        round_number    INTEGER NOT NULL DEFAULT 0,
+        paused_at       DOUBLE PRECISION
+    );
+    CREATE INDEX tournaments_by_guild ON tournaments (guild_id, phase);
+    CREATE TABLE tournament_entrants (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id       BIGINT NOT NULL,
+        name          TEXT NOT NULL,
+        rating        DOUBLE PRECISION,
+        joined_at     DOUBLE PRECISION NOT NULL,
+        checked_in    INTEGER NOT NULL DEFAULT 0,
+        seed          INTEGER,
+        withdrawn     INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_matches (
+        tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        match_key     TEXT NOT NULL,
+        round         INTEGER NOT NULL,
+        player_a      BIGINT NOT NULL,
+        player_b      BIGINT,
+        length        INTEGER NOT NULL,
+        match_id      BIGINT UNIQUE,
+        channel_id    BIGINT,
+        opened_at     DOUBLE PRECISION,
+        deadline      DOUBLE PRECISION,
+        reminders     TEXT NOT NULL DEFAULT '',
+        result_kind   TEXT,
+        winner        BIGINT,
+        loser         BIGINT,
+        score_won     INTEGER,
+        score_lost    INTEGER,
+        decided_by    BIGINT,
+        reason        TEXT,
+        decided_at    DOUBLE PRECISION,
+        PRIMARY KEY (tournament_id, match_key)
+    );
+    CREATE TABLE competition_settings (
+        guild_id   BIGINT PRIMARY KEY,
+        td_role_id BIGINT
+    );
+    CREATE TABLE ladders (
+        guild_id   BIGINT PRIMARY KEY,
+        channel_id BIGINT NOT NULL,
+        state      TEXT NOT NULL,
+        version    INTEGER NOT NULL DEFAULT 1
+    );
+    """,
 )
 
 __all__ = ["MIGRATIONS"]

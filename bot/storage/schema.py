@@ -241,6 +241,72 @@ MIGRATIONS: tuple[str, ...] = (
         since   REAL NOT NULL
     );
     """,
+    # 9: competitions (issue 28): tournaments, their entrants, their pairings with the match
+    # each became and its result (written once: the row's result columns are set only while
+    # empty, so two processes reporting one match advance the bracket once), the server's
+    # tournament-director role, and each server's ladder (its state as JSON, versioned).
+    """
+    CREATE TABLE tournaments (
+        id              INTEGER PRIMARY KEY,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        name            TEXT NOT NULL,
+        format          TEXT NOT NULL,
+        phase           TEXT NOT NULL,
+        options         TEXT NOT NULL,
+        created_by      INTEGER NOT NULL,
+        created_at      REAL NOT NULL,
+        announcement_id INTEGER,
+        rng_seed        INTEGER NOT NULL,
+        version         INTEGER NOT NULL DEFAULT 1,
+        round_number    INTEGER NOT NULL DEFAULT 0,
+        paused_at       REAL
+    );
+    CREATE INDEX tournaments_by_guild ON tournaments (guild_id, phase);
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id       INTEGER NOT NULL,
+        name          TEXT NOT NULL,
+        rating        REAL,
+        joined_at     REAL NOT NULL,
+        checked_in    INTEGER NOT NULL DEFAULT 0,
+        seed          INTEGER,
+        withdrawn     INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE TABLE tournament_matches (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        match_key     TEXT NOT NULL,
+        round         INTEGER NOT NULL,
+        player_a      INTEGER NOT NULL,
+        player_b      INTEGER,
+        length        INTEGER NOT NULL,
+        match_id      INTEGER UNIQUE,
+        channel_id    INTEGER,
+        opened_at     REAL,
+        deadline      REAL,
+        reminders     TEXT NOT NULL DEFAULT '',
+        result_kind   TEXT,
+        winner        INTEGER,
+        loser         INTEGER,
+        score_won     INTEGER,
+        score_lost    INTEGER,
+        decided_by    INTEGER,
+        reason        TEXT,
+        decided_at    REAL,
+        PRIMARY KEY (tournament_id, match_key)
+    );
+    CREATE TABLE competition_settings (
+        guild_id   INTEGER PRIMARY KEY,
+        td_role_id INTEGER
+    );
+    CREATE TABLE ladders (
+        guild_id   INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL,
+        state      TEXT NOT NULL,
+        version    INTEGER NOT NULL DEFAULT 1
+    );
+    """,
 )
 
 

@@ -313,3 +313,21 @@ def test_picture_matches_its_golden(filename: str) -> None:
     far = sum(1 for pixel in diff.convert("L").tobytes() if pixel > 64)
     assert mean < 1.5, f"{filename}: mean difference {mean:.2f}"
     assert far < 0.005 * actual.width * actual.height, f"{filename}: {far} pixels differ"
+
+
+@pytest.mark.parametrize("players", [5, 7, 8, 12, 16])
+def test_a_progressive_consolation_bracket_is_drawn_round_after_round(players: int) -> None:
+    """A consolation's feed rounds have as many matches as the round before (a newcomer
+    meets each winner): drawing it used to index past the previous round's column (the
+    picture after round 1 of an 8-player knockout with consolation raised IndexError)."""
+    event = Knockout(tuple(range(1, players + 1)), consolation=True, lengths=(1,))
+    while not event.finished:
+        for match in event.ready():
+            top, bottom = match.top.player, match.bottom.player
+            assert top is not None and bottom is not None
+            event = event.record(match.key, Result.played(top, bottom, (1, 0)))
+        for section in (Section.MAIN, Section.CONSOLATION):
+            if event.section(section):
+                picture = knockout_picture(event, names={}, title="KO", section=section)
+                with Image.open(io.BytesIO(render_bracket(picture))) as image:
+                    assert image.size[0] == 1000

@@ -48,9 +48,9 @@ async def test_the_real_command_tree_is_accepted_by_discords_contract(harness: H
     descriptions) is synced through the strict fake. It used to declare ``match`` up to
     2^62: Discord refused the whole sync (50035) and the bot could not start."""
     h = harness
-    trees = h.fake.commands(h.fake.guild.id)
-    assert sorted(t["name"] for t in trees) == ["backgammon", "puzzle"]
-    tree = next(t for t in trees if t["name"] == "backgammon")
+    trees = {t["name"]: t for t in h.fake.commands(h.fake.guild.id)}
+    assert sorted(trees) == ["backgammon", "ladder", "puzzle", "tournament"]
+    tree = trees["backgammon"]
     assert [e for e in h.fake.errors if "/commands" in e.path] == []
     options = _walk(tree["options"])
     bounds = [o[k] for o in options for k in ("min_value", "max_value") if k in o]
@@ -60,9 +60,17 @@ async def test_the_real_command_tree_is_accepted_by_discords_contract(harness: H
     assert match["max_value"] == MAX_SAFE_INTEGER
     french = {o["name"]: (o.get("name_localizations") or {}).get("fr") for o in options}
     assert french["settings"] == "réglages"  # the French names went along, and were kept
-    puzzle = next(t for t in trees if t["name"] == "puzzle")
+    puzzle = trees["puzzle"]
     assert (puzzle.get("name_localizations") or {}).get("fr") == "problème"
-    check_request("PUT", "/api/v10/applications/1/guilds/2/commands", trees)
+    events = trees["tournament"]
+    assert (events.get("name_localizations") or {}).get("fr") == "tournoi"
+    french_events = {
+        o["name"]: (o.get("name_localizations") or {}).get("fr") for o in _walk(events["options"])
+    }
+    # Every name is French, but for the words French writes the same (format, pause...).
+    same = {"format", "consolation", "pause"}
+    assert [name for name, fr in french_events.items() if not fr and name not in same] == []
+    check_request("PUT", "/api/v10/applications/1/guilds/2/commands", list(trees.values()))
 
 
 @pytest.mark.parametrize(
@@ -131,7 +139,8 @@ async def test_a_sync_that_fails_for_a_while_is_retried(
     await h.start()
     try:
         assert rule.hits == count
-        assert sorted(c["name"] for c in fake.commands(fake.guild.id)) == ["backgammon", "puzzle"]
+        names = sorted(c["name"] for c in fake.commands(fake.guild.id))
+        assert names == ["backgammon", "ladder", "puzzle", "tournament"]
     finally:
         await h.stop()
 

@@ -1,0 +1,310 @@
+"""Tournaments in words: the announcement, a match opened, reminders, decisions, the podium.
+
+The tournament service tells typed news (:mod:`bot.tournament_news`); these functions turn
+it into :class:`~bot.i18n.Text` for the server's language. Names and mentions come in
+already escaped from the front end (``mention(user_id)`` gives ``<@id>`` on Discord);
+times are Unix seconds, shown with Discord's own time markup by the caller's ``when``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from bot.competitions import Format, OutcomeKind, Pace, Phase, Result, Verdict
+from bot.i18n import Text, _, say
+from bot.storage.competition_rows import PairingRow, TournamentRow
+
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+FORMAT_WORDS: dict[Format, Text] = {
+    Format.KNOCKOUT: _("knockout"),
+    Format.SWISS: _("Swiss"),
+    Format.ROUND_ROBIN: _("round robin"),
+    Format.LADDER: _("ladder"),
+}
+PHASE_WORDS: dict[Phase, Text] = {
+    Phase.DRAFT: _("being set up"),
+    Phase.REGISTRATION: _("open for registration"),
+    Phase.CHECK_IN: _("check-in open"),
+    Phase.RUNNING: _("under way"),
+    Phase.FINISHED: _("finished"),
+    Phase.CANCELLED: _("cancelled"),
+}
+VERDICT_WORDS: dict[str, Text] = {
+    Verdict.DOUBLE_FORFEIT.value: _("neither player moved before the deadline"),
+    Verdict.WALKOVER.value: _("one player never moved before the deadline"),
+    Verdict.TIMEOUT.value: _("the match waited on one player too long at the deadline"),
+    "idle": _("the loser kept the match waiting past the idle limit"),
+}
+
+Mention = Callable[[int], str]
+
+
+def _lengths(lengths: Sequence[int]) -> str:
+    return ", ".join(str(n) for n in lengths)
+
+
+def announcement(
+    row: TournamentRow, entrants: Sequence[str], when: Callable[[float], str], language: str
+) -> str:
+    """The event's announcement: format, lengths, pace, entrants, and what to do."""
+    options = row.options
+    pace = (
+        _("live: {minutes} minutes a point", minutes=f"{options.per_point_minutes:g}")
+        if options.pace is Pace.LIVE
+        else _("correspondence: {hours} hours a round", hours=f"{options.round_hours:g}")
+    )
+    lines = [
+        say(
+            _(
+                "🏆 **{name}** (#{number}): {format}, {phase}",
+                name=row.name,
+                number=row.id,
+                format=say(FORMAT_WORDS[row.format], language),
+                phase=say(PHASE_WORDS[row.phase], language),
+            ),
+            language,
+        ),
+        say(
+            _(
+                "Match lengths by round, up to the final: {lengths} points. Crawford, rated.",
+                lengths=_lengths(options.lengths),
+            ),
+            language,
+        ),
+        say(pace, language),
+    ]
+    if options.starts_at is not None and row.phase in (Phase.REGISTRATION, Phase.CHECK_IN):
+        lines.append(say(_("The draw is made {time}.", time=when(options.starts_at)), language))
+    if options.consolation and row.format is Format.KNOCKOUT:
+        lines.append(say(_("With a consolation bracket for first-round losers."), language))
+    if options.check_in:
+        lines.append(say(_("Check in before the start, or you will be dropped."), language))
+    lines.append(
+        say(
+            _("Entrants ({count}): {names}", count=len(entrants), names=", ".join(entrants) or "-"),
+            language,
+        )
+    )
+    if row.phase in (Phase.REGISTRATION, Phase.CHECK_IN):
+        lines.append(say(_("Join or leave with the buttons below."), language))
+    return "\n".join(lines)
+
+
+def match_opened(
+    row: TournamentRow, pairing: PairingRow, mention: Mention, deadline: str, in_thread: bool
+) -> Text:
+    assert pairing.b is not None
+    text = _(
+        "**{name}**: {first} vs {second}, {length}-point match. Play it by {deadline}.",
+        name=row.name,
+        first=mention(pairing.a),
+        second=mention(pairing.b),
+        length=pairing.length,
+        deadline=deadline,
+    )
+    return text if in_thread else _("{text} (No thread could be opened: play here.)", text=text)
+
+
+def match_opened_in(
+    row: TournamentRow, pairing: PairingRow, names: Mapping[int, str], thread: str
+) -> Text:
+    assert pairing.b is not None
+    return _(
+        "{first} vs {second} is on in {thread}.",
+        first=names.get(pairing.a, str(pairing.a)),
+        second=names.get(pairing.b, str(pairing.b)),
+        thread=thread,
+    )
+
+
+def reminder(row: TournamentRow, pairing: PairingRow, mention: Mention, deadline: str) -> Text:
+    return _(
+        "⏰ **{name}**: {players}, your match must be finished by {deadline}.",
+        name=row.name,
+        players=" ".join(mention(p) for p in pairing.players),
+        deadline=deadline,
+    )
+
+
+def referred(
+    row: TournamentRow, pairing: PairingRow, names: Mapping[int, str], verdict: Verdict | None
+) -> Text:
+    players = " vs ".join(names.get(p, str(p)) for p in pairing.players)
+    if verdict is Verdict.REFER_TO_TD:
+        return _(
+            "**{name}**: {players} is past its deadline and both players were active. "
+            "Directors: /tournament extend or /tournament decide.",
+            name=row.name,
+            players=players,
+        )
+    return _(
+        "**{name}**: {players} needs a director's ruling: /tournament decide.",
+        name=row.name,
+        players=players,
+    )
+
+
+def result_words(result: Result, names: Mapping[int, str]) -> Text:
+    def name(player: int | None) -> str:
+        return names.get(player or 0, str(player))
+
+    if result.kind is OutcomeKind.DOUBLE_FORFEIT:
+        return _("double forfeit: nobody goes on")
+    if result.kind is OutcomeKind.WALKOVER:
+        return _("{winner} wins by walkover (unrated)", winner=name(result.winner))
+    if result.kind is OutcomeKind.BYE:
+        return _("{winner} has a bye", winner=name(result.winner))
+    assert result.score is not None
+    return _(
+        "{winner} beats {loser} {won}-{lost}",
+        winner=name(result.winner),
+        loser=name(result.loser),
+        won=result.score[0],
+        lost=result.score[1],
+    )
+
+
+def decided(
+    row: TournamentRow,
+    pairing: PairingRow,
+    result: Result,
+    names: Mapping[int, str],
+    director: str | None,
+    reason: str,
+    language: str,
+) -> Text:
+    words = say(result_words(result, names), language)
+    if director is None:
+        why = say(VERDICT_WORDS.get(reason, _("the deadline passed")), language)
+        return _("**{name}**: {result}: {why}.", name=row.name, result=words, why=why)
+    return _(
+        "**{name}**: {director} decided: {result}. Reason: {reason}",
+        name=row.name,
+        director=director,
+        result=words,
+        reason=reason,
+    )
+
+
+def round_over(row: TournamentRow, number: int) -> Text:
+    return _("**{name}**: round {number} is complete.", name=row.name, number=number)
+
+
+def podium(
+    row: TournamentRow, placings: Sequence[tuple[int, int]], names: Mapping[int, str]
+) -> Text:
+    places = "  ".join(
+        f"{MEDALS.get(place, str(place))} {names.get(player, str(player))}"
+        for place, player in placings
+    )
+    return _(
+        "🏆 **{name}** is over. {places}\nEvery match's file and dice secret are attached.",
+        name=row.name,
+        places=places,
+    )
+
+
+def start_refused(row: TournamentRow, why: str) -> Text:
+    return _(
+        "**{name}** could not start at its time: {why} Directors: /tournament start when ready.",
+        name=row.name,
+        why=why,
+    )
+
+
+def cancelled(row: TournamentRow, director: str) -> Text:
+    return _("**{name}** was cancelled by {director}.", name=row.name, director=director)
+
+
+def status_line(row: TournamentRow, language: str) -> str:
+    return say(
+        _(
+            "#{number} {name}: {format}, {phase}",
+            number=row.id,
+            name=row.name,
+            format=say(FORMAT_WORDS[row.format], language),
+            phase=say(PHASE_WORDS[row.phase], language),
+        ),
+        language,
+    )
+
+
+CANCEL_REFERRED = _(
+    "This is a tournament match: it is not voided. The tournament directors rule on it with "
+    "/tournament decide (they have been told)."
+)
+NOT_DIRECTOR = _(
+    "Only tournament directors can do that: members with Manage Server, or the role the "
+    "server set with /tournament directors."
+)
+
+
+def entry_done(action: str, name: str) -> Text:
+    """The private answer to Join, Leave or Check in."""
+    if action == "join":
+        return _("You are in **{name}**. The draw is made when it starts.", name=name)
+    if action == "leave":
+        return _("You have left **{name}**.", name=name)
+    return _("You are checked in for **{name}**.", name=name)
+
+
+NO_EVENT = _("There is no tournament open here. A director starts one with /tournament create.")
+BAD_LENGTHS = _("Write the match lengths as numbers from 1 to 25, like 5,5,7,9.")
+
+__all__ = [
+    "CANCEL_REFERRED",
+    "MEDALS",
+    "announcement",
+    "decided",
+    "match_opened",
+    "podium",
+    "referred",
+    "reminder",
+    "round_over",
+]
+
+
+# --- the ladder ------------------------------------------------------------------------------
+
+
+def ladder_challenge(challenger: str, defender: str, accept_by: str) -> Text:
+    return _(
+        "🪜 {challenger} challenges {defender} on the ladder. {defender}: accept or refuse by "
+        "{accept_by}; no answer by then gives the place to {challenger}.",
+        challenger=challenger,
+        defender=defender,
+        accept_by=accept_by,
+    )
+
+
+def ladder_opened(first: str, second: str, length: int, play_by: str) -> Text:
+    return _(
+        "🪜 Ladder match: {first} vs {second}, {length} points. Play it by {play_by}.",
+        first=first,
+        second=second,
+        length=length,
+        play_by=play_by,
+    )
+
+
+def ladder_result(result_words: str, reason: str) -> Text:
+    if reason == "refused":
+        return _("🪜 Challenge refused: {result}. The ladder is updated.", result=result_words)
+    if reason == "timeout":
+        return _(
+            "🪜 Challenge not answered in time: {result}. The ladder is updated.",
+            result=result_words,
+        )
+    return _("🪜 {result}. The ladder is updated.", result=result_words)
+
+
+def ladder_left(name: str) -> Text:
+    return _("🪜 {name} has left the ladder; everyone below moves up.", name=name)
+
+
+LADDER_TITLE = _("Ladder")
+LADDER_JOINED = _("You are on the ladder, at the bottom. Challenge someone above you.")
+LADDER_EMPTY = _("This server has no ladder yet: /ladder join starts it.")
+LADDER_ANSWERED = _("Answered.")
+LADDER_CHALLENGED = _("Challenge sent.")
