@@ -80,13 +80,60 @@ class Refusal(StrEnum):
     STORE_IN_DOUBT = "store-in-doubt"
 
 
+class CompetitionRefusal(StrEnum):
+    """Every refusal of the tournaments, the ladder and their directors' tools, the
+    competition core's rules among them (:mod:`bot.competition_refusals` names the core's
+    errors; ``bot.present.refusals`` words each)."""
+
+    # the competition core's rules
+    CANNOT_NOW = "cannot-now"
+    REGISTRATION_CLOSED = "registration-closed"
+    EVENT_FULL = "event-full"
+    ALREADY_IN = "already-in"
+    NOT_ENTERED = "not-entered"
+    TOO_FEW_PLAYERS = "too-few-players"
+    ROUND_INCOMPLETE = "round-incomplete"
+    LATE_ENTRY_CLOSED = "late-entry-closed"
+    MATCH_NOT_READY = "match-not-ready"
+    RESULT_CONFLICT = "result-conflict"
+    RESULT_MISFIT = "result-misfit"
+    UNKNOWN_MATCH = "unknown-match"
+    NOT_ON_LADDER = "not-on-ladder"
+    OUT_OF_REACH = "out-of-reach"
+    CHALLENGE_LIMIT = "challenge-limit"
+    CHALLENGE_CLOSED = "challenge-closed"
+    NOT_YOUR_CHALLENGE = "not-your-challenge"
+    # the tournament service
+    NO_TOURNAMENT = "no-tournament"  # number
+    NAME_NEEDED = "name-needed"
+    LADDER_NOT_TOURNAMENT = "ladder-not-tournament"
+    ALREADY_JOINED = "already-joined"
+    EVENT_CHANGED = "event-changed"
+    EVENT_STARTED = "event-started"
+    ALREADY_DECIDED = "already-decided"
+    # the directors' tools
+    NOT_RUNNING = "not-running"
+    NO_MATCH_TO_DECIDE = "no-match-to-decide"
+    SAY_WHY = "say-why"
+    OWN_MATCH = "own-match"
+    EXTEND_RANGE = "extend-range"
+    NOTHING_TO_EXTEND = "nothing-to-extend"
+    NOT_JOINED = "not-joined"
+    NOT_IN_EVENT = "not-in-event"
+    ALREADY_OVER = "already-over"
+    NEW_PLAYER_IN = "new-player-in"
+    ONLY_UNDECIDED = "only-undecided"
+    # the ladder service
+    LEFT_LADDER = "left-ladder"
+
+
 class Name(str):
     """A person's name among a refusal's parameters: the front end formats it its way."""
 
     __slots__ = ()
 
 
-Reason = Refusal | EngineErrorCode
+Reason = Refusal | CompetitionRefusal | EngineErrorCode
 
 
 class UserError(Exception):
@@ -105,7 +152,7 @@ class UserError(Exception):
         self.params: dict[str, Any] = dict(params)
         if reason is None:
             reason = self.default
-        if isinstance(reason, Refusal | EngineErrorCode):
+        if isinstance(reason, Refusal | CompetitionRefusal | EngineErrorCode):
             self.reason = reason
         else:
             self.text = reason

@@ -108,6 +108,9 @@ BUTTON_LABELS: dict[Action, Text] = {
     Action.RESIGN_REJECT: _("Reject"),
     Action.REMATCH: _("Rematch"),
 }
+# A ladder challenge's answers, and a tournament announcement's entry buttons.
+LADDER_LABELS: dict[str, Text] = {"accept": BUTTON_LABELS[Action.ACCEPT], "refuse": _("Refuse")}
+ENTRY_LABELS: dict[str, Text] = {"join": _("Join"), "leave": _("Leave"), "checkin": _("Check in")}
 NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
 
 # --- the terminal (offline play) ------------------------------------------------------------

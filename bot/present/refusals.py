@@ -1,13 +1,16 @@
 """Refusals in the player's words: a sentence for every engine error code and for every
-refusal of the session layer (:class:`bot.errors.Refusal`)."""
+refusal of the session layer (:class:`bot.errors.Refusal`); the tournaments' and the
+ladder's (:class:`bot.errors.CompetitionRefusal`) are worded in
+:mod:`bot.present.tournaments`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
 from bot.engine import EngineError, EngineErrorCode
-from bot.errors import Name, Refusal, UserError
+from bot.errors import CompetitionRefusal, Name, Refusal, UserError
 from bot.i18n import Text, _, join
+from bot.present.tournaments import COMPETITION_REFUSALS
 from bot.present.words import minutes_words
 
 Code = EngineErrorCode
@@ -230,6 +233,8 @@ def refusal(error: UserError, display: Callable[[str], str] = str) -> Text | str
     }
     if isinstance(reason, EngineErrorCode):
         return engine_sentence(reason, params)
+    if isinstance(reason, CompetitionRefusal):
+        return Text(COMPETITION_REFUSALS[reason].msgid, params)
     for key, speak in _SPOKEN.items():
         if key in params:
             params[key] = speak(params[key])
