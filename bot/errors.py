@@ -73,6 +73,20 @@ class Refusal(StrEnum):
     ANALYSIS_COOLDOWN = "analysis-cooldown"  # seconds
     ANALYSIS_FINISHED_ONLY = "analysis-finished-only"
     NO_SUCH_PUBLIC = "no-such-public"  # public
+    # puzzles
+    PUZZLE_GONE = "puzzle-gone"
+    NO_PUZZLES_YET = "no-puzzles-yet"
+    SEEN_EVERY_PUZZLE = "seen-every-puzzle"
+    NO_PUZZLE_TO_ANSWER = "no-puzzle-to-answer"
+    ANSWER_WITH_BUTTONS = "answer-with-buttons"
+    PICK_DAILY_TIME = "pick-daily-time"
+    DAILY_TIME_FORMAT = "daily-time-format"
+    DAILY_CHANNEL = "daily-channel"
+    DAILY_PUZZLE_OVER = "daily-puzzle-over"
+    # the Activity
+    NOT_YOUR_MOVE = "not-your-move"
+    BOARD_CHANGED = "board-changed"
+    MOVE_NOT_LEGAL_NOW = "move-not-legal-now"
     # the store
     CHANNEL_BUSY = "channel-busy"
     CONFLICT = "conflict"

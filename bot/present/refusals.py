@@ -198,6 +198,25 @@ REFUSALS: dict[Refusal, Text] = {
         "No match here used the public value {public}. Copy it from the message "
         "that ended the match."
     ),
+    Refusal.PUZZLE_GONE: _("This puzzle is gone. Ask for another with /puzzle get."),
+    Refusal.NO_PUZZLES_YET: _(
+        "This server has no puzzles yet: they come from finished games, "
+        "once analysed. Play a match and come back."
+    ),
+    Refusal.SEEN_EVERY_PUZZLE: _(
+        "You have seen every puzzle of this server. New ones come from new games."
+    ),
+    Refusal.NO_PUZZLE_TO_ANSWER: _("You have no puzzle to answer. Ask for one with /puzzle get."),
+    Refusal.ANSWER_WITH_BUTTONS: _("Answer this puzzle with the buttons under its board."),
+    Refusal.PICK_DAILY_TIME: _("Choose a time between 00:00 and 23:59 (UTC)."),
+    Refusal.DAILY_TIME_FORMAT: _("Write the time as HH:MM, for example 18:30 (UTC)."),
+    Refusal.DAILY_CHANNEL: _("Choose the channel for the daily puzzle."),
+    Refusal.DAILY_PUZZLE_OVER: _(
+        "This daily puzzle is over and its answer is out. Try /puzzle get."
+    ),
+    Refusal.NOT_YOUR_MOVE: _("It is not your turn to move."),
+    Refusal.BOARD_CHANGED: _("The board has changed: look again."),
+    Refusal.MOVE_NOT_LEGAL_NOW: _("That move is not legal now."),
     Refusal.CHANNEL_BUSY: _(
         "This channel already has a game or a challenge. Finish it first, or play in another "
         "channel or thread."
