@@ -1,11 +1,12 @@
 """Errors the session layer raises for the player: typed refusals, never sentences.
 
-A refusal is a :class:`Refusal` (or an engine's :class:`~bot.engine.EngineErrorCode`) with
-its parameters, the facts it names: ``UserError(Refusal.NOT_YOUR_TURN, player=Name("bob"))``.
-The words are chosen by the front end that shows it, in its reader's language
-(:func:`bot.present.refusal`), with names formatted its way (a :class:`Name` parameter is a
-person's name: escaped for Discord, plain in a terminal). A front end's own refusals (a
-failed permission check, a stale picker) may still carry finished words in ``text``.
+A refusal is a :class:`Refusal` (or an engine's :class:`~bot.engine.EngineErrorCode`, or a
+tournament's or the ladder's :class:`CompetitionRefusal`) with its parameters, the facts it
+names: ``UserError(Refusal.NOT_YOUR_TURN, player=Name("bob"))``. The words are chosen by the
+front end that shows it, in its reader's language (:func:`bot.present.refusal`), with names
+formatted its way (a :class:`Name` parameter is a person's name: escaped for Discord, plain
+in a terminal). A front end's own refusals (a failed permission check, a stale picker) may
+still carry finished words in ``text``.
 
 The command layer shows the refusal privately (ephemerally) and changes nothing; any other
 exception is a bug, logged and answered with a generic apology. ``str(error)`` is a terse
@@ -22,7 +23,8 @@ from bot.i18n import Text
 
 
 class Refusal(StrEnum):
-    """Every refusal of the session layer, by name (``bot.present.refusals`` words each)."""
+    """Every refusal of the session layer and of the puzzle and Activity services, by name
+    (``bot.present.refusals`` words each)."""
 
     # challenges and starting
     SELF_CHALLENGE = "self-challenge"
