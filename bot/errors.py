@@ -1,11 +1,12 @@
 """Errors the session layer raises for the player: typed refusals, never sentences.
 
-A refusal is a :class:`Refusal` (or an engine's :class:`~bot.engine.EngineErrorCode`) with
-its parameters, the facts it names: ``UserError(Refusal.NOT_YOUR_TURN, player=Name("bob"))``.
-The words are chosen by the front end that shows it, in its reader's language
-(:func:`bot.present.refusal`), with names formatted its way (a :class:`Name` parameter is a
-person's name: escaped for Discord, plain in a terminal). A front end's own refusals (a
-failed permission check, a stale picker) may still carry finished words in ``text``.
+A refusal is a :class:`Refusal` (or an engine's :class:`~bot.engine.EngineErrorCode`, or a
+tournament's or the ladder's :class:`CompetitionRefusal`) with its parameters, the facts it
+names: ``UserError(Refusal.NOT_YOUR_TURN, player=Name("bob"))``. The words are chosen by the
+front end that shows it, in its reader's language (:func:`bot.present.refusal`), with names
+formatted its way (a :class:`Name` parameter is a person's name: escaped for Discord, plain
+in a terminal). A front end's own refusals (a failed permission check, a stale picker) may
+still carry finished words in ``text``.
 
 The command layer shows the refusal privately (ephemerally) and changes nothing; any other
 exception is a bug, logged and answered with a generic apology. ``str(error)`` is a terse
@@ -22,7 +23,8 @@ from bot.i18n import Text
 
 
 class Refusal(StrEnum):
-    """Every refusal of the session layer, by name (``bot.present.refusals`` words each)."""
+    """Every refusal of the session layer and of the puzzle and Activity services, by name
+    (``bot.present.refusals`` words each)."""
 
     # challenges and starting
     SELF_CHALLENGE = "self-challenge"
@@ -73,11 +75,72 @@ class Refusal(StrEnum):
     ANALYSIS_COOLDOWN = "analysis-cooldown"  # seconds
     ANALYSIS_FINISHED_ONLY = "analysis-finished-only"
     NO_SUCH_PUBLIC = "no-such-public"  # public
+    # puzzles
+    PUZZLE_GONE = "puzzle-gone"
+    NO_PUZZLES_YET = "no-puzzles-yet"
+    SEEN_EVERY_PUZZLE = "seen-every-puzzle"
+    NO_PUZZLE_TO_ANSWER = "no-puzzle-to-answer"
+    ANSWER_WITH_BUTTONS = "answer-with-buttons"
+    PICK_DAILY_TIME = "pick-daily-time"
+    DAILY_TIME_FORMAT = "daily-time-format"
+    DAILY_CHANNEL = "daily-channel"
+    DAILY_PUZZLE_OVER = "daily-puzzle-over"
+    # the Activity
+    NOT_YOUR_MOVE = "not-your-move"
+    BOARD_CHANGED = "board-changed"
+    MOVE_NOT_LEGAL_NOW = "move-not-legal-now"
     # the store
     CHANNEL_BUSY = "channel-busy"
     CONFLICT = "conflict"
     STORE_DOWN = "store-down"
     STORE_IN_DOUBT = "store-in-doubt"
+
+
+class CompetitionRefusal(StrEnum):
+    """Every refusal of the tournaments, the ladder and their directors' tools, the
+    competition core's rules among them (:mod:`bot.competition_refusals` names the core's
+    errors; ``bot.present.refusals`` words each)."""
+
+    # the competition core's rules
+    CANNOT_NOW = "cannot-now"
+    REGISTRATION_CLOSED = "registration-closed"
+    EVENT_FULL = "event-full"
+    ALREADY_IN = "already-in"
+    NOT_ENTERED = "not-entered"
+    TOO_FEW_PLAYERS = "too-few-players"
+    ROUND_INCOMPLETE = "round-incomplete"
+    LATE_ENTRY_CLOSED = "late-entry-closed"
+    MATCH_NOT_READY = "match-not-ready"
+    RESULT_CONFLICT = "result-conflict"
+    RESULT_MISFIT = "result-misfit"
+    UNKNOWN_MATCH = "unknown-match"
+    NOT_ON_LADDER = "not-on-ladder"
+    OUT_OF_REACH = "out-of-reach"
+    CHALLENGE_LIMIT = "challenge-limit"
+    CHALLENGE_CLOSED = "challenge-closed"
+    NOT_YOUR_CHALLENGE = "not-your-challenge"
+    # the tournament service
+    NO_TOURNAMENT = "no-tournament"  # number
+    NAME_NEEDED = "name-needed"
+    LADDER_NOT_TOURNAMENT = "ladder-not-tournament"
+    ALREADY_JOINED = "already-joined"
+    EVENT_CHANGED = "event-changed"
+    EVENT_STARTED = "event-started"
+    ALREADY_DECIDED = "already-decided"
+    # the directors' tools
+    NOT_RUNNING = "not-running"
+    NO_MATCH_TO_DECIDE = "no-match-to-decide"
+    SAY_WHY = "say-why"
+    OWN_MATCH = "own-match"
+    EXTEND_RANGE = "extend-range"
+    NOTHING_TO_EXTEND = "nothing-to-extend"
+    NOT_JOINED = "not-joined"
+    NOT_IN_EVENT = "not-in-event"
+    ALREADY_OVER = "already-over"
+    NEW_PLAYER_IN = "new-player-in"
+    ONLY_UNDECIDED = "only-undecided"
+    # the ladder service
+    LEFT_LADDER = "left-ladder"
 
 
 class Name(str):
@@ -86,7 +149,7 @@ class Name(str):
     __slots__ = ()
 
 
-Reason = Refusal | EngineErrorCode
+Reason = Refusal | CompetitionRefusal | EngineErrorCode
 
 
 class UserError(Exception):
@@ -105,7 +168,7 @@ class UserError(Exception):
         self.params: dict[str, Any] = dict(params)
         if reason is None:
             reason = self.default
-        if isinstance(reason, Refusal | EngineErrorCode):
+        if isinstance(reason, Refusal | CompetitionRefusal | EngineErrorCode):
             self.reason = reason
         else:
             self.text = reason

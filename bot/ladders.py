@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from bot.competition_refusals import refused
 from bot.competitions import (
     Challenge,
     ChallengeState,
@@ -33,9 +34,8 @@ from bot.competitions import (
     decide_at_deadline,
 )
 from bot.engine import MatchOptions
-from bot.errors import ConflictError, UserError
+from bot.errors import CompetitionRefusal, ConflictError, UserError
 from bot.facts import Fact, MatchOver
-from bot.i18n import _
 from bot.reports import Player, Report
 from bot.session import SessionService
 from bot.storage.competitions import CompetitionStorage
@@ -163,12 +163,6 @@ class NoLadderHost:
         return True
 
 
-def _refuse(error: CompetitionError) -> UserError:
-    from bot.present.competitions import competition_refusal
-
-    return UserError(competition_refusal(error))
-
-
 Change = Callable[[LadderState], LadderState]
 
 
@@ -209,7 +203,7 @@ class LadderService:
             try:
                 after = change(before)
             except CompetitionError as exc:
-                raise _refuse(exc) from exc
+                raise refused(exc) from exc
             try:
                 await self.store.save_ladder(guild_id, after.channel_id, after.dumps(), version)
             except ConflictError:
@@ -236,7 +230,7 @@ class LadderService:
     async def challenge(self, guild_id: int, challenger: Player, defender: int) -> LadderState:
         if not await self.host.present(guild_id, defender):
             await self.leave(guild_id, defender)
-            raise UserError(_("That player has left the server and the ladder."))
+            raise UserError(CompetitionRefusal.LEFT_LADDER)
         issued: list[Challenge] = []
 
         def change(state: LadderState) -> LadderState:

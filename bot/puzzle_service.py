@@ -23,7 +23,7 @@
   twice, and a post claimed but not sent is sent on the next tick.
 
 Pure of Discord. Words live in :mod:`bot.present.puzzles` and
-:mod:`bot.present.puzzle_words`.
+:mod:`bot.present.puzzle_words`; refusals are typed (:class:`bot.errors.Refusal`).
 """
 
 from __future__ import annotations
@@ -38,10 +38,8 @@ from datetime import UTC, datetime
 
 from bot.computer import ComputerPlayer
 from bot.engine import EngineError, MatchOptions
-from bot.errors import UserError
+from bot.errors import Refusal, UserError
 from bot.facts import Fact, FactBus, MatchOver
-from bot.i18n import _
-from bot.present.refusals import engine_error
 from bot.puzzles import (
     CubeAnswer,
     Glicko,
@@ -279,11 +277,11 @@ class PuzzleService:
     async def _load(self, guild_id: int, puzzle_id: int, checked: bool) -> Puzzle:
         stored = await self.puzzles.puzzle(puzzle_id)
         if stored is None or stored.guild_id != guild_id:
-            raise UserError(_("This puzzle is gone. Ask for another with /puzzle get."))
+            raise UserError(Refusal.PUZZLE_GONE)
         if not checked:
             players = [uid for uid in stored.players if uid is not None]
             if await self.puzzles.kept_out(players):
-                raise UserError(_("This puzzle is gone. Ask for another with /puzzle get."))
+                raise UserError(Refusal.PUZZLE_GONE)
         return puzzle_from_text(stored.data)
 
     async def next_for(self, guild_id: int, user_id: int) -> Given:
@@ -297,18 +295,11 @@ class PuzzleService:
             self.puzzles.fresh(guild_id, user_id), self.puzzles.solver(guild_id, user_id)
         )
         if not size:
-            raise UserError(
-                _(
-                    "This server has no puzzles yet: they come from finished games, "
-                    "once analysed. Play a match and come back."
-                )
-            )
+            raise UserError(Refusal.NO_PUZZLES_YET)
         rating = standing.rating.rating if standing is not None else Glicko().rating
         entry = next_puzzle(user_id, rating, fresh, ())
         if entry is None:
-            raise UserError(
-                _("You have seen every puzzle of this server. New ones come from new games.")
-            )
+            raise UserError(Refusal.SEEN_EVERY_PUZZLE)
         # The pool already left out kept-out players' puzzles: no need to ask again.
         given, _done = await asyncio.gather(
             self.given(guild_id, user_id, entry.puzzle_id, checked=True),
@@ -336,7 +327,7 @@ class PuzzleService:
         """The latest puzzle given to the solver and not answered yet."""
         puzzle_id = await self.puzzles.current(guild_id, user_id)
         if puzzle_id is None:
-            raise UserError(_("You have no puzzle to answer. Ask for one with /puzzle get."))
+            raise UserError(Refusal.NO_PUZZLE_TO_ANSWER)
         return await self.given(guild_id, user_id, puzzle_id)
 
     async def play_texts(self, guild_id: int, user_id: int) -> list[str]:
@@ -361,7 +352,7 @@ class PuzzleService:
             except ValueError:
                 choice = None
             if choice is None or choice not in _cube_answers(puzzle):
-                raise UserError(_("Answer this puzzle with the buttons under its board."))
+                raise UserError(Refusal.ANSWER_WITH_BUTTONS)
             return str(choice)
         game = game_of(puzzle)
         assert game.dice is not None
@@ -369,7 +360,7 @@ class PuzzleService:
             play = game.position.parse_play(game.dice, text[:200])
             return play_answer(game, play)
         except EngineError as exc:
-            raise UserError(engine_error(exc)) from exc
+            raise UserError.of_engine(exc) from exc
 
     async def answer(
         self, guild_id: int, user_id: int, puzzle_id: int | None, text: str
@@ -437,7 +428,7 @@ class PuzzleService:
         old = await self.puzzles.settings(guild_id)
         chosen = old.minute if minute is None else minute
         if not 0 <= chosen < 24 * 60:
-            raise UserError(_("Choose a time between 00:00 and 23:59 (UTC)."))
+            raise UserError(Refusal.PICK_DAILY_TIME)
         settings = PuzzleSettings(
             channel_id=channel_id,
             minute=chosen,
@@ -495,9 +486,9 @@ class PuzzleService:
     async def daily_post(self, guild_id: int, post_id: int) -> DailyPost:
         post = await self.puzzles.post(post_id)
         if post is None or post.guild_id != guild_id:
-            raise UserError(_("This puzzle is gone. Ask for another with /puzzle get."))
+            raise UserError(Refusal.PUZZLE_GONE)
         if post.revealed:
-            raise UserError(_("This daily puzzle is over and its answer is out. Try /puzzle get."))
+            raise UserError(Refusal.DAILY_PUZZLE_OVER)
         return post
 
     async def due_reveals(self) -> list[Reveal]:

@@ -4,7 +4,7 @@
 ``directors``) and works through the service's public face: the event as stored, settling
 a match, advancing the event. Whoever calls these has been checked as a director by the
 front end; the rules here are the event's own: a director never rules on their own match,
-a decision says why, bad input is refused with a sentence and changes nothing.
+a decision says why, bad input is refused (a typed refusal) and changes nothing.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 
 from bot.competitions import Phase, Result
 from bot.competitions.lifecycle import OVER
-from bot.errors import UserError
-from bot.i18n import _
+from bot.errors import CompetitionRefusal, UserError
 from bot.reports import Player, Report
 from bot.storage.competition_rows import EntrantRow, PairingRow, TournamentRow
 from bot.tournament_news import EventCancelled
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
     from bot.tournaments import TournamentService
 
 log = logging.getLogger(__name__)
+Why = CompetitionRefusal
 MAX_NAME = 60
 
 
@@ -36,14 +36,14 @@ class DirectorTools:
     async def _running(self, tournament_id: int, guild_id: int) -> TournamentRow:
         row = await self.events.event(tournament_id, guild_id)
         if row.phase is not Phase.RUNNING:
-            raise UserError(_("That tournament is not running."))
+            raise UserError(Why.NOT_RUNNING)
         return row
 
     async def _open_pairing(self, row: TournamentRow, player: int) -> PairingRow:
         for pairing in await self.events.store.pairings(row.id):
             if pairing.result is None and player in pairing.players and pairing.b is not None:
                 return pairing
-        raise UserError(_("That player has no match to decide in this tournament."))
+        raise UserError(Why.NO_MATCH_TO_DECIDE)
 
     async def decide(
         self,
@@ -57,10 +57,10 @@ class DirectorTools:
         row = await self._running(tournament_id, guild_id)
         reason = " ".join(reason.split())[:200]
         if not reason:
-            raise UserError(_("Say why: the reason is posted with the decision."))
+            raise UserError(Why.SAY_WHY)
         pairing = await self._open_pairing(row, winner)
         if director.id in pairing.players:
-            raise UserError(_("You play in this match: another director must decide it."))
+            raise UserError(Why.OWN_MATCH)
         loser = pairing.b if winner == pairing.a else pairing.a
         assert loser is not None
         return await self.events.settle_match(
@@ -73,7 +73,7 @@ class DirectorTools:
         """Push back the deadlines of the open matches (of one player's, when named)."""
         row = await self._running(tournament_id, guild_id)
         if not 0 < hours <= 24 * 30:
-            raise UserError(_("Extend by 1 hour to 30 days."))
+            raise UserError(Why.EXTEND_RANGE)
         count = 0
         for pairing in await self.events.store.pairings(row.id):
             if pairing.result is not None or pairing.deadline is None:
@@ -89,7 +89,7 @@ class DirectorTools:
             )
             count += 1
         if not count:
-            raise UserError(_("No open match to extend."))
+            raise UserError(Why.NOTHING_TO_EXTEND)
         return count
 
     async def pause(self, tournament_id: int, guild_id: int, director: Player) -> TournamentRow:
@@ -117,16 +117,16 @@ class DirectorTools:
         row = await self.events.event(tournament_id, guild_id)
         if row.phase in (Phase.REGISTRATION, Phase.CHECK_IN):
             if not await self.events.store.remove_entrant(row.id, player):
-                raise UserError(_("That player has not joined."))
+                raise UserError(Why.NOT_JOINED)
             return row
         if row.phase is not Phase.RUNNING:
-            raise UserError(_("That tournament is not running."))
+            raise UserError(Why.NOT_RUNNING)
         if player not in await self.events.names(row.id):
-            raise UserError(_("That player is not in this tournament."))
+            raise UserError(Why.NOT_IN_EVENT)
         for pairing in await self.events.store.pairings(row.id):
             if pairing.result is None and player in pairing.players and pairing.b is not None:
                 if director.id in pairing.players:
-                    raise UserError(_("You play in this match: another director must decide it."))
+                    raise UserError(Why.OWN_MATCH)
                 other = pairing.b if player == pairing.a else pairing.a
                 assert other is not None
                 await self.events.settle_match(
@@ -149,15 +149,15 @@ class DirectorTools:
         first match): their seed and their match, which opens again for the newcomer."""
         row = await self.events.event(tournament_id, guild_id)
         if row.phase in OVER:
-            raise UserError(_("That tournament is already over."))
+            raise UserError(Why.ALREADY_OVER)
         entrants = {e.user_id: e for e in await self.events.store.entrants(row.id)}
         if old not in entrants:
-            raise UserError(_("That player is not in this tournament."))
+            raise UserError(Why.NOT_IN_EVENT)
         if new.id in entrants:
-            raise UserError(_("The new player is already in this tournament."))
+            raise UserError(Why.NEW_PLAYER_IN)
         pairings = await self.events.store.pairings(row.id)
         if any(p.result is not None and old in p.players and p.b is not None for p in pairings):
-            raise UserError(_("Only a player with no result yet can be replaced."))
+            raise UserError(Why.ONLY_UNDECIDED)
         for pairing in pairings:
             if (
                 pairing.result is None
@@ -168,7 +168,7 @@ class DirectorTools:
                     new.id,
                 )
             ):
-                raise UserError(_("You play in this match: another director must decide it."))
+                raise UserError(Why.OWN_MATCH)
         for pairing in pairings:  # the old player's match being played ends, unrecorded
             if pairing.result is None and old in pairing.players and pairing.match_id:
                 match = await self.events.session.store.get_match(pairing.match_id)
@@ -182,7 +182,7 @@ class DirectorTools:
             new.id, new.name[:MAX_NAME], rating, self.events.clock(), checked_in=True
         )
         if not await self.events.store.replace_entrant(row.id, old, entry, entrants[old].seed):
-            raise UserError(_("The new player is already in this tournament."))
+            raise UserError(Why.NEW_PLAYER_IN)
         if row.phase is Phase.RUNNING:
             self.events.in_background(self.events.advance(row.id))
         return row
@@ -190,7 +190,7 @@ class DirectorTools:
     async def cancel(self, tournament_id: int, guild_id: int, director: Player) -> TournamentRow:
         row = await self.events.event(tournament_id, guild_id)
         if row.phase in OVER:
-            raise UserError(_("That tournament is already over."))
+            raise UserError(Why.ALREADY_OVER)
         row = await self.events.update(row, phase=Phase.CANCELLED)
         self.events.ended(row)
         for pairing in await self.events.store.pairings(row.id):

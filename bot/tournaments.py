@@ -24,6 +24,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from bot.competition_refusals import refused
 from bot.competitions import (
     Activity,
     CompetitionError,
@@ -41,9 +42,8 @@ from bot.competitions import (
     seed,
 )
 from bot.engine import MatchOptions
-from bot.errors import ConflictError, UserError
+from bot.errors import CompetitionRefusal, ConflictError, UserError
 from bot.facts import Fact, MatchOver
-from bot.i18n import _
 from bot.records import MatchRow
 from bot.reports import Player, Report
 from bot.session import SessionService
@@ -101,12 +101,6 @@ class NoHost:
         return set(users)
 
 
-def _refuse(error: CompetitionError) -> UserError:
-    from bot.present.competitions import competition_refusal
-
-    return UserError(competition_refusal(error))
-
-
 class TournamentService:
     """Runs every tournament of every server this process serves."""
 
@@ -140,7 +134,7 @@ class TournamentService:
     async def event(self, tournament_id: int, guild_id: int | None = None) -> TournamentRow:
         row = await self.store.tournament(tournament_id)
         if row is None or (guild_id is not None and row.guild_id != guild_id):
-            raise UserError(_("There is no tournament #{number} here.", number=tournament_id))
+            raise UserError(CompetitionRefusal.NO_TOURNAMENT, number=tournament_id)
         return row
 
     async def load(self, row: TournamentRow) -> Event:
@@ -177,9 +171,9 @@ class TournamentService:
         """A new event, open for registration at once (its draft is this one command)."""
         name = " ".join(name.split())[:MAX_NAME]
         if not name:
-            raise UserError(_("Give the tournament a name."))
+            raise UserError(CompetitionRefusal.NAME_NEEDED)
         if format is Format.LADDER:
-            raise UserError(_("A ladder is run with /ladder, not as a tournament."))
+            raise UserError(CompetitionRefusal.LADDER_NOT_TOURNAMENT)
         row = await self.store.create_tournament(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -209,10 +203,10 @@ class TournamentService:
         try:
             (await self._registration(row)).join(Entrant(player.id, rating))
         except CompetitionError as exc:
-            raise _refuse(exc) from exc
+            raise refused(exc) from exc
         entrant = EntrantRow(player.id, player.name[:MAX_NAME], rating, self.clock())
         if not await self.store.add_entrant(row.id, entrant):
-            raise UserError(_("You have already joined this tournament."))
+            raise UserError(CompetitionRefusal.ALREADY_JOINED)
         return row
 
     async def leave(self, tournament_id: int, player: Player) -> TournamentRow:
@@ -220,7 +214,7 @@ class TournamentService:
         try:
             (await self._registration(row)).leave(player.id)
         except CompetitionError as exc:
-            raise _refuse(exc) from exc
+            raise refused(exc) from exc
         await self.store.remove_entrant(row.id, player.id)
         return row
 
@@ -229,7 +223,7 @@ class TournamentService:
         try:
             (await self._registration(row)).check_in(player.id)
         except CompetitionError as exc:
-            raise _refuse(exc) from exc
+            raise refused(exc) from exc
         await self.store.update_entrant(row.id, player.id, checked_in=True)
         return row
 
@@ -240,16 +234,14 @@ class TournamentService:
         try:
             phase = (await self._registration(row)).step(step).phase
         except CompetitionError as exc:
-            raise _refuse(exc) from exc
+            raise refused(exc) from exc
         return await self.update(row, phase=phase)
 
     async def update(self, row: TournamentRow, **changes: object) -> TournamentRow:
         try:
             return await self.store.update_tournament(row, **changes)
         except ConflictError:
-            raise UserError(
-                _("The tournament changed while you were asking. Look again and retry.")
-            ) from None
+            raise UserError(CompetitionRefusal.EVENT_CHANGED) from None
 
     # --- the draw ----------------------------------------------------------------------------
 
@@ -271,7 +263,7 @@ class TournamentService:
             try:
                 started = registration.drop(frozenset(gone)).step(Step.START)
             except CompetitionError as exc:
-                raise _refuse(exc) from exc
+                raise refused(exc) from exc
             keep = {e.player for e in started.entrants}
             dropped = [e.player for e in registration.entrants if e.player not in keep]
             seeds = seed(started.entrants, row.options.seeding, rng_seed=row.rng_seed)
@@ -284,7 +276,7 @@ class TournamentService:
                     row, seeds, dropped, phase=Phase.RUNNING, options=options
                 )
             except ConflictError:
-                raise UserError(_("The tournament has already started.")) from None
+                raise UserError(CompetitionRefusal.EVENT_STARTED) from None
         await self.host.tell(EventStarted(row))
         await self.advance(row.id)
         return row
@@ -602,7 +594,7 @@ class TournamentService:
         ):
             if director is None:
                 return None  # another process's clock decided it first
-            raise UserError(_("That match is already decided."))
+            raise UserError(CompetitionRefusal.ALREADY_DECIDED)
         report = None
         if pairing.match_id is not None and pairing.channel_id is not None:
             match = await self.session.store.get_match(pairing.match_id)

@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot.i18n import _, say
 from bot.ladders import LadderNews, LadderState
+from bot.present import notices
 from bot.present import tournaments as words
 from bot.present.competitions import ladder_picture
 from bot.services import Services
@@ -46,7 +47,7 @@ class AnswerButton(
     """Accept or Refuse a ladder challenge (the id names the challenge)."""
 
     def __init__(self, action: str, challenge_id: int, language: str = "en") -> None:
-        label = _("Accept") if action == "accept" else _("Refuse")
+        label = notices.LADDER_LABELS[action]
         style = discord.ButtonStyle.success if action == "accept" else discord.ButtonStyle.danger
         super().__init__(
             discord.ui.Button(
@@ -230,7 +231,7 @@ class Ladder(
     async def leave(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             await self.ladders.leave(interaction.guild_id or 0, interaction.user.id)
-            await reply.private(content=say(_("You have left the ladder."), interaction.locale))
+            await reply.private(content=say(words.LADDER_LEFT, interaction.locale))
 
         await self._run(interaction, work, private=True)
 

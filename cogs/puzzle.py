@@ -44,7 +44,7 @@ from discord.ext import commands
 
 from bot.engine import Game, Play
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
-from bot.errors import StaleButtonError, UserError
+from bot.errors import Refusal, StaleButtonError, UserError
 from bot.i18n import _, language_of, say
 from bot.present import board_words
 from bot.present import picker as picker_words
@@ -380,7 +380,7 @@ class Puzzles(
             language = await self._server_language(interaction.guild_id or 0)
             text = words.leaderboard_text(rows, name=lambda uid: f"<@{uid}>", language=language)
             embed = discord.Embed(
-                title=say(_("Puzzle leaderboard"), language), description=text[:4000]
+                title=say(words.LEADERBOARD_TITLE, language), description=text[:4000]
             )
             await reply.send(embed=embed)
 
@@ -411,12 +411,12 @@ class Puzzles(
             if time is not None:
                 found = TIME.match(time)
                 if found is None:
-                    raise UserError(_("Write the time as HH:MM, for example 18:30 (UTC)."))
+                    raise UserError(Refusal.DAILY_TIME_FORMAT)
                 minute = int(found[1]) * 60 + int(found[2])
             current = await self.puzzles.settings(guild_id)
             target = None if off else (channel.id if channel is not None else current.channel_id)
             if target is None and not off and channel is None and minute is None and names is None:
-                raise UserError(_("Choose the channel for the daily puzzle."))
+                raise UserError(Refusal.DAILY_CHANNEL)
             if minute is None and current.channel_id is None:
                 minute = 9 * 60
             settings = await self.puzzles.set_daily(

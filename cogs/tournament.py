@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.competitions import Format, Pace, Phase, Seeding
-from bot.errors import UserError
+from bot.errors import Refusal, UserError
 from bot.i18n import _, language_of, say
 from bot.present import tournaments as words
 from bot.reports import Player
@@ -339,9 +339,7 @@ class Tournament(
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
             row = await self.tournaments.directors.pause(row.id, row.guild_id, director)
-            text = (
-                _("Paused: no deadline runs.") if row.paused else _("Resumed: deadlines run again.")
-            )
+            text = words.PAUSED if row.paused else words.RESUMED
             await reply.send(
                 content=say(text, await self.poster.language(row.guild_id)),
                 allowed_mentions=NO_MENTIONS,
@@ -363,7 +361,7 @@ class Tournament(
             count = await self.tournaments.directors.extend(
                 row.id, row.guild_id, director, float(hours), None if player is None else player.id
             )
-            text = _("{count} deadline(s) pushed back by {hours} hours.", count=count, hours=hours)
+            text = words.extended(count, hours)
             await reply.send(
                 content=say(text, await self.poster.language(row.guild_id)),
                 allowed_mentions=NO_MENTIONS,
@@ -387,9 +385,7 @@ class Tournament(
             await self.tournaments.directors.decide(
                 row.id, row.guild_id, director, winner.id, reason
             )
-            await reply.private(
-                content=say(_("Decided. The reason is posted."), interaction.locale)
-            )
+            await reply.private(content=say(words.DECIDED, interaction.locale))
 
         await self._run(interaction, work, private=True)
 
@@ -409,7 +405,7 @@ class Tournament(
             )
             if row.phase is not Phase.RUNNING:
                 await self.poster.announce(row)
-            await reply.private(content=say(_("Removed."), interaction.locale))
+            await reply.private(content=say(words.REMOVED, interaction.locale))
 
         await self._run(interaction, work, private=True)
 
@@ -427,14 +423,14 @@ class Tournament(
             director = await self._director(interaction)
             row = await self._pick(interaction, tournament)
             if by.bot:
-                raise UserError(_("Bots can't play backgammon here. Challenge a person instead."))
+                raise UserError(Refusal.BOT_OPPONENT)
             rating = await self._rating(row.guild_id, by.id)
             row = await self.tournaments.directors.replace(
                 row.id, row.guild_id, director, player.id, player_of(by), rating
             )
             if row.phase is not Phase.RUNNING:
                 await self.poster.announce(await self.tournaments.event(row.id))
-            await reply.private(content=say(_("Replaced."), interaction.locale))
+            await reply.private(content=say(words.REPLACED, interaction.locale))
 
         await self._run(interaction, work, private=True)
 
@@ -447,7 +443,7 @@ class Tournament(
             row = await self._pick(interaction, tournament)
             row = await self.tournaments.directors.cancel(row.id, row.guild_id, director)
             await self.poster.announce(row)
-            await reply.private(content=say(_("Cancelled."), interaction.locale))
+            await reply.private(content=say(words.CANCELLED, interaction.locale))
 
         await self._run(interaction, work, private=True)
 
@@ -457,11 +453,11 @@ class Tournament(
     async def directors(self, interaction: Interaction, role: discord.Role | None = None) -> None:
         async def work(reply: Reply) -> None:
             if not interaction.permissions.manage_guild:
-                raise UserError(_("Only members with Manage Server can choose the directors."))
+                raise UserError(words.MANAGERS_CHOOSE_DIRECTORS)
             await self.tournaments.store.set_td_role(
                 interaction.guild_id or 0, None if role is None else role.id
             )
-            await reply.private(content=say(_("Saved."), interaction.locale))
+            await reply.private(content=say(words.SAVED, interaction.locale))
 
         await self._run(interaction, work, private=True)
 

@@ -25,8 +25,9 @@ from discord.ext import commands
 from bot import present
 from bot.competitions import Knockout, Phase, Section, Swiss
 from bot.errors import UserError
-from bot.i18n import Text, _, say
+from bot.i18n import say
 from bot.matfile import mat_filename
+from bot.present import notices
 from bot.present import tournaments as words
 from bot.present.competitions import group_picture, knockout_picture, swiss_picture
 from bot.services import Services
@@ -91,7 +92,6 @@ def pictures(event: Event, names: dict[int, str], language: str) -> list[bytes]:
     return [render_bracket(p) if isinstance(p, BracketPicture) else render_table(p) for p in shown]
 
 
-ENTRY_LABELS: dict[str, Text] = {"join": _("Join"), "leave": _("Leave"), "checkin": _("Check in")}
 ENTRY_STYLES = {
     "join": discord.ButtonStyle.success,
     "leave": discord.ButtonStyle.secondary,
@@ -108,7 +108,7 @@ class EntryButton(
     def __init__(self, action: str, tournament_id: int, language: str = "en") -> None:
         super().__init__(
             discord.ui.Button(
-                label=say(ENTRY_LABELS[action], language),
+                label=say(notices.ENTRY_LABELS[action], language),
                 style=ENTRY_STYLES[action],
                 custom_id=f"tourney:{action}:{tournament_id}",
             )

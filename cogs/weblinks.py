@@ -6,7 +6,7 @@ button and ``play-here`` answer with LAUNCH_ACTIVITY (interaction response type 
 must be the interaction's first response, so they never defer; they need the Activity's
 OAuth2 client too (``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``).
 
-May import: discord, :mod:`bot.config`, :mod:`bot.i18n`, :mod:`bot.records`.
+May import: discord, :mod:`bot.config`, :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from typing import Any
 
 import discord
 
-from bot.i18n import _, say
+from bot.i18n import say
+from bot.present import notices
 from bot.records import MatchRow
 
-WATCH = _("Watch live")
-REPLAY = _("Replay")
-LAUNCH = _("Open the board")
-NO_ACTIVITY = _("The board you can touch is not set up on this bot.")
+WATCH = notices.WATCH_LIVE
+REPLAY = notices.REPLAY
+LAUNCH = notices.OPEN_BOARD
+NO_ACTIVITY = notices.NO_ACTIVITY
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,6 +83,15 @@ SESSION_LAYER = [
         "errors",
         "club",
         "reviews",
+        # the features' services: tournaments, the ladder, puzzles, the Activity
+        "tournaments",
+        "tournament_directors",
+        "tournament_formats",
+        "tournament_news",
+        "competition_refusals",
+        "ladders",
+        "puzzle_service",
+        "web/activity",
     )
 ]
 MARKERS = {"_", "N_"}

@@ -1,12 +1,12 @@
-"""Competitions in words and pictures: the labels of brackets and tables, and refusals.
+"""Competitions in pictures: the labels of brackets and tables.
 
 The competition core (:mod:`bot.competitions`) holds only facts; the renderer
 (:mod:`renderers.standings`) only draws finished words. This module is between them: it
 turns an event into a :class:`~renderers.standings.BracketPicture` or
 :class:`~renderers.standings.TablePicture` in the reader's language (round names, column
-headers, "bye", walkover marks, decimals written the language's way) and a refused request
-into a sentence. Names are passed in (the front end knows them); a player without one is
-shown by number.
+headers, "bye", walkover marks, decimals written the language's way); a refused request is
+worded by :mod:`bot.present.refusals`. Names are passed in (the front end knows them); a
+player without one is shown by number.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.competitions import (
-    CompetitionError,
     Knockout,
     KnockoutMatch,
     Ladder,
@@ -29,13 +28,8 @@ from bot.competitions import (
     Status,
     Swiss,
     TieBreak,
-    lifecycle,
 )
-from bot.competitions import ladder as ladder_rules
-from bot.competitions.knockout import LateEntryClosed
-from bot.competitions.model import NotReady, ResultConflict, ResultError, UnknownMatch
-from bot.competitions.swiss import RoundIncomplete
-from bot.i18n import DECIMAL_SEPARATORS, N_, Text, _, language_of, say
+from bot.i18n import DECIMAL_SEPARATORS, N_, _, language_of, say
 from renderers.standings import (
     BracketMatch,
     BracketPicture,
@@ -357,37 +351,3 @@ def ladder_picture(
             for place, player in enumerate(event.ranking, start=1)
         ),
     )
-
-
-# --- refusals ----------------------------------------------------------------------------
-
-REFUSALS: dict[type[CompetitionError], Text] = {
-    lifecycle.IllegalTransition: _("The competition cannot do that now."),
-    lifecycle.RegistrationClosed: _("Registration is closed."),
-    lifecycle.EventFull: _("The competition is full."),
-    lifecycle.AlreadyEntered: _("You are already in."),
-    lifecycle.NotEntered: _("You have not joined this competition."),
-    lifecycle.TooFewPlayers: _("At least two players are needed to start."),
-    RoundIncomplete: _("Wait for every match of this round to finish."),
-    LateEntryClosed: _("It is too late to join this knockout."),
-    NotReady: _("This match waits for a player: it cannot be decided yet."),
-    ResultConflict: _("This match already has another result; a director can correct it."),
-    ResultError: _("That result does not fit this match."),
-    UnknownMatch: _("There is no such match in this competition."),
-    ladder_rules.NotOnLadder: _("Join the ladder first."),
-    ladder_rules.OutOfReach: _("You can only challenge players a few places above you."),
-    ladder_rules.ChallengeLimit: _(
-        "One challenge at a time: finish or withdraw yours, or pick a player with fewer "
-        "challenges waiting."
-    ),
-    ladder_rules.ChallengeClosed: _("This challenge is closed."),
-    ladder_rules.NotYourChallenge: _("This challenge is not yours to answer."),
-}
-
-
-def competition_refusal(error: CompetitionError) -> Text:
-    """The sentence a player reads when a competition rule refuses their request."""
-    for kind in type(error).__mro__:
-        if kind in REFUSALS:
-            return REFUSALS[kind]
-    return _("The competition cannot do that now.")

@@ -7,6 +7,7 @@ from bot.engine import EngineErrorCode
 from bot.i18n import Text, _
 from bot.present.club import versus_names
 from bot.present.refusals import ENGINE_SENTENCES
+from bot.present.web import WEB_WORDS
 from bot.records import Action
 
 # --- the Discord publisher ------------------------------------------------------------------
@@ -108,6 +109,14 @@ BUTTON_LABELS: dict[Action, Text] = {
     Action.RESIGN_REJECT: _("Reject"),
     Action.REMATCH: _("Rematch"),
 }
+# A ladder challenge's answers, and a tournament announcement's entry buttons.
+LADDER_LABELS: dict[str, Text] = {"accept": BUTTON_LABELS[Action.ACCEPT], "refuse": _("Refuse")}
+ENTRY_LABELS: dict[str, Text] = {"join": _("Join"), "leave": _("Leave"), "checkin": _("Check in")}
+# The web board's buttons on a board message, and the Activity's launch.
+WATCH_LIVE = _("Watch live")
+REPLAY = WEB_WORDS["replay"]
+OPEN_BOARD = _("Open the board")
+NO_ACTIVITY = _("The board you can touch is not set up on this bot.")
 NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
 
 # --- the terminal (offline play) ------------------------------------------------------------

@@ -36,7 +36,7 @@ __all__ = [
 ANSWER = _("Answer")
 BOARD_NAMES = (_("You"), _("Opponent"))
 NOT_ADMIN = _("Only members with Manage Server can change the daily puzzle.")
-DAILY_OVER = _("This daily puzzle is over and its answer is out. Try /puzzle get.")
+LEADERBOARD_TITLE = _("Puzzle leaderboard")
 OWN = _(
     "This position is from one of your own games, where you went wrong. Find the better answer."
 )

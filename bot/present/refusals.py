@@ -1,13 +1,16 @@
 """Refusals in the player's words: a sentence for every engine error code and for every
-refusal of the session layer (:class:`bot.errors.Refusal`)."""
+refusal of the session layer (:class:`bot.errors.Refusal`); the tournaments' and the
+ladder's (:class:`bot.errors.CompetitionRefusal`) are worded in
+:mod:`bot.present.tournaments`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
 from bot.engine import EngineError, EngineErrorCode
-from bot.errors import Name, Refusal, UserError
+from bot.errors import CompetitionRefusal, Name, Refusal, UserError
 from bot.i18n import Text, _, join
+from bot.present.tournaments import COMPETITION_REFUSALS
 from bot.present.words import minutes_words
 
 Code = EngineErrorCode
@@ -195,6 +198,25 @@ REFUSALS: dict[Refusal, Text] = {
         "No match here used the public value {public}. Copy it from the message "
         "that ended the match."
     ),
+    Refusal.PUZZLE_GONE: _("This puzzle is gone. Ask for another with /puzzle get."),
+    Refusal.NO_PUZZLES_YET: _(
+        "This server has no puzzles yet: they come from finished games, "
+        "once analysed. Play a match and come back."
+    ),
+    Refusal.SEEN_EVERY_PUZZLE: _(
+        "You have seen every puzzle of this server. New ones come from new games."
+    ),
+    Refusal.NO_PUZZLE_TO_ANSWER: _("You have no puzzle to answer. Ask for one with /puzzle get."),
+    Refusal.ANSWER_WITH_BUTTONS: _("Answer this puzzle with the buttons under its board."),
+    Refusal.PICK_DAILY_TIME: _("Choose a time between 00:00 and 23:59 (UTC)."),
+    Refusal.DAILY_TIME_FORMAT: _("Write the time as HH:MM, for example 18:30 (UTC)."),
+    Refusal.DAILY_CHANNEL: _("Choose the channel for the daily puzzle."),
+    Refusal.DAILY_PUZZLE_OVER: _(
+        "This daily puzzle is over and its answer is out. Try /puzzle get."
+    ),
+    Refusal.NOT_YOUR_MOVE: _("It is not your turn to move."),
+    Refusal.BOARD_CHANGED: _("The board has changed: look again."),
+    Refusal.MOVE_NOT_LEGAL_NOW: _("That move is not legal now."),
     Refusal.CHANNEL_BUSY: _(
         "This channel already has a game or a challenge. Finish it first, or play in another "
         "channel or thread."
@@ -230,6 +252,8 @@ def refusal(error: UserError, display: Callable[[str], str] = str) -> Text | str
     }
     if isinstance(reason, EngineErrorCode):
         return engine_sentence(reason, params)
+    if isinstance(reason, CompetitionRefusal):
+        return Text(COMPETITION_REFUSALS[reason].msgid, params)
     for key, speak in _SPOKEN.items():
         if key in params:
             params[key] = speak(params[key])

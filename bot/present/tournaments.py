@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from bot.competitions import Format, OutcomeKind, Pace, Phase, Result, Verdict
+from bot.errors import CompetitionRefusal
 from bot.i18n import Text, _, say
 from bot.storage.competition_rows import PairingRow, TournamentRow
 
@@ -308,3 +309,67 @@ LADDER_JOINED = _("You are on the ladder, at the bottom. Challenge someone above
 LADDER_EMPTY = _("This server has no ladder yet: /ladder join starts it.")
 LADDER_ANSWERED = _("Answered.")
 LADDER_CHALLENGED = _("Challenge sent.")
+LADDER_LEFT = _("You have left the ladder.")
+
+# --- the directors' commands, answered ------------------------------------------------------
+
+PAUSED = _("Paused: no deadline runs.")
+RESUMED = _("Resumed: deadlines run again.")
+DECIDED = _("Decided. The reason is posted.")
+REMOVED = _("Removed.")
+REPLACED = _("Replaced.")
+CANCELLED = _("Cancelled.")
+SAVED = _("Saved.")
+MANAGERS_CHOOSE_DIRECTORS = _("Only members with Manage Server can choose the directors.")
+
+
+def extended(count: int, hours: int) -> Text:
+    """How many deadlines ``/tournament extend`` pushed back."""
+    return _("{count} deadline(s) pushed back by {hours} hours.", count=count, hours=hours)
+
+
+# --- refusals --------------------------------------------------------------------------------
+
+Why = CompetitionRefusal
+
+COMPETITION_REFUSALS: dict[CompetitionRefusal, Text] = {
+    Why.CANNOT_NOW: _("The competition cannot do that now."),
+    Why.REGISTRATION_CLOSED: _("Registration is closed."),
+    Why.EVENT_FULL: _("The competition is full."),
+    Why.ALREADY_IN: _("You are already in."),
+    Why.NOT_ENTERED: _("You have not joined this competition."),
+    Why.TOO_FEW_PLAYERS: _("At least two players are needed to start."),
+    Why.ROUND_INCOMPLETE: _("Wait for every match of this round to finish."),
+    Why.LATE_ENTRY_CLOSED: _("It is too late to join this knockout."),
+    Why.MATCH_NOT_READY: _("This match waits for a player: it cannot be decided yet."),
+    Why.RESULT_CONFLICT: _("This match already has another result; a director can correct it."),
+    Why.RESULT_MISFIT: _("That result does not fit this match."),
+    Why.UNKNOWN_MATCH: _("There is no such match in this competition."),
+    Why.NOT_ON_LADDER: _("Join the ladder first."),
+    Why.OUT_OF_REACH: _("You can only challenge players a few places above you."),
+    Why.CHALLENGE_LIMIT: _(
+        "One challenge at a time: finish or withdraw yours, or pick a player with fewer "
+        "challenges waiting."
+    ),
+    Why.CHALLENGE_CLOSED: _("This challenge is closed."),
+    Why.NOT_YOUR_CHALLENGE: _("This challenge is not yours to answer."),
+    Why.NO_TOURNAMENT: _("There is no tournament #{number} here."),
+    Why.NAME_NEEDED: _("Give the tournament a name."),
+    Why.LADDER_NOT_TOURNAMENT: _("A ladder is run with /ladder, not as a tournament."),
+    Why.ALREADY_JOINED: _("You have already joined this tournament."),
+    Why.EVENT_CHANGED: _("The tournament changed while you were asking. Look again and retry."),
+    Why.EVENT_STARTED: _("The tournament has already started."),
+    Why.ALREADY_DECIDED: _("That match is already decided."),
+    Why.NOT_RUNNING: _("That tournament is not running."),
+    Why.NO_MATCH_TO_DECIDE: _("That player has no match to decide in this tournament."),
+    Why.SAY_WHY: _("Say why: the reason is posted with the decision."),
+    Why.OWN_MATCH: _("You play in this match: another director must decide it."),
+    Why.EXTEND_RANGE: _("Extend by 1 hour to 30 days."),
+    Why.NOTHING_TO_EXTEND: _("No open match to extend."),
+    Why.NOT_JOINED: _("That player has not joined."),
+    Why.NOT_IN_EVENT: _("That player is not in this tournament."),
+    Why.ALREADY_OVER: _("That tournament is already over."),
+    Why.NEW_PLAYER_IN: _("The new player is already in this tournament."),
+    Why.ONLY_UNDECIDED: _("Only a player with no result yet can be replaced."),
+    Why.LEFT_LADDER: _("That player has left the server and the ladder."),
+}

@@ -19,17 +19,11 @@ from enum import StrEnum
 
 from bot.engine import Phase
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
-from bot.errors import StaleButtonError, UserError
-from bot.i18n import _
+from bot.errors import Refusal, StaleButtonError, UserError
 from bot.records import MatchRow, Status
 from bot.reports import ActionContext, Player, Report
 from bot.session import SessionService
 from bot.web.state import Json, board_json, to_absolute
-
-NOT_YOUR_TURN = _("It is not your turn to move.")
-STALE = _("The board has changed: look again.")
-NO_GAME = _("There is no game in this channel. Start one with /backgammon challenge.")
-BAD_STEPS = _("That move is not legal now.")
 
 
 class Verb(StrEnum):
@@ -65,14 +59,14 @@ def partial_for(row: MatchRow, user_id: int, steps: str) -> tuple[PartialPlay, i
         or game.resignation is not None
         or game.dice is None
     ):
-        raise StaleButtonError(NOT_YOUR_TURN)
+        raise StaleButtonError(Refusal.NOT_YOUR_MOVE)
     mover = game.on_roll
     if row.player_index(user_id) != mover or (row.computer_level is not None and mover == 1):
-        raise UserError(NOT_YOUR_TURN)
+        raise UserError(Refusal.NOT_YOUR_MOVE)
     try:
         return PartialPlay(game.position, game.dice, decode_steps(steps)), mover
     except StepError as exc:
-        raise StaleButtonError(BAD_STEPS) from exc
+        raise StaleButtonError(Refusal.MOVE_NOT_LEGAL_NOW) from exc
 
 
 def taps(row: MatchRow, user_id: int, steps: str, source: int | None) -> Json:
@@ -83,7 +77,7 @@ def taps(row: MatchRow, user_id: int, steps: str, source: int | None) -> Json:
     destinations: list[Json] = []
     if source is not None:
         if source not in sources:
-            raise StaleButtonError(BAD_STEPS)
+            raise StaleButtonError(Refusal.MOVE_NOT_LEGAL_NOW)
         for destination in partial.destinations(sources[source]):
             destinations.append(
                 {
@@ -125,16 +119,16 @@ async def act(
     """Run one action for a seated player through the session, as its slash command would."""
     row = await session.current(seat.channel_id)
     if row is None or row.id != match_id:
-        raise StaleButtonError(NO_GAME)
+        raise StaleButtonError(Refusal.NO_GAME)
     if row.version != version:
-        raise StaleButtonError(STALE)
+        raise StaleButtonError(Refusal.BOARD_CHANGED)
     ctx = ActionContext(match_id=match_id, version=version)
     channel, user = seat.channel_id, seat.user
     match verb:
         case Verb.MOVE:
             partial, _mover = partial_for(row, user.id, steps)
             if not partial.complete:
-                raise UserError(BAD_STEPS)
+                raise UserError(Refusal.MOVE_NOT_LEGAL_NOW)
             return await session.move(channel, user, str(partial.play()), ctx)
         case Verb.ROLL:
             return await session.roll(channel, user, ctx)

@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from bot.competition_refusals import RULES
+from bot.competition_refusals import refused as refusal_of
 from bot.competitions import (
     CompetitionError,
     Game,
@@ -41,11 +43,9 @@ from bot.competitions import (
 )
 from bot.competitions import ladder as ladder_rules
 from bot.competitions.standings import SWISS_TIE_BREAKS
-from bot.i18n import LANGUAGES, say
+from bot.i18n import LANGUAGES
 from bot.present.competitions import (
-    REFUSALS,
     competition_labels,
-    competition_refusal,
     group_picture,
     knockout_picture,
     ladder_picture,
@@ -69,6 +69,7 @@ from renderers.text import text_width
 from renderers.theme import CLASSIC, DARK
 from tests.competitions.support import play_knockout, play_swiss, played
 from tests.renderers.support import pixel
+from tests.telling import refused
 
 GOLDEN = Path(__file__).with_name("golden")
 UPDATE = os.environ.get("GAMMON_UPDATE_GOLDENS") == "1"
@@ -187,10 +188,10 @@ def _error_classes() -> set[type[CompetitionError]]:
 
 @pytest.mark.parametrize("kind", sorted(_error_classes(), key=attrgetter("__name__")))
 def test_every_refusal_has_a_sentence(kind: type[CompetitionError]) -> None:
-    assert kind in REFUSALS
+    assert kind in RULES
     error = kind.__new__(kind)
     for language in LANGUAGES:
-        assert say(competition_refusal(error), language)
+        assert refused(refusal_of(error), language)
 
 
 # --- pictures -------------------------------------------------------------------------------

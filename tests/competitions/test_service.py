@@ -12,6 +12,7 @@ import pytest
 from bot.competitions import Format, OutcomeKind, Pace, Phase
 from bot.dice import ScriptedRoller
 from bot.engine import MatchOptions, ResultKind
+from bot.errors import CompetitionRefusal as Why
 from bot.errors import UserError
 from bot.reports import Player
 from bot.services import Services, build_services
@@ -30,6 +31,7 @@ from bot.tournament_news import (
     StartRefused,
 )
 from tests.conftest import FakeClock
+from tests.telling import refused, refuses
 
 GUILD, CHANNEL = 5, 500
 PLAYERS = [Player(i, f"p{i}") for i in range(1, 9)]
@@ -108,8 +110,10 @@ async def test_a_knockout_runs_from_registration_to_the_podium(world) -> None:
     assert event.name == "Friday KO" and event.phase is Phase.REGISTRATION
     for player in PLAYERS[:4]:
         await tournaments.join(event.id, player, None)
-    with pytest.raises(UserError):
+    with pytest.raises(UserError) as caught:
         await tournaments.join(event.id, PLAYERS[0], None)
+    assert caught.value.reason is Why.ALREADY_IN
+    assert refused(caught.value) == "You are already in."
     await tournaments.leave(event.id, PLAYERS[3])
     await tournaments.join(event.id, PLAYERS[4], None)
 
@@ -196,9 +200,9 @@ async def test_deadlines_remind_then_decide_and_the_director_rules(world) -> Non
     mover = next(p for p in PLAYERS if p.id == row.player_ids[row.game.actor])
     await services.session.move(second.pairing.channel_id, mover, "8/5 6/5")
     # A director cannot rule on a match they play in; a reason is required.
-    with pytest.raises(UserError):
+    with refuses(UserError, "another director must decide it"):
         await tournaments.directors.decide(event.id, GUILD, mover, mover.id, "mine")
-    with pytest.raises(UserError):
+    with refuses(UserError, "^Say why"):
         await tournaments.directors.decide(event.id, GUILD, TD, mover.id, "  ")
     clock.advance(25 * 3600)  # past the deadline
     await tournaments.tick()
@@ -321,18 +325,25 @@ async def test_a_player_in_two_events_at_once_and_bad_director_input(world) -> N
         await tournaments.start(event.id, GUILD, everyone_present)
     opened = host.of(MatchOpened)
     assert len(opened) == 2 and opened[0].pairing.channel_id != opened[1].pairing.channel_id
-    # Bad director input: refused with a sentence, nothing changed.
+    # Bad director input: refused (a typed refusal), nothing changed.
     before = await tournaments.store.pairings(first.id)
-    for call in (
-        tournaments.directors.decide(first.id, GUILD, TD, PLAYERS[5].id, "no show"),  # not a player
-        tournaments.directors.extend(first.id, GUILD, TD, 0, None),  # no time
-        tournaments.directors.decide(first.id, GUILD + 1, TD, PLAYERS[0].id, "x"),  # another server
-        tournaments.start(first.id, GUILD, everyone_present),  # already started
+    for call, why in (
+        (  # not a player
+            tournaments.directors.decide(first.id, GUILD, TD, PLAYERS[5].id, "no show"),
+            Why.NO_MATCH_TO_DECIDE,
+        ),
+        (tournaments.directors.extend(first.id, GUILD, TD, 0, None), Why.EXTEND_RANGE),  # no time
+        (  # another server
+            tournaments.directors.decide(first.id, GUILD + 1, TD, PLAYERS[0].id, "x"),
+            Why.NO_TOURNAMENT,
+        ),
+        (tournaments.start(first.id, GUILD, everyone_present), Why.CANNOT_NOW),  # started
     ):
-        with pytest.raises(UserError):
+        with pytest.raises(UserError) as caught:
             await call
+        assert caught.value.reason is why
     assert await tournaments.store.pairings(first.id) == before
-    with pytest.raises(UserError):
+    with refuses(UserError, "^Give the tournament a name"):
         await tournaments.create(GUILD, CHANNEL, TD, "   ", Format.SWISS, TournamentOptions())
 
 
@@ -348,7 +359,7 @@ async def test_a_no_show_is_replaced_and_the_newcomer_plays_their_match(world) -
     await tournaments.start(event.id, GUILD, everyone_present)
     [first, _second] = host.of(MatchOpened)
     gone, newcomer = first.pairing.a, PLAYERS[6]
-    with pytest.raises(UserError):  # already in the event
+    with refuses(UserError, "^The new player is already in"):
         await tournaments.directors.replace(event.id, GUILD, TD, gone, PLAYERS[1], None)
     await tournaments.directors.replace(event.id, GUILD, TD, gone, newcomer, None)
     await tournaments.settle()
@@ -358,11 +369,22 @@ async def test_a_no_show_is_replaced_and_the_newcomer_plays_their_match(world) -
     assert len(reopened) == 2 and newcomer.id in reopened[-1].pairing.players
     names = await tournaments.names(event.id)
     assert gone not in names and names[newcomer.id] == newcomer.name
+    # A player with a result can no longer be replaced: the other first-round match played,
+    # its loser is refused.
+    await play_everything(
+        services, host, skip=frozenset({first.report.match.id, reopened[-1].report.match.id})
+    )
+    [played] = [p for p in await tournaments.store.pairings(event.id) if p.result is not None]
+    assert played.result is not None and played.result.loser is not None
+    with refuses(UserError, "^Only a player with no result yet"):
+        await tournaments.directors.replace(
+            event.id, GUILD, TD, played.result.loser, PLAYERS[7], None
+        )
     # The newcomer's match counts: the event plays on to its podium.
-    await play_everything(services, host, skip=frozenset({first.report.match.id}))
+    assert played.match_id is not None
+    await play_everything(services, host, skip=frozenset({first.report.match.id, played.match_id}))
     assert len(host.of(EventFinished)) == 1
-    # A player with a result can no longer be replaced.
-    with pytest.raises(UserError):
+    with refuses(UserError, "^That tournament is already over"):
         await tournaments.directors.replace(event.id, GUILD, TD, newcomer.id, PLAYERS[7], None)
 
 

@@ -16,6 +16,7 @@ from bot.puzzles import Grade, PuzzleKind, TournamentStage
 from bot.records import MatchRow
 from bot.services import Services
 from bot.session import Player
+from tests.telling import refuses
 
 pytestmark = pytest.mark.skipif(not computer_available(), reason="needs bgsage")
 
@@ -126,9 +127,9 @@ async def test_another_servers_puzzle_and_a_revealed_daily_post_are_refused(
     await services.puzzles.idle()
     puzzles = services.puzzles
     (first, *_rest) = await puzzles.puzzles.pool(GUILD)
-    with pytest.raises(UserError):
+    with refuses(UserError, "^This puzzle is gone"):
         await puzzles.load(GUILD + 1, first.puzzle_id)
-    with pytest.raises(UserError):
+    with refuses(UserError, "^This puzzle is gone"):
         await puzzles.answer(GUILD + 1, CAROL.id, first.puzzle_id, "8/5 6/5")
     await puzzles.set_daily(GUILD, channel_id=77, minute=0)
     clock.advance(DAY)
@@ -139,7 +140,7 @@ async def test_another_servers_puzzle_and_a_revealed_daily_post_are_refused(
     clock.advance(DAY)
     (reveal,) = await puzzles.due_reveals()
     await puzzles.revealed(reveal.post.id)
-    with pytest.raises(UserError):
+    with refuses(UserError, "^This daily puzzle is over"):
         await puzzles.daily_post(GUILD, post.id)
 
 
