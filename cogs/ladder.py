@@ -238,6 +238,7 @@ class Ladder(
     @app_commands.command(
         name="challenge", description=locale(_("Challenge a player above you on the ladder"))
     )
+    @app_commands.describe(opponent=locale(_("A player up to three places above you")))
     async def challenge(self, interaction: Interaction, opponent: discord.Member) -> None:
         async def work(reply: Reply) -> None:
             user = player_of(interaction.user)

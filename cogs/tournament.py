@@ -225,6 +225,9 @@ class Tournament(
         await self._run(interaction, work, private=False)
 
     @app_commands.command(name="join", description=locale(_("Join a tournament")))
+    @app_commands.describe(
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def join(
         self, interaction: Interaction, tournament: app_commands.Range[int, 1, MAX_ID] | None = None
     ) -> None:
@@ -234,6 +237,9 @@ class Tournament(
 
     @app_commands.command(
         name="leave", description=locale(_("Leave a tournament before it starts"))
+    )
+    @app_commands.describe(
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
     )
     async def leave(
         self, interaction: Interaction, tournament: app_commands.Range[int, 1, MAX_ID] | None = None
@@ -253,6 +259,9 @@ class Tournament(
 
     @app_commands.command(
         name="check_in", description=locale(_("Directors open check-in; entrants check in"))
+    )
+    @app_commands.describe(
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
     )
     async def check_in(
         self, interaction: Interaction, tournament: app_commands.Range[int, 1, MAX_ID] | None = None
@@ -275,6 +284,9 @@ class Tournament(
         await self._run(interaction, work, private=True)
 
     @app_commands.command(name="start", description=locale(_("Directors: make the draw and start")))
+    @app_commands.describe(
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def start(
         self, interaction: Interaction, tournament: app_commands.Range[int, 1, MAX_ID] | None = None
     ) -> None:
@@ -301,6 +313,9 @@ class Tournament(
         await self._run(interaction, work, private=False)
 
     @app_commands.command(name="standings", description=locale(_("The bracket or the table")))
+    @app_commands.describe(
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def standings(
         self, interaction: Interaction, tournament: app_commands.Range[int, 1, MAX_ID] | None = None
     ) -> None:
@@ -332,6 +347,9 @@ class Tournament(
     @app_commands.command(
         name="pause", description=locale(_("Directors: pause or resume the clock"))
     )
+    @app_commands.describe(
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def pause(
         self, interaction: Interaction, tournament: app_commands.Range[int, 1, MAX_ID] | None = None
     ) -> None:
@@ -348,6 +366,11 @@ class Tournament(
         await self._run(interaction, work, private=False)
 
     @app_commands.command(name="extend", description=locale(_("Directors: push back deadlines")))
+    @app_commands.describe(
+        hours=locale(_("How many hours to add")),
+        player=locale(_("Only this player's match (all open matches if left out)")),
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def extend(
         self,
         interaction: Interaction,
@@ -372,6 +395,11 @@ class Tournament(
     @app_commands.command(
         name="decide", description=locale(_("Directors: give a match to a player"))
     )
+    @app_commands.describe(
+        winner=locale(_("The player who gets the match")),
+        reason=locale(_("Why, posted in the event's thread")),
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def decide(
         self,
         interaction: Interaction,
@@ -390,6 +418,11 @@ class Tournament(
         await self._run(interaction, work, private=True)
 
     @app_commands.command(name="remove", description=locale(_("Directors: withdraw a player")))
+    @app_commands.describe(
+        player=locale(_("The player to withdraw")),
+        reason=locale(_("Why, posted in the event's thread")),
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def remove(
         self,
         interaction: Interaction,
@@ -411,6 +444,11 @@ class Tournament(
 
     @app_commands.command(
         name="replace", description=locale(_("Directors: a new player takes someone's place"))
+    )
+    @app_commands.describe(
+        player=locale(_("The player who leaves")),
+        by=locale(_("The player who takes their place")),
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
     )
     async def replace(
         self,
@@ -435,6 +473,9 @@ class Tournament(
         await self._run(interaction, work, private=True)
 
     @app_commands.command(name="cancel", description=locale(_("Directors: cancel a tournament")))
+    @app_commands.describe(
+        tournament=locale(_("The tournament's number (the latest in this channel if left out)")),
+    )
     async def cancel(
         self, interaction: Interaction, tournament: app_commands.Range[int, 1, MAX_ID] | None = None
     ) -> None:
@@ -449,6 +490,9 @@ class Tournament(
 
     @app_commands.command(
         name="directors", description=locale(_("Manage Server: the role of tournament directors"))
+    )
+    @app_commands.describe(
+        role=locale(_("The directors' role (none: Manage Server only)")),
     )
     async def directors(self, interaction: Interaction, role: discord.Role | None = None) -> None:
         async def work(reply: Reply) -> None:
