@@ -45,6 +45,7 @@ from bot.errors import UserError
 from bot.i18n import LANGUAGES, say
 from bot.present.web import web_words
 from bot.records import MatchRow
+from bot.relay import Changed, FactListener
 from bot.reports import Player, Report
 from bot.services import Services
 from bot.storage import Storage
@@ -97,6 +98,8 @@ class WebServer:
         oauth: DiscordOAuth | None = None,
         gate: LoginGate | None = None,
         clock: Any = time.time,
+        listen_url: str | None = None,
+        origin: str = "",
     ) -> None:
         self.services = services
         self.config = config
@@ -104,6 +107,12 @@ class WebServer:
         self.gate = gate or LoginGate()
         self.clock = clock
         self.hub = LiveHub()
+        # On PostgreSQL: other processes' changes, heard with LISTEN (see bot.relay).
+        self.listener = (
+            None
+            if listen_url is None
+            else FactListener(listen_url, origin, self._changed_elsewhere, self._resync)
+        )
         self._seats: dict[str, tuple[Seat, float]] = {}
         self._runner: web.AppRunner | None = None
         self._sockets: set[web.WebSocketResponse] = set()
@@ -138,6 +147,8 @@ class WebServer:
 
     async def start(self) -> None:
         self.hub.attach(self.services.facts)
+        if self.listener is not None:
+            await self.listener.start()
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port)
@@ -151,6 +162,8 @@ class WebServer:
 
     async def stop(self) -> None:
         self.hub.detach()
+        if self.listener is not None:
+            await self.listener.stop()
         for socket in list(self._sockets):
             with contextlib.suppress(Exception):
                 await socket.close()
@@ -159,6 +172,26 @@ class WebServer:
             self._runner = None
         if self.oauth is not None:
             await self.oauth.close()
+
+    async def _changed_elsewhere(self, changed: Changed) -> None:
+        """Another process stored a change: its row as stored now, to whoever watches it."""
+        if not self.hub.follows(changed.match_id, (changed.channel_id, changed.home_channel_id)):
+            return
+        row = await self._store.get_match(changed.match_id)
+        if row is not None and row.version >= changed.version:
+            self.hub.show(row)
+
+    async def _resync(self) -> None:
+        """After the listener was away: everything watched, read again."""
+        matches, channels = self.hub.watched()
+        for match_id in matches:
+            row = await self._store.get_match(match_id)
+            if row is not None:
+                self.hub.show(row)
+        for channel_id in channels:
+            found = await self.services.session.current(channel_id)
+            if found is not None:
+                self.hub.show(found)
 
     # --- helpers ---------------------------------------------------------------------------
 
