@@ -20,7 +20,7 @@ from enum import StrEnum
 from bot.engine import Phase
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
 from bot.errors import StaleButtonError, UserError
-from bot.i18n import _
+from bot.i18n import Text, _
 from bot.records import MatchRow, Status
 from bot.reports import ActionContext, Player, Report
 from bot.session import SessionService
@@ -30,6 +30,9 @@ NOT_YOUR_TURN = _("It is not your turn to move.")
 STALE = _("The board has changed: look again.")
 NO_GAME = _("There is no game in this channel. Start one with /backgammon challenge.")
 BAD_STEPS = _("That move is not legal now.")
+MANY_THREADS = _(
+    "Several games of this channel were moved to threads: open the board from your game's thread."
+)
 
 
 class Verb(StrEnum):
@@ -52,6 +55,36 @@ class Seat:
     user: Player
     guild_id: int | None
     channel_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """The game an Activity plays: its row (None: no game, and ``why``) and the channel it
+    is played in (a thread, when the game moved to one from the Activity's channel)."""
+
+    row: MatchRow | None
+    channel_id: int
+    why: Text | None = None
+
+
+async def game_for(session: SessionService, seat: Seat) -> Placed:
+    """The channel's game; else the game that moved from this channel to a thread (the
+    Activity opens in the channel a board was posted in, the game goes on in its thread):
+    the only one, or the only one this player plays; several and none of them clearly
+    theirs: no game, and why."""
+    row = await session.current(seat.channel_id)
+    if row is not None or seat.guild_id is None:
+        return Placed(row, seat.channel_id, None if row is not None else NO_GAME)
+    live = await session.store.live_matches_in(seat.guild_id)
+    moved = [r for r in live if r.home_channel_id == seat.channel_id]
+    mine = [r for r in moved if seat.user.id in r.player_ids]
+    chosen = moved if len(moved) == 1 else mine if len(mine) == 1 else []
+    if chosen:
+        thread = chosen[0].channel_id
+        row = await session.current(thread)
+        if row is not None and row.home_channel_id == seat.channel_id:
+            return Placed(row, thread)
+    return Placed(None, seat.channel_id, MANY_THREADS if moved else NO_GAME)
 
 
 def partial_for(row: MatchRow, user_id: int, steps: str) -> tuple[PartialPlay, int]:
@@ -123,13 +156,14 @@ async def act(
     steps: str = "",
 ) -> Report:
     """Run one action for a seated player through the session, as its slash command would."""
-    row = await session.current(seat.channel_id)
+    placed = await game_for(session, seat)
+    row = placed.row
     if row is None or row.id != match_id:
-        raise StaleButtonError(NO_GAME)
+        raise StaleButtonError(placed.why or NO_GAME)
     if row.version != version:
         raise StaleButtonError(STALE)
     ctx = ActionContext(match_id=match_id, version=version)
-    channel, user = seat.channel_id, seat.user
+    channel, user = placed.channel_id, seat.user
     match verb:
         case Verb.MOVE:
             partial, _mover = partial_for(row, user.id, steps)
@@ -151,4 +185,4 @@ async def act(
     raise AssertionError(verb)
 
 
-__all__ = ["Seat", "Verb", "act", "extend", "partial_for", "taps"]
+__all__ = ["Placed", "Seat", "Verb", "act", "extend", "game_for", "partial_for", "taps"]

@@ -49,7 +49,7 @@ from bot.relay import Changed, FactListener
 from bot.reports import Player, Report
 from bot.services import Services
 from bot.storage import Storage
-from bot.web.activity import Seat, Verb, act, taps
+from bot.web.activity import Seat, Verb, act, game_for, taps
 from bot.web.discord_api import DiscordOAuth, DiscordRefused, LoginGate
 from bot.web.hub import LiveHub, Watcher
 from bot.web.pages import leaderboard_page, shell, theme_json
@@ -413,13 +413,15 @@ class WebServer:
             if len(self._seats) >= SEATS_KEPT:
                 self._seats.pop(next(iter(self._seats)))
         self._seats[key] = (seat, now + SEAT_LIFETIME)
-        row = await self.services.session.current(seat.channel_id)
+        placed = await game_for(self.services.session, seat)
+        row = placed.row
         return web.json_response(
             {
                 "session": key,
                 "user": str(user.id),
-                "channel": str(seat.channel_id),
+                "channel": str(placed.channel_id),
                 "state": None if row is None else match_json(row),
+                "notice": None if placed.why is None else say(placed.why, self.language(request)),
             }
         )
 
@@ -435,9 +437,10 @@ class WebServer:
 
     async def activity_socket(self, request: web.Request) -> web.WebSocketResponse:
         seat = self._seat(request.query.get("session"))
+        # The Activity's channel: the hub also hands it the games that moved to a thread.
         watcher = self.hub.watch_channel(seat.channel_id)
-        row = await self.services.session.current(seat.channel_id)
-        return await self._serve_socket(request, watcher, row)
+        placed = await game_for(self.services.session, seat)
+        return await self._serve_socket(request, watcher, placed.row)
 
     def _refusal(self, request: web.Request, error: UserError) -> web.Response:
         text = say(error.text, self.language(request))
@@ -449,7 +452,7 @@ class WebServer:
         steps, source = body.get("steps", ""), body.get("source")
         if not isinstance(steps, str) or not (source is None or isinstance(source, int)):
             raise web.HTTPBadRequest(text="expected steps and a source point")
-        row = await self.services.session.current(seat.channel_id)
+        row = (await game_for(self.services.session, seat)).row
         if row is None:
             raise web.HTTPConflict(text="no game")
         try:

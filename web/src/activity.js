@@ -211,6 +211,7 @@ async function start() {
   const { access_token } = await api("api/token", { code });
   session = await api("api/activity/session", { access_token, instance_id: sdk.instanceId });
   document.body.dataset.user = session.user;
+  if (session.notice) problem.textContent = session.notice; // why there is no game here
   accept(session.state);
   listen();
 }
