@@ -23,6 +23,7 @@ May import: asyncpg (lazily: only a bot on PostgreSQL needs it), :mod:`bot.facts
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "gammon_facts"  # the NOTIFY channel every process on the database shares
 RECONNECT_PAUSES = (0.5, 1.0, 2.0, 5.0, 10.0)  # seconds, the last repeated
+QUEUE_LIMIT = 10_000  # notifications waiting to be sent; past it the oldest are dropped
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +92,11 @@ def new_origin() -> str:
 class FactNotifier:
     """Sends a :class:`Changed` for every :class:`ActionTaken` this process publishes.
 
-    Its own small pool (one connection at a time), so notifying never waits behind the
-    store's statements and the store's code needs no change. A notification that cannot be
-    sent (the server away) is logged and dropped: the change itself is already stored.
+    Off the action's path: hearing a fact only queues it, and a task of its own sends the
+    queue in order on its own small pool (one connection), so a slow or absent server never
+    delays a player's answer and the store's code needs no change. A notification that
+    cannot be sent (the server away) is logged and dropped, as is the oldest queued one past
+    :data:`QUEUE_LIMIT`: the change itself is stored; only watchers elsewhere lag.
     """
 
     def __init__(self, url: str, origin: str) -> None:
@@ -100,37 +104,74 @@ class FactNotifier:
         self.origin = origin
         self._pool: Any = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._queue: collections.deque[Changed] = collections.deque(maxlen=QUEUE_LIMIT)
+        self._bell = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
         self.sent = 0
+
+    @property
+    def pending(self) -> int:
+        """Notifications queued, not yet sent."""
+        return len(self._queue)
 
     async def start(self, facts: FactBus) -> None:
         import asyncpg
 
         self._pool = await asyncpg.create_pool(self.url, min_size=0, max_size=1, timeout=10)
+        self._sender = asyncio.create_task(self._send(), name="fact-notifier")
         self._unsubscribe = facts.subscribe(self.hear)
 
-    async def close(self) -> None:
+    async def close(self, flush: float = 2.0) -> None:
+        """Stop hearing, send what is queued (for up to ``flush`` seconds), close."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._sender is not None:
+            deadline = asyncio.get_running_loop().time() + flush
+            while self._queue and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.01)
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sender
+            self._sender = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
 
     async def hear(self, facts: Sequence[Fact]) -> None:
-        if self._pool is None:
-            return
         for fact in facts:
-            if not isinstance(fact, ActionTaken):
+            if isinstance(fact, ActionTaken):
+                row = fact.match
+                self._queue.append(
+                    Changed(
+                        self.origin,
+                        row.id,
+                        row.version,
+                        row.channel_id,
+                        row.home_channel_id,
+                        fact.action,
+                    )
+                )
+                self._bell.set()
+
+    async def _send(self) -> None:
+        while True:
+            if not self._queue:
+                self._bell.clear()
+                await self._bell.wait()
                 continue
-            row = fact.match
-            changed = Changed(
-                self.origin, row.id, row.version, row.channel_id, row.home_channel_id, fact.action
-            )
+            changed = self._queue[0]
             try:
                 await self._pool.execute("SELECT pg_notify($1, $2)", CHANNEL, changed.payload())
                 self.sent += 1
+            except asyncio.CancelledError:
+                raise
             except Exception as exc:  # the change is stored; only the watchers lag
-                log.warning("could not tell the other processes of match %s: %s", row.id, exc)
+                log.warning(
+                    "could not tell the other processes of match %s: %s", changed.match_id, exc
+                )
+            if self._queue and self._queue[0] is changed:
+                self._queue.popleft()
 
 
 OnChange = Callable[[Changed], Awaitable[None]]

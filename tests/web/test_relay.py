@@ -50,6 +50,14 @@ async def state(ws: aiohttp.ClientWebSocketResponse) -> Any:
     return json.loads(message.data)["state"]
 
 
+async def state_at(ws: aiohttp.ClientWebSocketResponse, version: int) -> Any:
+    """The first state sent at ``version`` or later (a state may come twice: a change told
+    late shows the row as it is then, which the page already has)."""
+    while (seen := await state(ws))["version"] < version:
+        pass
+    return seen
+
+
 async def _terminate_listeners(url: str) -> int:
     """Cut the connections listening on the relay's channel, as a restart of the server would."""
     import asyncpg
@@ -93,13 +101,14 @@ async def test_a_change_in_one_process_reaches_the_others_live_board(pg_url: str
         async with aiohttp.ClientSession() as http, http.ws_connect(f"{base}m/{match}/ws") as ws:
             first = await state(ws)
             moved = await here.session.move(GAMES, ALICE, "8/5 6/5")
-            seen = await state(ws)
+            seen = await state_at(ws, moved.match.version)
             assert seen["version"] == moved.match.version > first["version"]
             # A change made by the web process itself arrives once, on its own bus.
+            await _until(lambda: notifier_a.pending == 0 and listener.heard == notifier_a.sent)
             heard = listener.heard
             roller.extend((6, 4))
             rolled = await there.session.roll(GAMES, BOB)
-            assert (await state(ws))["version"] == rolled.match.version
+            assert (await state_at(ws, rolled.match.version))["version"] == rolled.match.version
             await asyncio.sleep(0.3)
             assert listener.heard == heard
             # The listening connection is cut; a change made meanwhile still arrives.
@@ -108,7 +117,7 @@ async def test_a_change_in_one_process_reaches_the_others_live_board(pg_url: str
             await _until(lambda: not listener.listening.is_set())
             played = await here.session.move(GAMES, BOB, "24/14")
             assert not listener.listening.is_set()  # told while nobody listened
-            after = await state(ws)
+            after = await state_at(ws, played.match.version)
             assert after["version"] == played.match.version
             assert listener.listening.is_set()
     finally:
