@@ -82,7 +82,8 @@ async def play(
     made: dict[int, float] = {}
     async with aiohttp.ClientSession() as http:
         readies = [asyncio.Event() for _ in range(sockets)]
-        tasks = [asyncio.create_task(watch(http, url, s, r)) for s, r in zip(seen, readies, strict=True)]
+        pairs = zip(seen, readies, strict=True)
+        tasks = [asyncio.create_task(watch(http, url, s, r)) for s, r in pairs]
         await asyncio.gather(*(r.wait() for r in readies))
         players = {0: ALICE, 1: BOB}
         for number, turn in enumerate(plan.turns[:turns]):
