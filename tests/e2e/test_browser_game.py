@@ -6,7 +6,8 @@ and a third browser watching the live page sees each one.
 
 The dice are chosen for a short game (5-5 for one side, 3-3 for the other) and the taps by
 a greedy runner reading the legal taps the server offered, so the game ends in about 45
-actions whatever the engine's choices; a double, a beaver and a take come first.
+actions (the same dice, the same offers: the same game each run); a double, a beaver and a
+take come first.
 """
 
 from __future__ import annotations
