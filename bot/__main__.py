@@ -200,6 +200,8 @@ async def run_web(settings: Settings) -> int:
         return 2
     if not is_postgres_url(str(database_of(settings))):
         log.warning("the web process follows other processes only on PostgreSQL (DATABASE_URL)")
+    if settings.activity:
+        log.info("the Activity is served by the bot's processes, not by python -m bot web")
     try:
         store = await open_store(settings)
     except StoreOpenError as exc:
