@@ -18,6 +18,10 @@ RUN pip install -c constraints.txt ".[postgres]" \
 USER gammon
 # Used only without DATABASE_URL: then mount a volume on /app/data to keep the games.
 VOLUME ["/app/data"]
+# The web board (only when WEB_URL is set): inside a container it must listen on every
+# interface to be reached through the published port; WEB_PORT is 8080 unless set.
+ENV WEB_HOST=0.0.0.0
+EXPOSE 8080
 # SIGTERM lets the bot finish the action in flight and close the database.
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

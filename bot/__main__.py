@@ -1,4 +1,5 @@
-"""``python -m bot``: start the Discord bot; ``python -m bot play``: play in the terminal.
+"""``python -m bot``: start the Discord bot; ``python -m bot play``: play in the terminal;
+``python -m bot web``: the web board alone, beside the bot's processes on PostgreSQL.
 
 Settings problems print one line and exit with status 2, never a traceback, and never the
 token. SIGINT and SIGTERM finish the action in flight, close the database and exit.
@@ -19,7 +20,8 @@ from typing import TYPE_CHECKING
 from bot.config import Settings, SettingsError
 from bot.errors import StoreOpenError
 from bot.i18n import LANGUAGES
-from bot.services import build_services
+from bot.relay import FactNotifier, new_origin
+from bot.services import Services, build_services
 from bot.session import SessionSettings
 from bot.storage import Storage, database_of, is_postgres_url, open_store
 from bot.workers import WorkerError, Workers
@@ -152,18 +154,85 @@ async def _serve(settings: Settings, token: str, store: Storage, workers: Worker
     point_discord_at(settings)
     services = build_services(store, settings=session_settings(settings), workers=workers)
     bot = make_bot(settings, services)
-    web = web_server(settings, services)  # None unless WEB_URL is set
-    if web is not None:
+    origin = new_origin()
+    notifier = await start_notifier(settings, services, origin)
+    web = web_server(settings, services, origin=origin)  # None unless WEB_URL is set
+    try:
+        if web is not None:
+            try:
+                await web.start()
+            except OSError as exc:
+                print(f"gammon-bot: cannot serve the web board: {exc}", file=sys.stderr)
+                return 1
+        return await _connect(settings, token, bot)
+    finally:
+        if web is not None:
+            await web.stop()
+        if notifier is not None:
+            await notifier.close()
+
+
+async def start_notifier(
+    settings: Settings, services: Services, origin: str
+) -> FactNotifier | None:
+    """On PostgreSQL, every stored change told to the other processes (their live boards
+    follow this process's games); on SQLite (one process) nothing to tell."""
+    database = str(database_of(settings))
+    if not is_postgres_url(database):
+        return None
+    notifier = FactNotifier(database, origin)
+    await notifier.start(services.facts)
+    return notifier
+
+
+async def run_web(settings: Settings) -> int:
+    """``python -m bot web``: the web board alone, beside the bot's processes on the same
+    PostgreSQL: its pages, and live boards that follow every process's games. No Discord
+    connection, so no Activity here (it posts boards to the channel): serve the Activity
+    from a bot process."""
+    from bot.web import web_server
+
+    if settings.web_url is None:
+        print(
+            "gammon-bot: python -m bot web needs WEB_URL (the board's public address)",
+            file=sys.stderr,
+        )
+        return 2
+    if not is_postgres_url(str(database_of(settings))):
+        log.warning("the web process follows other processes only on PostgreSQL (DATABASE_URL)")
+    if settings.activity:
+        log.info("the Activity is served by the bot's processes, not by python -m bot web")
+    try:
+        store = await open_store(settings)
+    except StoreOpenError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
+    workers = make_workers(settings)
+    try:
+        await workers.start()
+        services = build_services(store, settings=session_settings(settings), workers=workers)
+        web = web_server(settings, services, activity=False)
+        assert web is not None
         try:
             await web.start()
         except OSError as exc:
             print(f"gammon-bot: cannot serve the web board: {exc}", file=sys.stderr)
             return 1
-    try:
-        return await _connect(settings, token, bot)
-    finally:
-        if web is not None:
+        try:
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            await stop.wait()
+        finally:
             await web.stop()
+        return 0
+    except WorkerError as exc:
+        print(f"gammon-bot: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await workers.close()
+        await store.close()
 
 
 async def _connect(settings: Settings, token: str, bot: GammonBot) -> int:
@@ -219,6 +288,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     sub = parser.add_subparsers(dest="mode")
     sub.add_parser("run", help="start the Discord bot (the default)")
+    sub.add_parser(
+        "web",
+        help="serve the web board alone, beside the bot's processes on the same PostgreSQL",
+    )
     sub.add_parser(
         "verify", help="check a finished match's dice: python -m bot verify SECRET PUBLIC"
     )
@@ -423,6 +496,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from bot.offline import run_offline
 
             return asyncio.run(run_offline(settings, args))
+        if args.mode == "web":
+            setup_logging(settings.log_level)
+            return asyncio.run(run_web(settings))
         token = settings.require_token()
     except SettingsError as exc:
         print(f"gammon-bot: {exc}", file=sys.stderr)

@@ -88,6 +88,7 @@ class Refusal(StrEnum):
     # the Activity
     NOT_YOUR_MOVE = "not-your-move"
     BOARD_CHANGED = "board-changed"
+    GAMES_IN_THREADS = "games-in-threads"  # the Activity of a channel whose games moved
     MOVE_NOT_LEGAL_NOW = "move-not-legal-now"
     # the store
     CHANNEL_BUSY = "channel-busy"

@@ -216,6 +216,10 @@ REFUSALS: dict[Refusal, Text] = {
     ),
     Refusal.NOT_YOUR_MOVE: _("It is not your turn to move."),
     Refusal.BOARD_CHANGED: _("The board has changed: look again."),
+    Refusal.GAMES_IN_THREADS: _(
+        "Several games of this channel were moved to threads: open the board from your game's "
+        "thread."
+    ),
     Refusal.MOVE_NOT_LEGAL_NOW: _("That move is not legal now."),
     Refusal.CHANNEL_BUSY: _(
         "This channel already has a game or a challenge. Finish it first, or play in another "

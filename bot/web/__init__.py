@@ -14,17 +14,23 @@ from __future__ import annotations
 
 from bot.config import Settings
 from bot.services import Services
+from bot.storage import database_of, is_postgres_url
 from bot.web.app import WebConfig, WebServer
 from bot.web.discord_api import DiscordOAuth
 
 
-def web_server(settings: Settings, services: Services) -> WebServer | None:
+def web_server(
+    settings: Settings, services: Services, *, origin: str = "", activity: bool = True
+) -> WebServer | None:
     """The web server these settings ask for (None when ``WEB_URL`` is not set); the
-    Activity's login only when the app's client id and secret are set too."""
+    Activity's login only when the app's client id and secret are set too (and
+    ``activity``: a web-only process has no Discord connection to post the boards with).
+    On PostgreSQL it also hears the changes made in the other processes (:mod:`bot.relay`;
+    ``origin`` names this process's own notifications, which it hears on its bus)."""
     if settings.web_url is None:
         return None
     oauth = None
-    if settings.activity and settings.token is not None:
+    if activity and settings.activity and settings.token is not None:
         assert settings.client_id is not None and settings.client_secret is not None
         oauth = DiscordOAuth(
             client_id=settings.client_id,
@@ -38,7 +44,9 @@ def web_server(settings: Settings, services: Services) -> WebServer | None:
         port=settings.web_port,
         leaderboard_min_matches=settings.leaderboard_min_matches,
     )
-    return WebServer(services, config, oauth=oauth)
+    database = str(database_of(settings))
+    listen_url = database if is_postgres_url(database) else None
+    return WebServer(services, config, oauth=oauth, listen_url=listen_url, origin=origin)
 
 
 __all__ = ["WebConfig", "WebServer", "web_server"]

@@ -48,6 +48,36 @@ class Seat:
     channel_id: int
 
 
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """The game an Activity plays: its row (None: no game, and ``why``) and the channel it
+    is played in (a thread, when the game moved to one from the Activity's channel)."""
+
+    row: MatchRow | None
+    channel_id: int
+    why: Refusal | None = None
+
+
+async def game_for(session: SessionService, seat: Seat) -> Placed:
+    """The channel's game; else the game that moved from this channel to a thread (the
+    Activity opens in the channel a board was posted in, the game goes on in its thread):
+    the only one, or the only one this player plays; several and none of them clearly
+    theirs: no game, and why."""
+    row = await session.current(seat.channel_id)
+    if row is not None or seat.guild_id is None:
+        return Placed(row, seat.channel_id, None if row is not None else Refusal.NO_GAME)
+    live = await session.store.live_matches_in(seat.guild_id)
+    moved = [r for r in live if r.home_channel_id == seat.channel_id]
+    mine = [r for r in moved if seat.user.id in r.player_ids]
+    chosen = moved if len(moved) == 1 else mine if len(mine) == 1 else []
+    if chosen:
+        thread = chosen[0].channel_id
+        row = await session.current(thread)
+        if row is not None and row.home_channel_id == seat.channel_id:
+            return Placed(row, thread)
+    return Placed(None, seat.channel_id, Refusal.GAMES_IN_THREADS if moved else Refusal.NO_GAME)
+
+
 def partial_for(row: MatchRow, user_id: int, steps: str) -> tuple[PartialPlay, int]:
     """The play ``user_id`` is building in ``row``'s game, and whose it is; refused unless
     they are on roll with dice out (the picker's own checks)."""
@@ -117,13 +147,14 @@ async def act(
     steps: str = "",
 ) -> Report:
     """Run one action for a seated player through the session, as its slash command would."""
-    row = await session.current(seat.channel_id)
+    placed = await game_for(session, seat)
+    row = placed.row
     if row is None or row.id != match_id:
-        raise StaleButtonError(Refusal.NO_GAME)
+        raise StaleButtonError(placed.why or Refusal.NO_GAME)
     if row.version != version:
         raise StaleButtonError(Refusal.BOARD_CHANGED)
     ctx = ActionContext(match_id=match_id, version=version)
-    channel, user = seat.channel_id, seat.user
+    channel, user = placed.channel_id, seat.user
     match verb:
         case Verb.MOVE:
             partial, _mover = partial_for(row, user.id, steps)
@@ -145,4 +176,4 @@ async def act(
     raise AssertionError(verb)
 
 
-__all__ = ["Seat", "Verb", "act", "extend", "partial_for", "taps"]
+__all__ = ["Placed", "Seat", "Verb", "act", "extend", "game_for", "partial_for", "taps"]

@@ -46,10 +46,11 @@ from bot.facts import PlayedElsewhere
 from bot.i18n import LANGUAGES, say
 from bot.present.web import web_words
 from bot.records import MatchRow
+from bot.relay import Changed, FactListener
 from bot.reports import Player, Report
 from bot.services import Services
 from bot.storage import Storage
-from bot.web.activity import Seat, Verb, act, taps
+from bot.web.activity import Seat, Verb, act, game_for, taps
 from bot.web.discord_api import DiscordOAuth, DiscordRefused, LoginGate
 from bot.web.hub import LiveHub, Watcher
 from bot.web.pages import leaderboard_page, shell, theme_json
@@ -98,6 +99,8 @@ class WebServer:
         oauth: DiscordOAuth | None = None,
         gate: LoginGate | None = None,
         clock: Any = time.time,
+        listen_url: str | None = None,
+        origin: str = "",
     ) -> None:
         self.services = services
         self.config = config
@@ -105,6 +108,12 @@ class WebServer:
         self.gate = gate or LoginGate()
         self.clock = clock
         self.hub = LiveHub()
+        # On PostgreSQL: other processes' changes, heard with LISTEN (see bot.relay).
+        self.listener = (
+            None
+            if listen_url is None
+            else FactListener(listen_url, origin, self._changed_elsewhere, self._resync)
+        )
         self._seats: dict[str, tuple[Seat, float]] = {}
         self._runner: web.AppRunner | None = None
         self._sockets: set[web.WebSocketResponse] = set()
@@ -139,6 +148,8 @@ class WebServer:
 
     async def start(self) -> None:
         self.hub.attach(self.services.facts)
+        if self.listener is not None:
+            await self.listener.start()
         self._runner = web.AppRunner(self.app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.config.host, self.config.port)
@@ -152,6 +163,8 @@ class WebServer:
 
     async def stop(self) -> None:
         self.hub.detach()
+        if self.listener is not None:
+            await self.listener.stop()
         for socket in list(self._sockets):
             with contextlib.suppress(Exception):
                 await socket.close()
@@ -160,6 +173,26 @@ class WebServer:
             self._runner = None
         if self.oauth is not None:
             await self.oauth.close()
+
+    async def _changed_elsewhere(self, changed: Changed) -> None:
+        """Another process stored a change: its row as stored now, to whoever watches it."""
+        if not self.hub.follows(changed.match_id, (changed.channel_id, changed.home_channel_id)):
+            return
+        row = await self._store.get_match(changed.match_id)
+        if row is not None and row.version >= changed.version:
+            self.hub.show(row)
+
+    async def _resync(self) -> None:
+        """After the listener was away: everything watched, read again."""
+        matches, channels = self.hub.watched()
+        for match_id in matches:
+            row = await self._store.get_match(match_id)
+            if row is not None:
+                self.hub.show(row)
+        for channel_id in channels:
+            found = await self.services.session.current(channel_id)
+            if found is not None:
+                self.hub.show(found)
 
     # --- helpers ---------------------------------------------------------------------------
 
@@ -381,13 +414,17 @@ class WebServer:
             if len(self._seats) >= SEATS_KEPT:
                 self._seats.pop(next(iter(self._seats)))
         self._seats[key] = (seat, now + SEAT_LIFETIME)
-        row = await self.services.session.current(seat.channel_id)
+        placed = await game_for(self.services.session, seat)
+        row = placed.row
         return web.json_response(
             {
                 "session": key,
                 "user": str(user.id),
-                "channel": str(seat.channel_id),
+                "channel": str(placed.channel_id),
                 "state": None if row is None else match_json(row),
+                "notice": None
+                if placed.why is None
+                else say(present.refusal(UserError(placed.why)), self.language(request)),
             }
         )
 
@@ -403,9 +440,10 @@ class WebServer:
 
     async def activity_socket(self, request: web.Request) -> web.WebSocketResponse:
         seat = self._seat(request.query.get("session"))
+        # The Activity's channel: the hub also hands it the games that moved to a thread.
         watcher = self.hub.watch_channel(seat.channel_id)
-        row = await self.services.session.current(seat.channel_id)
-        return await self._serve_socket(request, watcher, row)
+        placed = await game_for(self.services.session, seat)
+        return await self._serve_socket(request, watcher, placed.row)
 
     def _refusal(self, request: web.Request, error: UserError) -> web.Response:
         text = say(present.refusal(error), self.language(request))
@@ -417,7 +455,7 @@ class WebServer:
         steps, source = body.get("steps", ""), body.get("source")
         if not isinstance(steps, str) or not (source is None or isinstance(source, int)):
             raise web.HTTPBadRequest(text="expected steps and a source point")
-        row = await self.services.session.current(seat.channel_id)
+        row = (await game_for(self.services.session, seat)).row
         if row is None:
             raise web.HTTPConflict(text="no game")
         try:

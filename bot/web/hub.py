@@ -2,10 +2,12 @@
 
 The hub subscribes to the session's facts (:mod:`bot.facts`), never to the database: when a
 change is stored the session publishes an :class:`~bot.facts.ActionTaken` carrying the row as
-stored, and the hub turns it into the board's JSON once and hands the same text to every
-watcher of that match and of that channel (an Activity watches its channel, whatever match
-is played there). A watcher keeps only the newest state: a slow browser skips states
-rather than holding the others up or growing a queue without end.
+stored (a change made in another process on the same PostgreSQL arrives through
+:mod:`bot.relay`, and the web server re-reads its row only if someone here watches it), and the
+hub turns it into the board's JSON once and hands the same text to every watcher of that match
+and of that channel (an Activity watches its channel, whatever match is played there). A
+watcher keeps only the newest state: a slow browser skips states rather than holding the others
+up or growing a queue without end.
 
 Pure of Discord and of aiohttp: a watcher is a mailbox the web server drains into a socket.
 """
@@ -14,9 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from bot.facts import ActionTaken, Fact, FactBus
+from bot.records import MatchRow
 from bot.web.state import match_json
 
 
@@ -88,17 +91,29 @@ class LiveHub:
             if isinstance(fact, ActionTaken):
                 newest[fact.match.id] = fact
         for taken in newest.values():
-            row = taken.match
-            matches = self._matches.get(row.id, ())
-            channels = self._channels.get(row.channel_id, ())
-            if row.home_channel_id is not None:
-                channels = {*channels, *self._channels.get(row.home_channel_id, ())}
-            if not matches and not channels:
-                continue
-            text = json.dumps({"type": "state", "state": match_json(row)})
-            for watcher in (*matches, *channels):
-                watcher.put(text)
-                self.published += 1
+            self.show(taken.match)
+
+    def follows(self, match_id: int, channels: Iterable[int | None]) -> bool:
+        """Whether anyone watches this match, or one of these channels (a change made in
+        another process is read from the database only then)."""
+        return match_id in self._matches or any(c in self._channels for c in channels)
+
+    def watched(self) -> tuple[list[int], list[int]]:
+        """The matches and the channels watched now."""
+        return list(self._matches), list(self._channels)
+
+    def show(self, row: MatchRow) -> None:
+        """Hand ``row`` as stored to the watchers of its match and of its channels."""
+        matches = self._matches.get(row.id, ())
+        channels = self._channels.get(row.channel_id, ())
+        if row.home_channel_id is not None:
+            channels = {*channels, *self._channels.get(row.home_channel_id, ())}
+        if not matches and not channels:
+            return
+        text = json.dumps({"type": "state", "state": match_json(row)})
+        for watcher in (*matches, *channels):
+            watcher.put(text)
+            self.published += 1
 
 
 __all__ = ["LiveHub", "Watcher"]

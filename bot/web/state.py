@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import Game, Position
+from bot.engine.game import MAX_CUBE
 from bot.engine.position import CHECKERS
 from bot.records import MatchRow
 
@@ -66,6 +67,12 @@ def game_json(game: Game) -> Json:
         "cube": game.cube,
         "cube_owner": game.cube_owner,
         "can_double": game.phase.value == "roll" and game.can_double(),
+        # Beaver offered beside Take and Drop: money games played with beavers, first answer.
+        "can_beaver": game.phase.value == "doubled"
+        and game.options.is_money
+        and game.options.beavers
+        and not game.beaver_pending
+        and game.cube * 4 <= MAX_CUBE,
         "score": list(game.score),
         "length": game.options.length,
         "game_number": game.game_number,

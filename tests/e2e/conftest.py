@@ -175,7 +175,7 @@ class Harness:
         (custom_id,) = [c for c in message.custom_ids if c.startswith(f"bg:{action}:")]
         return await self.fake.click(who, message, custom_id)
 
-    async def live(self, channel: str = "games"):
+    async def live(self, channel: str | int = "games"):
         return await self.service.store.live_match(self.fake.channel_id(channel))
 
 

@@ -77,8 +77,10 @@ class BotProcess:
         *,
         log: Path | None = None,
         wrapper: Sequence[str] = (),
+        args: Sequence[str] = (),
     ) -> None:
         self.env = dict(env)
+        self.args = list(args)  # after ``python -m bot`` (e.g. ``web``)
         self.cwd = cwd
         self.log = log
         self.wrapper = list(wrapper)
@@ -106,6 +108,7 @@ class BotProcess:
             sys.executable,
             "-m",
             "bot",
+            *self.args,
             cwd=self.cwd,
             env=self.env,
             stdin=asyncio.subprocess.DEVNULL,

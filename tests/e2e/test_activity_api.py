@@ -18,16 +18,18 @@ async def start_game(h: Harness, opening: tuple[int, int]) -> None:
     await (await h.press(h.bob, challenge, "accept")).answer()
 
 
-async def state_of(a: Activity) -> Game:
-    row = await a.h.live()
+async def state_of(a: Activity, channel: str | int = "games") -> Game:
+    row = await a.h.live(channel)
     assert row is not None and row.game is not None
     return row.game
 
 
-async def move_by_taps(a: Activity, seat: str, play: Play) -> dict[str, object]:
+async def move_by_taps(
+    a: Activity, seat: str, play: Play, channel: str | int = "games"
+) -> dict[str, object]:
     """Build ``play`` tap by tap (a checker, then where it goes, each among the taps the
     server offers), then play it."""
-    game = await state_of(a)
+    game = await state_of(a, channel)
     mover = game.on_roll
     steps = ""
     for move in play.moves:
@@ -43,7 +45,7 @@ async def move_by_taps(a: Activity, seat: str, play: Play) -> dict[str, object]:
         steps = f"{steps}.{chosen['steps']}" if steps else chosen["steps"]
     status, offered = await a.post("api/activity/taps", {"steps": steps}, seat)
     assert offered["complete"] and offered["play"] == str(play)
-    row = await a.h.live()
+    row = await a.h.live(channel)
     assert row is not None
     status, answer = await a.post(
         "api/activity/act",
@@ -175,4 +177,46 @@ async def test_a_resignation_offered_in_the_chat_is_answered_in_the_activity(
         assert status == 200, body
         assert body["state"]["live"] is False and body["state"]["winner"] == 0
         assert "wins" in (h.fake.last_message("games").content or "")  # type: ignore[union-attr]
+    h.fake.assert_clean()
+
+
+async def test_an_activity_in_the_channel_finds_the_game_moved_to_a_thread(
+    harness: Harness,
+) -> None:
+    """The board was posted in the channel, the game goes on in its thread: an Activity
+    opened in the channel plays that game; with two games moved from the channel, each
+    player gets their own and anyone else is told why there is no game."""
+    h = harness
+    await (await h.slash(h.mod, "settings", threads="on")).response()
+    await start_game(h, (3, 1))
+    (thread,) = [c for c in h.fake.guild.channels.values() if c.is_thread]
+    async with activity(h) as a:
+        instance = a.oauth.launch("games", h.alice, h.bob, h.carol)
+        seat = await a.login(h.alice, instance)
+        row = await h.live(thread.id)
+        assert row is not None and row.home_channel_id == h.fake.channel_id("games")
+        assert seat["state"]["match"] == row.id and seat["channel"] == str(thread.id)
+        assert seat["notice"] is None
+        game = await state_of(a, thread.id)
+        assert game.dice is not None
+        before = len(h.fake.messages_in(thread.id))
+        await move_by_taps(
+            a, seat["session"], parse_play(game.position, game.dice, "8/5 6/5"), thread.id
+        )
+        posts = h.fake.messages_in(thread.id)[before:]
+        assert any("alice rolls 3-1 and plays 8/5 6/5" in (m.content or "") for m in posts)
+        # A second game moves from the same channel to its own thread.
+        h.roller.extend((4, 2))
+        challenge = await (
+            await h.slash(h.carol, "challenge", opponent=h.mod.id)
+        ).original_message()
+        await (await h.press(h.mod, challenge, "accept")).answer()
+        carol = await a.login(h.carol, instance)
+        theirs = await h.service.store.latest_match(int(carol["channel"]))
+        assert theirs is not None and carol["state"]["match"] == theirs.id != row.id
+        alice = await a.login(h.alice, instance)
+        assert alice["state"]["match"] == row.id
+        dave = h.fake.create_member("dave")
+        watching = await a.login(dave, a.oauth.launch("games", dave))
+        assert watching["state"] is None and "moved to threads" in watching["notice"]
     h.fake.assert_clean()

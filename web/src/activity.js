@@ -1,6 +1,7 @@
 // The Activity: Discord's SDK proves the player (a one-time code the server exchanges and
 // checks with Discord), then the board of the channel's game is played by tapping checkers.
-// The server decides every legal tap (the tap picker's own logic); this page only shows.
+// Dragging a checker is the same two taps (its point, then where it lands). The server
+// decides every legal tap (the tap picker's own logic); this page only shows.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 import { drawBoard, el, fmt, headline, readData, socketUrl, statusLine } from "./board.js";
 
@@ -14,6 +15,7 @@ const head = document.createElement("h1");
 head.id = "headline";
 app.appendChild(head);
 const svg = el("svg", { id: "board", role: "img" }, app);
+svg.style.touchAction = "none"; // a finger on the board drags a checker, not the page
 const status = document.createElement("p");
 status.id = "status";
 status.className = "status";
@@ -87,6 +89,7 @@ function draw() {
       if (game.can_double) button("double", words.double, () => send("double"));
     } else if (game.phase === "doubled") {
       button("take", words.take, () => send("take"));
+      if (game.can_beaver) button("beaver", words.beaver, () => send("beaver"));
       button("drop", words.drop, () => send("drop"));
     } else if (game.phase === "move" && taps) {
       if (taps.complete) button("confirm", fmt(words, "confirm", { play: taps.play }), () => send("move"));
@@ -107,6 +110,7 @@ async function refreshTaps(source = null) {
     try {
       taps = await api("api/activity/taps", { steps, source });
       answers += 1;
+      window.gammonTaps = taps; // what tests read to choose their next tap
     } catch (e) {
       problem.textContent = e.message;
       steps = "";
@@ -126,6 +130,35 @@ async function tapPoint(point) {
   if (taps.sources.includes(point)) return refreshTaps(point);
   return refreshTaps(null);
 }
+
+// A drag: pressed on a point with a movable checker, released on another point. The same
+// two taps as a click on each, so the server checks it exactly as it checks taps.
+let dragFrom = null;
+
+function pointAt(event) {
+  const found = document.elementFromPoint(event.clientX, event.clientY);
+  const hit = found && found.closest ? found.closest("rect.tap") : null;
+  return hit ? Number(hit.dataset.point) : null;
+}
+
+svg.addEventListener("pointerdown", (event) => {
+  const point = pointAt(event);
+  dragFrom = taps && point !== null && taps.sources.includes(point) ? point : null;
+});
+
+svg.addEventListener("pointerup", async (event) => {
+  const from = dragFrom;
+  dragFrom = null;
+  const to = pointAt(event);
+  if (from === null || to === null || to === from || !taps) return; // a click: tapPoint has it
+  problem.textContent = "";
+  if (taps.source !== from) await refreshTaps(from);
+  const destination = taps && taps.destinations.find((d) => d.target === to);
+  if (!destination) return refreshTaps(null);
+  steps = steps ? `${steps}.${destination.steps}` : destination.steps;
+  document.body.dataset.dragged = String((Number(document.body.dataset.dragged) || 0) + 1);
+  return refreshTaps(null);
+});
 
 function undo() {
   const groups = steps ? steps.split(".") : [];
@@ -178,6 +211,7 @@ async function start() {
   const { access_token } = await api("api/token", { code });
   session = await api("api/activity/session", { access_token, instance_id: sdk.instanceId });
   document.body.dataset.user = session.user;
+  if (session.notice) problem.textContent = session.notice; // why there is no game here
   accept(session.state);
   listen();
 }
