@@ -454,7 +454,10 @@ class Puzzles(
         """A tap in a puzzle's picker: choose, undo, reset; Confirm grades the play."""
         tap = reply.tap
         guild_id = interaction.guild_id or 0
-        puzzle = await self.puzzles.load(guild_id, tap.match_id)
+        # As shown to this solver: each redraw says what the puzzle said when it opened
+        # (their own mistake; the source where the server names players).
+        given = await self.puzzles.given(guild_id, interaction.user.id, tap.match_id)
+        puzzle = given.puzzle
         if puzzle.kind is not PuzzleKind.CHECKER_PLAY:
             raise StaleButtonError(picker_words.GONE)
         game = game_of(puzzle)
@@ -479,7 +482,7 @@ class Puzzles(
         )
         status = say(picker_words.status_line(partial, game.dice), language)
         picture = await self._picture(game, interaction.user.id, language, partial)
-        text = words.given_text(puzzle, own=False, language=language) + "\n" + status
+        text = self._given_text(given, language) + "\n" + status
         await reply.show(new=False, content=text, attachments=[picture], view=view)
 
     async def cube_answer(self, interaction: Interaction, puzzle_id: int, answer: str) -> None:

@@ -296,3 +296,34 @@ async def test_answer_on_a_revealed_daily_puzzle_is_refused_privately(harness: H
     result = await h.fake.click(h.carol, post, ids(post, "n"))
     assert "This daily puzzle is over" in await h.error_of(result)
     assert await h.services.puzzles.puzzles.current(h.fake.guild.id, h.carol.id) is None
+
+
+async def test_every_tap_keeps_the_own_mistake_line_and_the_named_source(
+    harness: Harness,
+) -> None:
+    """What the puzzle said when it opened stays on each redraw of its picker: the maker is
+    still told it was their own mistake, and a server that names players still names them
+    (nobody else is told either)."""
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    own = await get_puzzle(h, h.alice)
+    assert "from one of your own games" in own.content and "You rolled 3-1" in own.content
+    picker = await tapped(h, h.alice, own, "s", "8")
+    assert "from one of your own games" in picker.content, picker.content
+    picker = await tapped(h, h.alice, picker, "d", options(picker, "d")["8/5"])
+    assert "from one of your own games" in picker.content, picker.content
+    picker = await tapped(h, h.alice, picker, "u")
+    assert "from one of your own games" in picker.content, picker.content
+    await (
+        await h.fake.slash(
+            admin, "games", "puzzle", "daily", options={"channel": "general", "names": "on"}
+        )
+    ).answer()
+    puzzle = await get_puzzle(h, h.carol)
+    while "You rolled 3-1" not in puzzle.content:
+        puzzle = await get_puzzle(h, h.carol)
+    picker = await tapped(h, h.carol, puzzle, "s", "8")
+    assert "From alice vs bob" in picker.content, picker.content
+    assert "your own games" not in picker.content
+    h.fake.assert_clean()
