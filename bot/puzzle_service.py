@@ -160,11 +160,17 @@ class Answered:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """A daily post whose day is over: the puzzle and who answered it right meanwhile."""
+    """A daily post whose day is over: the puzzle and who answered it right meanwhile.
+
+    ``source`` as in :class:`Given` (the server's choice when the reveal is made).
+    ``puzzle`` is None when the puzzle left meanwhile (a player of its match kept their
+    games out): nothing is revealed, only the post's Answer button taken off.
+    """
 
     post: DailyPost
-    puzzle: Puzzle
+    puzzle: Puzzle | None
     solvers: tuple[int, ...]
+    source: SourceLink | None = None
 
 
 class PuzzleService:
@@ -387,13 +393,16 @@ class PuzzleService:
         puzzle, settings = await asyncio.gather(
             self._load(guild_id, puzzle_id, checked), self.puzzles.settings(guild_id)
         )
-        link = None
-        if settings.name_players:
-            row = await self.store.get_match(puzzle.match_id)
-            if row is not None:
-                link = SourceLink(row.player_names, row.guild_id, row.channel_id)
+        link = await self._source(puzzle) if settings.name_players else None
         own = puzzle.owner_id is not None and puzzle.owner_id == user_id
         return Given(puzzle_id, puzzle, own, link)
+
+    async def _source(self, puzzle: Puzzle) -> SourceLink | None:
+        """The source match's players and place (only for a server that names players)."""
+        row = await self.store.get_match(puzzle.match_id)
+        if row is None:
+            return None
+        return SourceLink(row.player_names, row.guild_id, row.channel_id)
 
     async def current(self, guild_id: int, user_id: int) -> Given:
         """The latest puzzle given to the solver and not answered yet."""
@@ -544,7 +553,9 @@ class PuzzleService:
         return out
 
     async def post_sent(self, post_id: int, message_id: int) -> None:
-        await self.puzzles.post_sent(post_id, message_id)
+        """The post is out: its answer comes a full day after now, however late it went."""
+        now = self.clock()
+        await self.puzzles.post_sent(post_id, message_id, now, now + REVEAL_AFTER)
 
     async def stop_daily(self, guild_id: int, post_id: int) -> None:
         """The daily post cannot be sent at all (its channel is gone or closed to the bot):
@@ -565,15 +576,22 @@ class PuzzleService:
 
     async def due_reveals(self) -> list[Reveal]:
         """The daily posts whose day is over, with who solved them (call :meth:`revealed`
-        once each reveal is posted)."""
+        once each reveal is posted; one without a puzzle has nothing to post but the
+        Answer button to take off)."""
         reveals: list[Reveal] = []
         for post in await self.puzzles.due_reveals(self.clock()):
             stored = await self.puzzles.puzzle(post.puzzle_id)
-            if stored is None:
-                await self.puzzles.revealed(post.id)
+            players = [] if stored is None else [uid for uid in stored.players if uid is not None]
+            if stored is None or await self.puzzles.kept_out(players):
+                # Gone, or its player kept their games out since it was posted: the
+                # puzzle left for everyone, so its answer (and source) is never posted.
+                reveals.append(Reveal(post, None, ()))
                 continue
+            puzzle = puzzle_from_text(stored.data)
+            settings = await self.puzzles.settings(post.guild_id)
+            source = await self._source(puzzle) if settings.name_players else None
             solvers = await self.puzzles.solved_by(post.puzzle_id, post.posted_at, post.reveal_at)
-            reveals.append(Reveal(post, puzzle_from_text(stored.data), tuple(solvers)))
+            reveals.append(Reveal(post, puzzle, tuple(solvers), source))
         return reveals
 
     async def revealed(self, post_id: int) -> None:
@@ -595,6 +613,7 @@ def next_time(now: float, minute: int) -> float:
 __all__ = [
     "LEASE",
     "Answered",
+    "DailyPost",
     "Given",
     "PuzzleService",
     "Reveal",

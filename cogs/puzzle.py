@@ -50,7 +50,7 @@ from bot.present import board_words
 from bot.present import picker as picker_words
 from bot.present import puzzle_words as words
 from bot.present.puzzles import CUBE_ANSWER_WORDS
-from bot.puzzle_service import Answered, Given
+from bot.puzzle_service import Answered, DailyPost, Given, SourceLink
 from bot.puzzles import CubeAnswer, Puzzle, PuzzleKind
 from bot.puzzles.evaluate import game_of
 from bot.records import UserSettings
@@ -199,11 +199,10 @@ class DailyButton(
 COMPONENTS = (PuzzleButton, PuzzleSelect, CubeButton, DailyButton)
 
 
-def _source_of(given: Given) -> tuple[tuple[str, str] | None, str | None]:
+def _source_of(source: SourceLink | None) -> tuple[tuple[str, str] | None, str | None]:
     """The source match's players (escaped) and link, only where the server names them."""
-    if given.source is None:
+    if source is None:
         return None, None
-    source = given.source
     names = (safe_name(source.names[0]), safe_name(source.names[1]))
     return names, f"https://discord.com/channels/{source.guild_id}/{source.channel_id}"
 
@@ -310,7 +309,7 @@ class Puzzles(
         return view
 
     def _given_text(self, given: Given, language: str) -> str:
-        names, link = _source_of(given)
+        names, link = _source_of(given.source)
         return words.given_text(
             given.puzzle, own=given.own, names=names, link=link, language=language
         )
@@ -531,7 +530,7 @@ class Puzzles(
             view = discord.ui.View(timeout=None)
             view.add_item(DailyButton(post.id, say(words.ANSWER, language)))
             picture = await self._picture(game_of(given.puzzle), None, language)
-            names, link = _source_of(given)
+            names, link = _source_of(given.source)
             try:
                 message = await channel.send(
                     content=words.daily_text(
@@ -553,22 +552,48 @@ class Puzzles(
             posted += 1
         for reveal in await self.puzzles.due_reveals():
             post = reveal.post
-            language = await self._server_language(post.guild_id)
             channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
-            text = words.reveal_text(
-                reveal.puzzle, reveal.solvers, name=lambda uid: f"<@{uid}>", language=language
-            )
-            try:
-                await channel.send(content=text)
-            except discord.HTTPException as exc:
-                log.warning("could not reveal the daily puzzle in %s: %s", post.channel_id, exc)
-                continue
+            if reveal.puzzle is not None:
+                language = await self._server_language(post.guild_id)
+                names, link = _source_of(reveal.source)
+                text = words.reveal_text(
+                    reveal.puzzle,
+                    reveal.solvers,
+                    name=lambda uid: f"<@{uid}>",
+                    names=names,
+                    link=link,
+                    language=language,
+                )
+                try:
+                    await channel.send(content=text)
+                except discord.HTTPException as exc:
+                    log.warning("could not reveal the daily puzzle in %s: %s", post.channel_id, exc)
+                    continue
+                revealed += 1
+            elif post.message_id is not None and not await self._withdraw(post, channel):
+                continue  # tried again next round
             await self.puzzles.revealed(post.id)
-            revealed += 1
-            if post.message_id is not None:  # the Answer button goes with the day
-                with contextlib.suppress(discord.HTTPException):
+            if reveal.puzzle is not None and post.message_id is not None:
+                with contextlib.suppress(discord.HTTPException):  # the button goes with the day
                     await channel.get_partial_message(post.message_id).edit(view=None)
         return posted, revealed
+
+    async def _withdraw(self, post: DailyPost, channel: discord.PartialMessageable) -> bool:
+        """A player of the puzzle's match kept their games out since it was posted: the
+        post loses its board, its words (and any names) and its button at once, and its
+        answer never comes. False when Discord could not be asked (tried again)."""
+        assert post.message_id is not None
+        language = await self._server_language(post.guild_id)
+        try:
+            await channel.get_partial_message(post.message_id).edit(
+                content=say(words.WITHDRAWN, language), attachments=[], view=None
+            )
+        except (discord.Forbidden, discord.NotFound):
+            return True  # deleted, or beyond the bot's reach: nothing more it can do
+        except discord.HTTPException as exc:
+            log.warning("could not withdraw the daily puzzle %s: %s", post.id, exc)
+            return False
+        return True
 
 
 __all__ = [

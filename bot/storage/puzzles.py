@@ -172,7 +172,9 @@ class PuzzleStorage(Protocol):
         next_post_at: float,
     ) -> DailyPost | None: ...
 
-    async def post_sent(self, post_id: int, message_id: int) -> None: ...
+    async def post_sent(
+        self, post_id: int, message_id: int, sent_at: float, reveal_at: float
+    ) -> None: ...
 
     async def unsent_posts(self) -> list[DailyPost]: ...
 
@@ -617,9 +619,17 @@ class PuzzleStore:
             )
         return _post(rows[0])
 
-    async def post_sent(self, post_id: int, message_id: int) -> None:
+    async def post_sent(
+        self, post_id: int, message_id: int, sent_at: float, reveal_at: float
+    ) -> None:
+        """The claimed post is out: its day runs from when it was sent (a post sent late,
+        after a refusal, still has its full day before the reveal)."""
         await self.sql.execute(
-            "UPDATE puzzle_posts SET message_id = ? WHERE id = ?", message_id, post_id
+            "UPDATE puzzle_posts SET message_id = ?, posted_at = ?, reveal_at = ? WHERE id = ?",
+            message_id,
+            sent_at,
+            reveal_at,
+            post_id,
         )
 
     async def unsent_posts(self) -> list[DailyPost]:
@@ -630,9 +640,12 @@ class PuzzleStore:
         return [_post(row) for row in rows]
 
     async def due_reveals(self, now: float) -> list[DailyPost]:
+        """The sent posts not revealed yet whose day is over, or whose puzzle left the pool
+        (a player of its match keeps their games out): those are withdrawn at once."""
         rows = await self.sql.fetch(
             f"SELECT {_POST} FROM puzzle_posts WHERE revealed = 0 AND message_id IS NOT NULL "
-            "AND reveal_at <= ? ORDER BY reveal_at, id",
+            "AND (reveal_at <= ? OR NOT EXISTS (SELECT 1 FROM puzzles p "
+            f"WHERE p.id = puzzle_posts.puzzle_id AND {_IN_POOL})) ORDER BY reveal_at, id",
             now,
         )
         return [_post(row) for row in rows]

@@ -327,3 +327,85 @@ async def test_every_tap_keeps_the_own_mistake_line_and_the_named_source(
     assert "From alice vs bob" in picker.content, picker.content
     assert "your own games" not in picker.content
     h.fake.assert_clean()
+
+
+async def daily_at_ten(h: Harness, admin: FakeMember, **more: str) -> Puzzles:
+    options = {"channel": "general", "time": "10:00", **more}
+    await (await h.fake.slash(admin, "games", "puzzle", "daily", options=options)).answer()
+    return puzzles_cog(h)
+
+
+def reveals(h: Harness) -> list[RecordedMessage]:
+    return [m for m in h.fake.messages_in("general") if "Yesterday's puzzle" in m.content]
+
+
+async def test_the_answer_comes_a_full_day_after_the_post_is_sent(harness: Harness) -> None:
+    """A post claimed but refused for hours is sent later: its day starts when it is sent."""
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    cog = await daily_at_ten(h, admin)
+    h.clock.advance(2 * 3600)
+    h.fake.fail_requests("POST", r"/channels/\d+/messages$", 400, code=50035)
+    assert await cog.daily_tick() == (0, 0)  # claimed, not sent
+    h.clock.advance(6 * 3600)
+    assert await cog.daily_tick() == (1, 0)  # sent at 16:00
+    h.clock.advance(18 * 3600)  # 10:00 the next day: only 18 hours after it was sent
+    _posted, revealed = await cog.daily_tick()
+    assert revealed == 0 and reveals(h) == [], "never revealed before its 24 hours"
+    h.clock.advance(6 * 3600)
+    assert (await cog.daily_tick())[1] == 1
+    assert len(reveals(h)) == 1
+    h.fake.assert_clean()
+
+
+async def test_a_daily_puzzle_whose_player_keeps_out_is_never_revealed(harness: Harness) -> None:
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    cog = await daily_at_ten(h, admin, names="on")
+    h.clock.advance(2 * 3600)
+    assert await cog.daily_tick() == (1, 0)
+    post = h.fake.last_message("general")
+    assert post is not None and "From alice vs bob" in post.content
+    # Bob keeps his games out after the post: the puzzle leaves at once (its Answer says
+    # so), the post loses its board, names and button on the next round, and its reveal
+    # (answer, source) never comes.
+    await (await h.slash(h.bob, "settings", puzzles="off")).answer()
+    result = await h.fake.click(h.carol, post, ids(post, "n"))
+    assert "This puzzle is gone" in await h.error_of(result)
+    h.clock.advance(60)
+    assert await cog.daily_tick() == (0, 0)
+    withdrawn = h.fake.message(post.id)
+    assert "withdrawn" in withdrawn.content and "bob" not in withdrawn.content
+    assert withdrawn.attachments == [] and withdrawn.custom_ids == []
+    h.clock.advance(24 * 3600)
+    await cog.daily_tick()
+    assert reveals(h) == []
+    assert all("bob" not in m.content for m in h.fake.messages_in("general"))
+    h.fake.assert_clean()
+
+
+@pytest.mark.parametrize("names", ["on", "off"])
+async def test_the_daily_post_and_its_reveal_name_players_only_if_the_server_chose_to(
+    harness: Harness, names: str
+) -> None:
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    cog = await daily_at_ten(h, admin, names=names)
+    h.clock.advance(2 * 3600)
+    assert await cog.daily_tick() == (1, 0)
+    h.clock.advance(24 * 3600)
+    assert (await cog.daily_tick())[1] == 1
+    post = next(m for m in h.fake.messages_in("general") if "Puzzle of the day" in m.content)
+    (reveal,) = reveals(h)
+    for public in (post, reveal):
+        assert not public.ephemeral
+        named = "alice" in public.content or "bob" in public.content
+        assert named == (names == "on"), public.content
+        for player in (h.alice, h.bob):
+            assert f"<@{player.id}>" not in public.content  # never pinged, either way
+    if names == "on":
+        assert "From alice vs bob" in reveal.content
+    h.fake.assert_clean()

@@ -135,7 +135,7 @@ async def test_the_daily_post_is_claimed_once_and_revealed_when_due(store) -> No
     assert await puzzles.due_daily(150.0) == []
     assert await puzzles.unsent_posts() == [post]
     assert await puzzles.due_reveals(300.0) == []  # not sent: nothing to reveal
-    await puzzles.post_sent(post.id, 555)
+    await puzzles.post_sent(post.id, 555, 100.0, 200.0)
     assert await puzzles.unsent_posts() == []
     assert await puzzles.due_reveals(199.0) == []
     (due,) = await puzzles.due_reveals(200.0)
