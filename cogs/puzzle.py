@@ -498,8 +498,8 @@ class Puzzles(
         guild_id = interaction.guild_id or 0
         post = await self.puzzles.daily_post(guild_id, post_id)
         user = interaction.user.id
+        given = await self.puzzles.given(guild_id, user, post.puzzle_id)  # refused if it left
         await self.puzzles.puzzles.give(guild_id, user, post.puzzle_id, self.puzzles.clock())
-        given = await self.puzzles.given(guild_id, user, post.puzzle_id)
         await self._show(reply, given, user, language_of(interaction.locale))
 
     # --- the daily puzzle -----------------------------------------------------------------

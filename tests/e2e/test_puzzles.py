@@ -374,6 +374,7 @@ async def test_a_daily_puzzle_whose_player_keeps_out_is_never_revealed(harness: 
     await (await h.slash(h.bob, "settings", puzzles="off")).answer()
     result = await h.fake.click(h.carol, post, ids(post, "n"))
     assert "This puzzle is gone" in await h.error_of(result)
+    assert await h.services.puzzles.puzzles.current(h.fake.guild.id, h.carol.id) is None
     h.clock.advance(60)
     assert await cog.daily_tick() == (0, 0)
     withdrawn = h.fake.message(post.id)
