@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -42,11 +40,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Game, Play
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
 from bot.errors import StaleButtonError, UserError
 from bot.i18n import _, language_of, say
-from bot.present import board_words
 from bot.present import picker as picker_words
 from bot.present import puzzle_words as words
 from bot.present.puzzles import CUBE_ANSWER_WORDS
@@ -57,6 +53,7 @@ from bot.records import UserSettings
 from bot.services import Services
 from cogs.helpers import play_choices
 from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, advance, picker_view
+from cogs.puzzle_pictures import PuzzlePictures
 from cogs.replies import Reply, safe_name
 from cogs.translator import locale, pgettext
 
@@ -66,7 +63,6 @@ Interaction = discord.Interaction[Any]
 Work = Callable[[Reply], Awaitable[None]]
 
 PREFIX = "bgpz"
-FILENAME = "puzzle.png"
 TICK_SECONDS = 60.0  # how often the daily loop asks what is due
 TIME = re.compile(r"^\s*([01]?[0-9]|2[0-3])[:h.]([0-5][0-9])\s*$")
 
@@ -219,6 +215,7 @@ class Puzzles(
         self.bot = bot
         self.services = services
         self.puzzles = services.puzzles
+        self.pictures = PuzzlePictures(services)  # drawn once, kept: boards never change
         self._loop: asyncio.Task[None] | None = None
         self.tick_seconds = TICK_SECONDS
         super().__init__()
@@ -252,39 +249,6 @@ class Puzzles(
             await watchdog
 
     # --- showing a puzzle -----------------------------------------------------------------
-
-    async def _picture(
-        self,
-        game: Game,
-        user_id: int | None,
-        language: str,
-        partial: PartialPlay | None = None,
-        *,
-        settings: UserSettings | None = None,
-    ) -> discord.File:
-        shown = game
-        if partial is not None and partial.moves:
-            shown = dataclasses.replace(
-                game,
-                position=partial.board,
-                last_play=Play(partial.moves),
-                last_player=0,
-                last_position=game.position,
-            )
-        else:
-            shown = dataclasses.replace(game, last_play=None)
-        options: dict[str, Any] = {
-            "perspective": 0,
-            "names": tuple(say(name, language) for name in words.BOARD_NAMES),
-            "words": board_words(language),
-        }
-        if user_id is not None:
-            if settings is None:
-                settings = await self.services.club.user_settings(user_id)
-            options["theme"] = settings.theme
-            options["home"] = settings.board_side
-        png = await self.services.workers.render(shown, **options)
-        return discord.File(io.BytesIO(png), filename=FILENAME)
 
     def _view(self, puzzle_id: int, puzzle: Puzzle, language: str) -> discord.ui.View:
         if puzzle.kind is PuzzleKind.CHECKER_PLAY:
@@ -322,7 +286,9 @@ class Puzzles(
         language: str,
         settings: UserSettings | None = None,
     ) -> None:
-        picture = await self._picture(game_of(given.puzzle), user_id, language, settings=settings)
+        picture = await self.pictures.picture(
+            given.puzzle_id, game_of(given.puzzle), user_id, language, settings=settings
+        )
         await reply.private(
             content=self._given_text(given, language),
             file=picture,
@@ -480,7 +446,9 @@ class Puzzles(
             state, partial, source, language, button=PuzzleButton, select=PuzzleSelect, resign=False
         )
         status = say(picker_words.status_line(partial, game.dice), language)
-        picture = await self._picture(game, interaction.user.id, language, partial)
+        picture = await self.pictures.picture(
+            tap.match_id, game, interaction.user.id, language, partial
+        )
         text = self._given_text(given, language) + "\n" + status
         await reply.show(new=False, content=text, attachments=[picture], view=view)
 
@@ -529,7 +497,9 @@ class Puzzles(
             channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
             view = discord.ui.View(timeout=None)
             view.add_item(DailyButton(post.id, say(words.ANSWER, language)))
-            picture = await self._picture(game_of(given.puzzle), None, language)
+            picture = await self.pictures.picture(
+                given.puzzle_id, game_of(given.puzzle), None, language
+            )
             names, link = _source_of(given.source)
             try:
                 message = await channel.send(

@@ -410,3 +410,21 @@ async def test_the_daily_post_and_its_reveal_name_players_only_if_the_server_cho
     if names == "on":
         assert "From alice vs bob" in reveal.content
     h.fake.assert_clean()
+
+
+async def test_a_puzzles_picture_is_drawn_once_for_every_solver_who_sees_it_alike(
+    harness: Harness,
+) -> None:
+    h = harness
+    await blunder_match(h)
+    cog = puzzles_cog(h)
+    first = await get_puzzle(h, h.carol)
+    drawn = cog.pictures.drawn
+    second = await get_puzzle(h, h.mod)  # the same puzzle: neither made its mistake
+    assert first.custom_ids == second.custom_ids
+    assert cog.pictures.drawn == drawn, "the second solver's picture came from the cache"
+    # Another look (the home board on the left) is another picture.
+    await (await h.slash(h.alice, "settings", board="left")).answer()
+    await get_puzzle(h, h.alice)
+    assert cog.pictures.drawn == drawn + 1
+    h.fake.assert_clean()
