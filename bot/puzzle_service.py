@@ -4,11 +4,13 @@
 
 - **Extraction.** It listens to the facts (:mod:`bot.facts`): a match over with a winner
   is queued in the store (``puzzle_sources``, kept until done, so a restart only delays
-  it), then worked on by one background task at a time. The engine's work runs in the
-  workers' analysis lane (:func:`extract_puzzles`, at ``nice`` +10 beside the post-game
-  reviews), never on the event loop and never in front of a board: every decision is
-  valued at the computer's 1-ply ("expert"), the candidates chosen by
-  :func:`bot.puzzles.select_puzzles`, and each is confirmed at the strongest level (the
+  it), then worked on by one background task at a time, each match claimed in the store
+  first (a lease renewed while it is worked on, taken over once a crashed process lets it
+  run out), so the bot's shard processes never extract the same match twice. The
+  engine's work runs in the workers' analysis lane (:func:`extract_puzzles`, at ``nice``
+  +10 beside the post-game reviews), never on the event loop and never in front of a
+  board: every decision is valued at the computer's 1-ply ("expert"), the candidates
+  chosen by :func:`bot.puzzles.select_puzzles`, and each is confirmed at the strongest level (the
   analysis search, world-class's 3 plies) before it is kept. A tournament's matches wait
   in the queue while :attr:`PuzzleService.tournament_stage` says their tournament runs
   (the competitions service sets that hook, then calls :meth:`PuzzleService.kick` once a
@@ -16,7 +18,9 @@
 - **Solving.** :meth:`PuzzleService.next_for` gives the caller a puzzle (their own mistakes
   first, then the server's, never one a kept-out player's games gave); :meth:`answer`
   grades any legal answer by the equity it loses, rates the first attempt (Glicko-2, solver
-  against puzzle) and returns what the private reveal shows.
+  against puzzle, both read and written in one transaction of the store, so answers
+  arriving together from any process all count) and returns what the private reveal
+  shows.
 - **The daily puzzle.** :meth:`due_posts` and :meth:`due_reveals` tell a front end what
   to post and reveal at a given time (the clock is injected, so a test moves it); a post is
   claimed in the store before it is sent, so a restart or a second process never posts it
@@ -32,6 +36,9 @@ import asyncio
 import calendar
 import contextlib
 import logging
+import os
+import socket
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -76,6 +83,9 @@ SCREEN_LEVEL = "expert"  # 1-ply: every decision of a match valued cheaply
 CONFIRM_LEVEL = "world-class"  # the strongest: the analysis search, 3 plies
 REVEAL_AFTER = 24 * 60 * 60.0  # a daily puzzle's answer comes a day after it is posted
 DAY = 24 * 60 * 60.0
+# How long a process's claim on a queued match lasts unless renewed (every third of it while
+# the match is worked on): a crashed process's match waits at most this long.
+LEASE = 120.0
 
 TournamentHook = Callable[[MatchRow], Awaitable[TournamentStage | None]]
 
@@ -148,11 +158,17 @@ class Answered:
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """A daily post whose day is over: the puzzle and who answered it right meanwhile."""
+    """A daily post whose day is over: the puzzle and who answered it right meanwhile.
+
+    ``source`` as in :class:`Given` (the server's choice when the reveal is made).
+    ``puzzle`` is None when the puzzle left meanwhile (a player of its match kept their
+    games out): nothing is revealed, only the post's Answer button taken off.
+    """
 
     post: DailyPost
-    puzzle: Puzzle
+    puzzle: Puzzle | None
     solvers: tuple[int, ...]
+    source: SourceLink | None = None
 
 
 class PuzzleService:
@@ -174,6 +190,10 @@ class PuzzleService:
         self.extract = extract  # module-level: it is sent to a lane worker by name
         self.tournament_stage: TournamentHook = not_a_tournament
         self._draining: asyncio.Task[None] | None = None
+        # Who claims queued matches in the store: this process (one of the bot's shards).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._retry: asyncio.TimerHandle | None = None
+        self.retry_at: float | None = None  # when a match another process holds is looked at
         self._again = False
         self.running = False  # extracting: set by start() (the bot's), never in offline play
         facts.subscribe(self._on_facts)
@@ -208,6 +228,9 @@ class PuzzleService:
 
     async def close(self) -> None:
         self.running = False
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
         if self._draining is not None and not self._draining.done():
             self._draining.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -215,20 +238,65 @@ class PuzzleService:
 
     async def _drain(self) -> None:
         while True:
+            held_elsewhere = False
             for match_id in await self.puzzles.sources():
                 try:
-                    await self.extract_match(match_id)
+                    held_elsewhere |= await self.extract_match(match_id) is None
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("could not make puzzles of match %s; kept for later", match_id)
+            if held_elsewhere:
+                await self._retry_when_leases_end()
             if not self._again:
                 return
             self._again = False
 
-    async def extract_match(self, match_id: int) -> int:
-        """Make the puzzles of one queued match; how many were kept. The match leaves the
-        queue unless its tournament is still running."""
+    async def _retry_when_leases_end(self) -> None:
+        """Another process holds a queued match: look again when its lease ends, in case
+        that process died with it (a live one will have finished it by then)."""
+        now = self.clock()
+        end = await self.puzzles.next_lease_end(now)
+        if end is None or not self.running:
+            return
+        if self._retry is not None:
+            self._retry.cancel()
+        self.retry_at = end
+        loop = asyncio.get_running_loop()
+        self._retry = loop.call_later(max(0.0, end - now) + 1.0, self.kick)
+
+    async def extract_match(self, match_id: int) -> int | None:
+        """Make the puzzles of one queued match; how many were kept, or None when another
+        process holds it. The match leaves the queue unless its tournament still runs.
+
+        The match is claimed first, with a lease this process renews while it works
+        (:data:`LEASE`), so shards never extract the same match twice; a claim given up
+        (a tournament still running, a failure) goes back to the queue at once, and a
+        crashed process's claim is taken over when its lease ends.
+        """
+        now = self.clock()
+        if not await self.puzzles.claim_source(match_id, self.owner, now, now + LEASE):
+            return None
+        keeping = asyncio.ensure_future(self._keep_lease(match_id))
+        try:
+            return await self._extract(match_id)
+        finally:
+            keeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await keeping
+            # A no-op once done (the row is gone); otherwise the match waits for the next
+            # pass of any process.
+            with contextlib.suppress(Exception):
+                await self.puzzles.release_source(match_id, self.owner)
+
+    async def _keep_lease(self, match_id: int) -> None:
+        while True:
+            await asyncio.sleep(LEASE / 3)
+            if not await self.puzzles.renew_source(match_id, self.owner, self.clock() + LEASE):
+                log.warning("lost the claim on match %s while making its puzzles", match_id)
+                return
+
+    async def _extract(self, match_id: int) -> int:
         row = await self.store.get_match(match_id)
         if row is None or row.status != Status.FINISHED:
             await self.puzzles.source_done(match_id)
@@ -254,6 +322,7 @@ class PuzzleService:
         added = 0
         players = (seats[0].user_id, seats[1].user_id)
         for puzzle in found:
+            # Refused when a player kept their games out meanwhile (checked in the insert).
             pid = await self.puzzles.add_puzzle(
                 row.guild_id,
                 key_text(puzzle.key),
@@ -315,13 +384,16 @@ class PuzzleService:
         puzzle, settings = await asyncio.gather(
             self._load(guild_id, puzzle_id, checked), self.puzzles.settings(guild_id)
         )
-        link = None
-        if settings.name_players:
-            row = await self.store.get_match(puzzle.match_id)
-            if row is not None:
-                link = SourceLink(row.player_names, row.guild_id, row.channel_id)
+        link = await self._source(puzzle) if settings.name_players else None
         own = puzzle.owner_id is not None and puzzle.owner_id == user_id
         return Given(puzzle_id, puzzle, own, link)
+
+    async def _source(self, puzzle: Puzzle) -> SourceLink | None:
+        """The source match's players and place (only for a server that names players)."""
+        row = await self.store.get_match(puzzle.match_id)
+        if row is None:
+            return None
+        return SourceLink(row.player_names, row.guild_id, row.channel_id)
 
     async def current(self, guild_id: int, user_id: int) -> Given:
         """The latest puzzle given to the solver and not answered yet."""
@@ -372,23 +444,23 @@ class PuzzleService:
         puzzle = await self.load(guild_id, puzzle_id)
         answer = self.answer_of(puzzle, text)
         verdict = grade(puzzle, answer, solver_id=user_id)
-        now = self.clock()
-        standing = await self.puzzles.solver(guild_id, user_id)
-        before = standing.rating if standing is not None else Glicko()
-        rated = False
-        after = before
-        if await self.puzzles.attempt_of(puzzle_id, user_id) is None:
-            stored = await self.puzzles.puzzle(puzzle_id)
-            assert stored is not None
-            after, puzzle_after = rate_attempt(before, stored.rating, verdict.grade)
-            attempt = Attempt(
-                puzzle_id, guild_id, user_id, answer, verdict.grade, verdict.equity_lost, now
-            )
-            rated = await self.puzzles.record_attempt(attempt, after, puzzle_after)
-            if not rated:
-                after = before
+        attempt = Attempt(
+            puzzle_id, guild_id, user_id, answer, verdict.grade, verdict.equity_lost, self.clock()
+        )
+        # Rated in the store's transaction, on the ratings as they are then: answers to one
+        # puzzle arriving together (from any process) each count.
+        rated = await self.puzzles.record_attempt(
+            attempt, lambda solver, rating: rate_attempt(solver, rating, verdict.grade)
+        )
+        if rated is None:
+            standing = await self.puzzles.solver(guild_id, user_id)
+            before = after = standing.rating if standing is not None else Glicko()
+        else:
+            before, after = rated
         solved, days = await self.streaks(guild_id, user_id)
-        return Answered(puzzle_id, verdict, rated, before.rating, after.rating, solved, days)
+        return Answered(
+            puzzle_id, verdict, rated is not None, before.rating, after.rating, solved, days
+        )
 
     async def streaks(self, guild_id: int, user_id: int) -> tuple[Streak, Streak]:
         history = await self.puzzles.solver_history(guild_id, user_id)
@@ -472,7 +544,9 @@ class PuzzleService:
         return out
 
     async def post_sent(self, post_id: int, message_id: int) -> None:
-        await self.puzzles.post_sent(post_id, message_id)
+        """The post is out: its answer comes a full day after now, however late it went."""
+        now = self.clock()
+        await self.puzzles.post_sent(post_id, message_id, now, now + REVEAL_AFTER)
 
     async def stop_daily(self, guild_id: int, post_id: int) -> None:
         """The daily post cannot be sent at all (its channel is gone or closed to the bot):
@@ -493,15 +567,22 @@ class PuzzleService:
 
     async def due_reveals(self) -> list[Reveal]:
         """The daily posts whose day is over, with who solved them (call :meth:`revealed`
-        once each reveal is posted)."""
+        once each reveal is posted; one without a puzzle has nothing to post but the
+        Answer button to take off)."""
         reveals: list[Reveal] = []
         for post in await self.puzzles.due_reveals(self.clock()):
             stored = await self.puzzles.puzzle(post.puzzle_id)
-            if stored is None:
-                await self.puzzles.revealed(post.id)
+            players = [] if stored is None else [uid for uid in stored.players if uid is not None]
+            if stored is None or await self.puzzles.kept_out(players):
+                # Gone, or its player kept their games out since it was posted: the
+                # puzzle left for everyone, so its answer (and source) is never posted.
+                reveals.append(Reveal(post, None, ()))
                 continue
+            puzzle = puzzle_from_text(stored.data)
+            settings = await self.puzzles.settings(post.guild_id)
+            source = await self._source(puzzle) if settings.name_players else None
             solvers = await self.puzzles.solved_by(post.puzzle_id, post.posted_at, post.reveal_at)
-            reveals.append(Reveal(post, puzzle_from_text(stored.data), tuple(solvers)))
+            reveals.append(Reveal(post, puzzle, tuple(solvers), source))
         return reveals
 
     async def revealed(self, post_id: int) -> None:
@@ -521,7 +602,9 @@ def next_time(now: float, minute: int) -> float:
 
 
 __all__ = [
+    "LEASE",
     "Answered",
+    "DailyPost",
     "Given",
     "PuzzleService",
     "Reveal",

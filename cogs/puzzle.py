@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -42,21 +40,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import Game, Play
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
 from bot.errors import Refusal, StaleButtonError, UserError
 from bot.i18n import _, language_of, say
-from bot.present import board_words
 from bot.present import picker as picker_words
 from bot.present import puzzle_words as words
 from bot.present.puzzles import CUBE_ANSWER_WORDS
-from bot.puzzle_service import Answered, Given
+from bot.puzzle_service import Answered, DailyPost, Given, SourceLink
 from bot.puzzles import CubeAnswer, Puzzle, PuzzleKind
 from bot.puzzles.evaluate import game_of
 from bot.records import UserSettings
 from bot.services import Services
 from cogs.helpers import play_choices
 from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, advance, picker_view
+from cogs.puzzle_pictures import PuzzlePictures
 from cogs.replies import Reply, safe_name
 from cogs.translator import locale, pgettext
 
@@ -66,7 +63,6 @@ Interaction = discord.Interaction[Any]
 Work = Callable[[Reply], Awaitable[None]]
 
 PREFIX = "bgpz"
-FILENAME = "puzzle.png"
 TICK_SECONDS = 60.0  # how often the daily loop asks what is due
 TIME = re.compile(r"^\s*([01]?[0-9]|2[0-3])[:h.]([0-5][0-9])\s*$")
 
@@ -199,11 +195,10 @@ class DailyButton(
 COMPONENTS = (PuzzleButton, PuzzleSelect, CubeButton, DailyButton)
 
 
-def _source_of(given: Given) -> tuple[tuple[str, str] | None, str | None]:
+def _source_of(source: SourceLink | None) -> tuple[tuple[str, str] | None, str | None]:
     """The source match's players (escaped) and link, only where the server names them."""
-    if given.source is None:
+    if source is None:
         return None, None
-    source = given.source
     names = (safe_name(source.names[0]), safe_name(source.names[1]))
     return names, f"https://discord.com/channels/{source.guild_id}/{source.channel_id}"
 
@@ -220,6 +215,7 @@ class Puzzles(
         self.bot = bot
         self.services = services
         self.puzzles = services.puzzles
+        self.pictures = PuzzlePictures(services)  # drawn once, kept: boards never change
         self._loop: asyncio.Task[None] | None = None
         self.tick_seconds = TICK_SECONDS
         super().__init__()
@@ -254,39 +250,6 @@ class Puzzles(
 
     # --- showing a puzzle -----------------------------------------------------------------
 
-    async def _picture(
-        self,
-        game: Game,
-        user_id: int | None,
-        language: str,
-        partial: PartialPlay | None = None,
-        *,
-        settings: UserSettings | None = None,
-    ) -> discord.File:
-        shown = game
-        if partial is not None and partial.moves:
-            shown = dataclasses.replace(
-                game,
-                position=partial.board,
-                last_play=Play(partial.moves),
-                last_player=0,
-                last_position=game.position,
-            )
-        else:
-            shown = dataclasses.replace(game, last_play=None)
-        options: dict[str, Any] = {
-            "perspective": 0,
-            "names": tuple(say(name, language) for name in words.BOARD_NAMES),
-            "words": board_words(language),
-        }
-        if user_id is not None:
-            if settings is None:
-                settings = await self.services.club.user_settings(user_id)
-            options["theme"] = settings.theme
-            options["home"] = settings.board_side
-        png = await self.services.workers.render(shown, **options)
-        return discord.File(io.BytesIO(png), filename=FILENAME)
-
     def _view(self, puzzle_id: int, puzzle: Puzzle, language: str) -> discord.ui.View:
         if puzzle.kind is PuzzleKind.CHECKER_PLAY:
             game = game_of(puzzle)
@@ -310,7 +273,7 @@ class Puzzles(
         return view
 
     def _given_text(self, given: Given, language: str) -> str:
-        names, link = _source_of(given)
+        names, link = _source_of(given.source)
         return words.given_text(
             given.puzzle, own=given.own, names=names, link=link, language=language
         )
@@ -323,7 +286,9 @@ class Puzzles(
         language: str,
         settings: UserSettings | None = None,
     ) -> None:
-        picture = await self._picture(game_of(given.puzzle), user_id, language, settings=settings)
+        picture = await self.pictures.picture(
+            given.puzzle_id, game_of(given.puzzle), user_id, language, settings=settings
+        )
         await reply.private(
             content=self._given_text(given, language),
             file=picture,
@@ -454,7 +419,10 @@ class Puzzles(
         """A tap in a puzzle's picker: choose, undo, reset; Confirm grades the play."""
         tap = reply.tap
         guild_id = interaction.guild_id or 0
-        puzzle = await self.puzzles.load(guild_id, tap.match_id)
+        # As shown to this solver: each redraw says what the puzzle said when it opened
+        # (their own mistake; the source where the server names players).
+        given = await self.puzzles.given(guild_id, interaction.user.id, tap.match_id)
+        puzzle = given.puzzle
         if puzzle.kind is not PuzzleKind.CHECKER_PLAY:
             raise StaleButtonError(picker_words.GONE)
         game = game_of(puzzle)
@@ -478,8 +446,10 @@ class Puzzles(
             state, partial, source, language, button=PuzzleButton, select=PuzzleSelect, resign=False
         )
         status = say(picker_words.status_line(partial, game.dice), language)
-        picture = await self._picture(game, interaction.user.id, language, partial)
-        text = words.given_text(puzzle, own=False, language=language) + "\n" + status
+        picture = await self.pictures.picture(
+            tap.match_id, game, interaction.user.id, language, partial
+        )
+        text = self._given_text(given, language) + "\n" + status
         await reply.show(new=False, content=text, attachments=[picture], view=view)
 
     async def cube_answer(self, interaction: Interaction, puzzle_id: int, answer: str) -> None:
@@ -496,8 +466,8 @@ class Puzzles(
         guild_id = interaction.guild_id or 0
         post = await self.puzzles.daily_post(guild_id, post_id)
         user = interaction.user.id
+        given = await self.puzzles.given(guild_id, user, post.puzzle_id)  # refused if it left
         await self.puzzles.puzzles.give(guild_id, user, post.puzzle_id, self.puzzles.clock())
-        given = await self.puzzles.given(guild_id, user, post.puzzle_id)
         await self._show(reply, given, user, language_of(interaction.locale))
 
     # --- the daily puzzle -----------------------------------------------------------------
@@ -527,8 +497,10 @@ class Puzzles(
             channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
             view = discord.ui.View(timeout=None)
             view.add_item(DailyButton(post.id, say(words.ANSWER, language)))
-            picture = await self._picture(game_of(given.puzzle), None, language)
-            names, link = _source_of(given)
+            picture = await self.pictures.picture(
+                given.puzzle_id, game_of(given.puzzle), None, language
+            )
+            names, link = _source_of(given.source)
             try:
                 message = await channel.send(
                     content=words.daily_text(
@@ -550,22 +522,48 @@ class Puzzles(
             posted += 1
         for reveal in await self.puzzles.due_reveals():
             post = reveal.post
-            language = await self._server_language(post.guild_id)
             channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
-            text = words.reveal_text(
-                reveal.puzzle, reveal.solvers, name=lambda uid: f"<@{uid}>", language=language
-            )
-            try:
-                await channel.send(content=text)
-            except discord.HTTPException as exc:
-                log.warning("could not reveal the daily puzzle in %s: %s", post.channel_id, exc)
-                continue
+            if reveal.puzzle is not None:
+                language = await self._server_language(post.guild_id)
+                names, link = _source_of(reveal.source)
+                text = words.reveal_text(
+                    reveal.puzzle,
+                    reveal.solvers,
+                    name=lambda uid: f"<@{uid}>",
+                    names=names,
+                    link=link,
+                    language=language,
+                )
+                try:
+                    await channel.send(content=text)
+                except discord.HTTPException as exc:
+                    log.warning("could not reveal the daily puzzle in %s: %s", post.channel_id, exc)
+                    continue
+                revealed += 1
+            elif post.message_id is not None and not await self._withdraw(post, channel):
+                continue  # tried again next round
             await self.puzzles.revealed(post.id)
-            revealed += 1
-            if post.message_id is not None:  # the Answer button goes with the day
-                with contextlib.suppress(discord.HTTPException):
+            if reveal.puzzle is not None and post.message_id is not None:
+                with contextlib.suppress(discord.HTTPException):  # the button goes with the day
                     await channel.get_partial_message(post.message_id).edit(view=None)
         return posted, revealed
+
+    async def _withdraw(self, post: DailyPost, channel: discord.PartialMessageable) -> bool:
+        """A player of the puzzle's match kept their games out since it was posted: the
+        post loses its board, its words (and any names) and its button at once, and its
+        answer never comes. False when Discord could not be asked (tried again)."""
+        assert post.message_id is not None
+        language = await self._server_language(post.guild_id)
+        try:
+            await channel.get_partial_message(post.message_id).edit(
+                content=say(words.WITHDRAWN, language), attachments=[], view=None
+            )
+        except (discord.Forbidden, discord.NotFound):
+            return True  # deleted, or beyond the bot's reach: nothing more it can do
+        except discord.HTTPException as exc:
+            log.warning("could not withdraw the daily puzzle %s: %s", post.id, exc)
+            return False
+        return True
 
 
 __all__ = [

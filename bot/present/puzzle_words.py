@@ -25,6 +25,7 @@ from bot.puzzles import Puzzle, SolverStanding, Streak, Verdict
 __all__ = [
     "ANSWER",
     "BOARD_NAMES",
+    "WITHDRAWN",
     "daily_text",
     "given_text",
     "leaderboard_text",
@@ -37,6 +38,9 @@ ANSWER = _("Answer")
 BOARD_NAMES = (_("You"), _("Opponent"))
 NOT_ADMIN = _("Only members with Manage Server can change the daily puzzle.")
 LEADERBOARD_TITLE = _("Puzzle leaderboard")
+WITHDRAWN = _(
+    "This daily puzzle was withdrawn: a player of its game keeps their games out of puzzles."
+)
 OWN = _(
     "This position is from one of your own games, where you went wrong. Find the better answer."
 )
@@ -117,10 +121,13 @@ def reveal_text(
     solvers: Sequence[int],
     *,
     name: Callable[[int], str],
+    names: tuple[str, str] | None = None,
+    link: str | None = None,
     language: str | None = None,
 ) -> str:
     """The public reveal of a daily puzzle: the best answer, the runners-up and who solved
-    it, behind spoilers."""
+    it, behind spoilers; the source match as the post gave it, only where the server
+    names players."""
     best = puzzle.best
     lines: list[Text | str] = [
         _(
@@ -129,6 +136,9 @@ def reveal_text(
             equity=best.equity,
         )
     ]
+    source = _source(names, link)
+    if source is not None:
+        lines.append(source)
     others = [
         Text(
             "{answer} ({behind:+.3f})",

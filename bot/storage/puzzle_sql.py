@@ -21,7 +21,15 @@ __all__ = ["Sql", "Statements", "sql_of"]
 
 
 class Statements(Protocol):
-    """Statements inside one transaction."""
+    """Statements inside one transaction.
+
+    ``row_lock`` ends a ``SELECT`` whose rows the transaction will write back from what
+    it read: PostgreSQL's ``FOR NO KEY UPDATE`` (the rows stay locked until the end, and
+    it leaves alone the key-share locks other transactions' foreign keys take); empty on
+    SQLite, whose ``BEGIN IMMEDIATE`` already makes the transaction the only writer.
+    """
+
+    row_lock: str
 
     async def fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]: ...
 
@@ -47,6 +55,8 @@ def dollars(sql: str) -> str:
 
 
 class _SqliteStatements:
+    row_lock = ""
+
     def __init__(self, db: Any) -> None:
         self.db = db
 
@@ -63,6 +73,8 @@ class _SqliteStatements:
 
 class SqliteSql:
     """The SQLite store's connections: reads on its reader, writes under its lock."""
+
+    row_lock = ""
 
     def __init__(self, store: Any) -> None:
         self.store = store
@@ -89,6 +101,8 @@ class SqliteSql:
 
 
 class _PgStatements:
+    row_lock = " FOR NO KEY UPDATE"
+
     def __init__(self, conn: Any) -> None:
         self.conn = conn
 
@@ -103,6 +117,8 @@ class _PgStatements:
 
 class PgSql:
     """The PostgreSQL store's pool, each failure told as the store tells it."""
+
+    row_lock = ""  # a lone statement holds no lock past itself
 
     def __init__(self, store: Any) -> None:
         self.link = store._db  # bot.storage.pg_link.Link

@@ -9,7 +9,8 @@ The tables (migration 8 of SQLite, 5 of PostgreSQL):
   and the source match's two players (NULL: the computer), so a player who keeps their games
   out takes every puzzle of theirs out of the pool at once;
 - ``puzzle_sources``: finished matches owed an extraction (kept until done, so a restart
-  only delays it);
+  only delays it), each claimed by the process working on it for a lease that runs out
+  (migration 9 of SQLite, 6 of PostgreSQL), so shards never do the same match twice;
 - ``puzzle_given``: which puzzle each solver was given (what they have seen; the latest one
   not answered is the one ``/puzzle answer`` answers);
 - ``puzzle_attempts``: the first answer of a solver to a puzzle, graded (only it is rated,
@@ -25,11 +26,12 @@ May import the records of :mod:`bot.puzzles`; never the session or Discord.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.puzzles import Glicko, Grade, PoolEntry, SolverStanding
+from bot.storage.puzzle_queue import PuzzleQueue
 from bot.storage.puzzle_sql import Sql, sql_of
 
 __all__ = [
@@ -38,9 +40,14 @@ __all__ = [
     "PuzzleSettings",
     "PuzzleStorage",
     "PuzzleStore",
+    "Rate",
     "StoredPuzzle",
     "puzzle_store",
 ]
+
+
+# (solver, puzzle) before an attempt -> both after it: the Glicko-2 update of one answer.
+Rate = Callable[[Glicko, Glicko], tuple[Glicko, Glicko]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +109,14 @@ class PuzzleStorage(Protocol):
 
     async def source_done(self, match_id: int) -> None: ...
 
+    async def claim_source(self, match_id: int, owner: str, now: float, until: float) -> bool: ...
+
+    async def renew_source(self, match_id: int, owner: str, until: float) -> bool: ...
+
+    async def release_source(self, match_id: int, owner: str) -> None: ...
+
+    async def next_lease_end(self, now: float) -> float | None: ...
+
     async def keys(self, guild_id: int) -> set[str]: ...
 
     async def add_puzzle(
@@ -130,7 +145,9 @@ class PuzzleStorage(Protocol):
 
     async def attempt_of(self, puzzle_id: int, user_id: int) -> Attempt | None: ...
 
-    async def record_attempt(self, attempt: Attempt, solver: Glicko, puzzle: Glicko) -> bool: ...
+    async def record_attempt(
+        self, attempt: Attempt, rate: Rate
+    ) -> tuple[Glicko, Glicko] | None: ...
 
     async def solver(self, guild_id: int, user_id: int) -> SolverStanding | None: ...
 
@@ -156,7 +173,9 @@ class PuzzleStorage(Protocol):
         next_post_at: float,
     ) -> DailyPost | None: ...
 
-    async def post_sent(self, post_id: int, message_id: int) -> None: ...
+    async def post_sent(
+        self, post_id: int, message_id: int, sent_at: float, reveal_at: float
+    ) -> None: ...
 
     async def unsent_posts(self) -> list[DailyPost]: ...
 
@@ -200,31 +219,14 @@ def _standing(row: Sequence[Any]) -> SolverStanding:
     )
 
 
-class PuzzleStore:
-    """:class:`PuzzleStorage` over a store's connection (:func:`puzzle_store` makes one)."""
+class PuzzleStore(PuzzleQueue):
+    """:class:`PuzzleStorage` over a store's connection (:func:`puzzle_store` makes one);
+    the queue of matches owed their puzzles is :class:`~.puzzle_queue.PuzzleQueue`'s."""
 
     def __init__(self, sql: Sql) -> None:
         self.sql = sql
 
-    # --- extraction ---------------------------------------------------------------------
-
-    async def queue_source(self, match_id: int, now: float) -> None:
-        """A finished match is owed an extraction (kept until :meth:`source_done`)."""
-        await self.sql.execute(
-            "INSERT INTO puzzle_sources (match_id, queued_at) VALUES (?, ?) "
-            "ON CONFLICT (match_id) DO NOTHING",
-            match_id,
-            now,
-        )
-
-    async def sources(self) -> list[int]:
-        rows = await self.sql.fetch(
-            "SELECT match_id FROM puzzle_sources ORDER BY queued_at, match_id"
-        )
-        return [int(row[0]) for row in rows]
-
-    async def source_done(self, match_id: int) -> None:
-        await self.sql.execute("DELETE FROM puzzle_sources WHERE match_id = ?", match_id)
+    # --- extraction (the queue: PuzzleQueue) ------------------------------------------
 
     async def keys(self, guild_id: int) -> set[str]:
         rows = await self.sql.fetch("SELECT puzzle_key FROM puzzles WHERE guild_id = ?", guild_id)
@@ -241,27 +243,33 @@ class PuzzleStore:
         players: tuple[int | None, int | None],
         now: float,
     ) -> int | None:
-        """Keep a confirmed puzzle; its id, or None when the server has its key already."""
-        rows = await self._write_fetch(
-            "INSERT INTO puzzles (guild_id, puzzle_key, match_id, owner_id, player0_id, "
-            "player1_id, data, rating, deviation, volatility, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, puzzle_key) DO NOTHING RETURNING id",
-            guild_id,
-            key,
-            match_id,
-            owner_id,
-            players[0],
-            players[1],
-            data,
-            *_glicko(Glicko()),
-            now,
-        )
-        return int(rows[0][0]) if rows else None
-
-    async def _write_fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """Keep a confirmed puzzle; its id, or None when the server has its key already or
+        a player of its match keeps their games out (they may have opted out while the
+        match was worked on: checked in the same transaction as the insert; the pool leaves
+        out a player who opts out later)."""
+        humans = [uid for uid in players if uid is not None]
+        marks = ", ".join("?" for _ in humans) or "NULL"
         async with self.sql.transaction() as tx:
-            return await tx.fetch(sql, *args)
+            if humans and await tx.fetch(
+                f"SELECT 1 FROM puzzle_optouts WHERE user_id IN ({marks})", *humans
+            ):
+                return None
+            rows = await tx.fetch(
+                "INSERT INTO puzzles (guild_id, puzzle_key, match_id, owner_id, player0_id, "
+                "player1_id, data, rating, deviation, volatility, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, puzzle_key) DO NOTHING RETURNING id",
+                guild_id,
+                key,
+                match_id,
+                owner_id,
+                players[0],
+                players[1],
+                data,
+                *_glicko(Glicko()),
+                now,
+            )
+        return int(rows[0][0]) if rows else None
 
     # --- solving ------------------------------------------------------------------------
 
@@ -362,10 +370,26 @@ class PuzzleStore:
             int(r[0]), int(r[1]), int(r[2]), str(r[3]), Grade(r[4]), float(r[5]), float(r[6])
         )
 
-    async def record_attempt(self, attempt: Attempt, solver: Glicko, puzzle: Glicko) -> bool:
-        """Keep a solver's first answer to a puzzle with both new ratings, in one
-        transaction; False (nothing written) when they had answered it already."""
+    async def record_attempt(self, attempt: Attempt, rate: Rate) -> tuple[Glicko, Glicko] | None:
+        """Keep a solver's first answer to a puzzle and rate it: the solver's rating
+        (before, after), or None (nothing written) when they had answered it already or the
+        puzzle is gone.
+
+        Both ratings are read, rated by ``rate(solver, puzzle)`` and written back in one
+        transaction holding both rows (PostgreSQL: locked for update; SQLite: the only
+        writer), so answers arriving together, from any process, each count: none is
+        rated against a rating another answer is replacing. The puzzle's row is taken
+        first and the solver's second, always, so two answers never wait on each other.
+        """
         async with self.sql.transaction() as tx:
+            lock = tx.row_lock
+            rows = await tx.fetch(
+                f"SELECT rating, deviation, volatility FROM puzzles WHERE id = ?{lock}",
+                attempt.puzzle_id,
+            )
+            if not rows:
+                return None
+            puzzle = Glicko(float(rows[0][0]), float(rows[0][1]), float(rows[0][2]))
             added = await tx.execute(
                 "INSERT INTO puzzle_attempts (puzzle_id, guild_id, user_id, answer, grade, "
                 "equity_lost, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -379,26 +403,40 @@ class PuzzleStore:
                 attempt.answered_at,
             )
             if added != 1:
-                return False
-            right = 1 if attempt.grade is Grade.RIGHT else 0
+                return None
+            # A newcomer's row first, so there is a row to lock (a second answer of theirs
+            # in flight waits here for this one, then reads what it wrote).
             await tx.execute(
                 "INSERT INTO puzzle_solvers (guild_id, user_id, rating, deviation, volatility, "
-                "solved, attempts) VALUES (?, ?, ?, ?, ?, ?, 1) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
-                "deviation = excluded.deviation, volatility = excluded.volatility, "
-                "solved = puzzle_solvers.solved + excluded.solved, "
-                "attempts = puzzle_solvers.attempts + 1",
+                "solved, attempts) VALUES (?, ?, ?, ?, ?, 0, 0) "
+                "ON CONFLICT (guild_id, user_id) DO NOTHING",
                 attempt.guild_id,
                 attempt.user_id,
-                *_glicko(solver),
+                *_glicko(Glicko()),
+            )
+            rows = await tx.fetch(
+                "SELECT rating, deviation, volatility FROM puzzle_solvers "
+                f"WHERE guild_id = ? AND user_id = ?{lock}",
+                attempt.guild_id,
+                attempt.user_id,
+            )
+            before = Glicko(float(rows[0][0]), float(rows[0][1]), float(rows[0][2]))
+            after, puzzle_after = rate(before, puzzle)
+            right = 1 if attempt.grade is Grade.RIGHT else 0
+            await tx.execute(
+                "UPDATE puzzle_solvers SET rating = ?, deviation = ?, volatility = ?, "
+                "solved = solved + ?, attempts = attempts + 1 WHERE guild_id = ? AND user_id = ?",
+                *_glicko(after),
                 right,
+                attempt.guild_id,
+                attempt.user_id,
             )
             await tx.execute(
                 "UPDATE puzzles SET rating = ?, deviation = ?, volatility = ? WHERE id = ?",
-                *_glicko(puzzle),
+                *_glicko(puzzle_after),
                 attempt.puzzle_id,
             )
-        return True
+        return before, after
 
     async def solver(self, guild_id: int, user_id: int) -> SolverStanding | None:
         rows = await self.sql.fetch(
@@ -519,9 +557,17 @@ class PuzzleStore:
             )
         return _post(rows[0])
 
-    async def post_sent(self, post_id: int, message_id: int) -> None:
+    async def post_sent(
+        self, post_id: int, message_id: int, sent_at: float, reveal_at: float
+    ) -> None:
+        """The claimed post is out: its day runs from when it was sent (a post sent late,
+        after a refusal, still has its full day before the reveal)."""
         await self.sql.execute(
-            "UPDATE puzzle_posts SET message_id = ? WHERE id = ?", message_id, post_id
+            "UPDATE puzzle_posts SET message_id = ?, posted_at = ?, reveal_at = ? WHERE id = ?",
+            message_id,
+            sent_at,
+            reveal_at,
+            post_id,
         )
 
     async def unsent_posts(self) -> list[DailyPost]:
@@ -532,9 +578,12 @@ class PuzzleStore:
         return [_post(row) for row in rows]
 
     async def due_reveals(self, now: float) -> list[DailyPost]:
+        """The sent posts not revealed yet whose day is over, or whose puzzle left the pool
+        (a player of its match keeps their games out): those are withdrawn at once."""
         rows = await self.sql.fetch(
             f"SELECT {_POST} FROM puzzle_posts WHERE revealed = 0 AND message_id IS NOT NULL "
-            "AND reveal_at <= ? ORDER BY reveal_at, id",
+            "AND (reveal_at <= ? OR NOT EXISTS (SELECT 1 FROM puzzles p "
+            f"WHERE p.id = puzzle_posts.puzzle_id AND {_IN_POOL})) ORDER BY reveal_at, id",
             now,
         )
         return [_post(row) for row in rows]

@@ -307,6 +307,13 @@ MIGRATIONS: tuple[str, ...] = (
         version    INTEGER NOT NULL DEFAULT 1
     );
     """,
+    # 10: a queued match is claimed by the process that works on it, until its lease
+    # runs out (a crashed process's claim is then taken over): shards never extract the
+    # same match twice (bot/storage/puzzles.py, claim_source).
+    """
+    ALTER TABLE puzzle_sources ADD COLUMN claimed_by TEXT;
+    ALTER TABLE puzzle_sources ADD COLUMN lease_until REAL;
+    """,
 )
 
 

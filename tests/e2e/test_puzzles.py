@@ -296,3 +296,135 @@ async def test_answer_on_a_revealed_daily_puzzle_is_refused_privately(harness: H
     result = await h.fake.click(h.carol, post, ids(post, "n"))
     assert "This daily puzzle is over" in await h.error_of(result)
     assert await h.services.puzzles.puzzles.current(h.fake.guild.id, h.carol.id) is None
+
+
+async def test_every_tap_keeps_the_own_mistake_line_and_the_named_source(
+    harness: Harness,
+) -> None:
+    """What the puzzle said when it opened stays on each redraw of its picker: the maker is
+    still told it was their own mistake, and a server that names players still names them
+    (nobody else is told either)."""
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    own = await get_puzzle(h, h.alice)
+    assert "from one of your own games" in own.content and "You rolled 3-1" in own.content
+    picker = await tapped(h, h.alice, own, "s", "8")
+    assert "from one of your own games" in picker.content, picker.content
+    picker = await tapped(h, h.alice, picker, "d", options(picker, "d")["8/5"])
+    assert "from one of your own games" in picker.content, picker.content
+    picker = await tapped(h, h.alice, picker, "u")
+    assert "from one of your own games" in picker.content, picker.content
+    await (
+        await h.fake.slash(
+            admin, "games", "puzzle", "daily", options={"channel": "general", "names": "on"}
+        )
+    ).answer()
+    puzzle = await get_puzzle(h, h.carol)
+    while "You rolled 3-1" not in puzzle.content:
+        puzzle = await get_puzzle(h, h.carol)
+    picker = await tapped(h, h.carol, puzzle, "s", "8")
+    assert "From alice vs bob" in picker.content, picker.content
+    assert "your own games" not in picker.content
+    h.fake.assert_clean()
+
+
+async def daily_at_ten(h: Harness, admin: FakeMember, **more: str) -> Puzzles:
+    options = {"channel": "general", "time": "10:00", **more}
+    await (await h.fake.slash(admin, "games", "puzzle", "daily", options=options)).answer()
+    return puzzles_cog(h)
+
+
+def reveals(h: Harness) -> list[RecordedMessage]:
+    return [m for m in h.fake.messages_in("general") if "Yesterday's puzzle" in m.content]
+
+
+async def test_the_answer_comes_a_full_day_after_the_post_is_sent(harness: Harness) -> None:
+    """A post claimed but refused for hours is sent later: its day starts when it is sent."""
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    cog = await daily_at_ten(h, admin)
+    h.clock.advance(2 * 3600)
+    h.fake.fail_requests("POST", r"/channels/\d+/messages$", 400, code=50035)
+    assert await cog.daily_tick() == (0, 0)  # claimed, not sent
+    h.clock.advance(6 * 3600)
+    assert await cog.daily_tick() == (1, 0)  # sent at 16:00
+    h.clock.advance(18 * 3600)  # 10:00 the next day: only 18 hours after it was sent
+    _posted, revealed = await cog.daily_tick()
+    assert revealed == 0 and reveals(h) == [], "never revealed before its 24 hours"
+    h.clock.advance(6 * 3600)
+    assert (await cog.daily_tick())[1] == 1
+    assert len(reveals(h)) == 1
+    h.fake.assert_clean()
+
+
+async def test_a_daily_puzzle_whose_player_keeps_out_is_never_revealed(harness: Harness) -> None:
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    cog = await daily_at_ten(h, admin, names="on")
+    h.clock.advance(2 * 3600)
+    assert await cog.daily_tick() == (1, 0)
+    post = h.fake.last_message("general")
+    assert post is not None and "From alice vs bob" in post.content
+    # Bob keeps his games out after the post: the puzzle leaves at once (its Answer says
+    # so), the post loses its board, names and button on the next round, and its reveal
+    # (answer, source) never comes.
+    await (await h.slash(h.bob, "settings", puzzles="off")).answer()
+    result = await h.fake.click(h.carol, post, ids(post, "n"))
+    assert "This puzzle is gone" in await h.error_of(result)
+    assert await h.services.puzzles.puzzles.current(h.fake.guild.id, h.carol.id) is None
+    h.clock.advance(60)
+    assert await cog.daily_tick() == (0, 0)
+    withdrawn = h.fake.message(post.id)
+    assert "withdrawn" in withdrawn.content and "bob" not in withdrawn.content
+    assert withdrawn.attachments == [] and withdrawn.custom_ids == []
+    h.clock.advance(24 * 3600)
+    await cog.daily_tick()
+    assert reveals(h) == []
+    assert all("bob" not in m.content for m in h.fake.messages_in("general"))
+    h.fake.assert_clean()
+
+
+@pytest.mark.parametrize("names", ["on", "off"])
+async def test_the_daily_post_and_its_reveal_name_players_only_if_the_server_chose_to(
+    harness: Harness, names: str
+) -> None:
+    h = harness
+    admin = h.fake.create_member("admin", permissions=PERM_MANAGE_GUILD)
+    await blunder_match(h)
+    cog = await daily_at_ten(h, admin, names=names)
+    h.clock.advance(2 * 3600)
+    assert await cog.daily_tick() == (1, 0)
+    h.clock.advance(24 * 3600)
+    assert (await cog.daily_tick())[1] == 1
+    post = next(m for m in h.fake.messages_in("general") if "Puzzle of the day" in m.content)
+    (reveal,) = reveals(h)
+    for public in (post, reveal):
+        assert not public.ephemeral
+        named = "alice" in public.content or "bob" in public.content
+        assert named == (names == "on"), public.content
+        for player in (h.alice, h.bob):
+            assert f"<@{player.id}>" not in public.content  # never pinged, either way
+    if names == "on":
+        assert "From alice vs bob" in reveal.content
+    h.fake.assert_clean()
+
+
+async def test_a_puzzles_picture_is_drawn_once_for_every_solver_who_sees_it_alike(
+    harness: Harness,
+) -> None:
+    h = harness
+    await blunder_match(h)
+    cog = puzzles_cog(h)
+    first = await get_puzzle(h, h.carol)
+    drawn = cog.pictures.drawn
+    second = await get_puzzle(h, h.mod)  # the same puzzle: neither made its mistake
+    assert first.custom_ids == second.custom_ids
+    assert cog.pictures.drawn == drawn, "the second solver's picture came from the cache"
+    # Another look (the home board on the left) is another picture.
+    await (await h.slash(h.alice, "settings", board="left")).answer()
+    await get_puzzle(h, h.alice)
+    assert cog.pictures.drawn == drawn + 1
+    h.fake.assert_clean()

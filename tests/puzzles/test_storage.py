@@ -62,6 +62,14 @@ async def test_puzzles_are_unique_per_server_and_leave_the_pool_with_an_opt_out(
     await puzzles.set_kept_out(ALICE, True, 5.0)
     assert await puzzles.kept_out([ALICE, BOB]) == {ALICE}
     assert [entry.puzzle_id for entry in await puzzles.pool(GUILD)] == [other]
+    # A kept-out player's match gives no new puzzle at all.
+    assert (
+        await puzzles.add_puzzle(
+            GUILD, "k3", "{}", match_id=match, owner_id=BOB, players=(BOB, ALICE), now=5.5
+        )
+        is None
+    )
+    assert await puzzles.keys(GUILD) == {"k1", "k2"}
     await puzzles.set_kept_out(ALICE, False, 6.0)
     assert len(await puzzles.pool(GUILD)) == 2
 
@@ -81,9 +89,17 @@ async def test_only_the_first_attempt_is_kept_and_rated(store) -> None:
     assert await puzzles.seen(GUILD, CAROL) == {pid}
     attempt = Attempt(pid, GUILD, CAROL, "a", Grade.RIGHT, 0.0, 4.0)
     solver, puzzle = Glicko(1600.0, 200.0, 0.06), Glicko(1400.0, 300.0, 0.06)
-    assert await puzzles.record_attempt(attempt, solver, puzzle)
+    seen: list[tuple[Glicko, Glicko]] = []
+
+    def rate(before: Glicko, rating: Glicko) -> tuple[Glicko, Glicko]:
+        seen.append((before, rating))
+        return solver, puzzle
+
+    assert await puzzles.record_attempt(attempt, rate) == (Glicko(), solver)
+    assert seen == [(Glicko(), Glicko())]  # a newcomer against a new puzzle
     wrong = Attempt(pid, GUILD, CAROL, "b", Grade.WRONG, 0.3, 5.0)
-    assert not await puzzles.record_attempt(wrong, Glicko(1000.0), Glicko(2000.0))
+    assert await puzzles.record_attempt(wrong, lambda s, p: (Glicko(1000.0), p)) is None
+    assert len(seen) == 1
     assert await puzzles.attempt_of(pid, CAROL) == attempt
     assert await puzzles.current(GUILD, CAROL) is None
     standing = await puzzles.solver(GUILD, CAROL)
@@ -119,7 +135,7 @@ async def test_the_daily_post_is_claimed_once_and_revealed_when_due(store) -> No
     assert await puzzles.due_daily(150.0) == []
     assert await puzzles.unsent_posts() == [post]
     assert await puzzles.due_reveals(300.0) == []  # not sent: nothing to reveal
-    await puzzles.post_sent(post.id, 555)
+    await puzzles.post_sent(post.id, 555, 100.0, 200.0)
     assert await puzzles.unsent_posts() == []
     assert await puzzles.due_reveals(199.0) == []
     (due,) = await puzzles.due_reveals(200.0)
@@ -154,7 +170,7 @@ async def test_copy_db_carries_the_puzzle_tables(tmp_path: Path, pg_url: str) ->
         )
         assert pid is not None
         await puzzles.record_attempt(
-            Attempt(pid, GUILD, CAROL, "a", Grade.RIGHT, 0.0, 4.0), Glicko(), Glicko()
+            Attempt(pid, GUILD, CAROL, "a", Grade.RIGHT, 0.0, 4.0), lambda s, p: (s, p)
         )
         await puzzles.set_kept_out(ALICE, True, 5.0)
         await puzzles.save_settings(GUILD, PuzzleSettings(77, 10, 100.0))
@@ -166,7 +182,7 @@ async def test_copy_db_carries_the_puzzle_tables(tmp_path: Path, pg_url: str) ->
         assert await copied.kept_out([ALICE]) == {ALICE}
         # New rows get fresh ids after the copied ones.
         other = await copied.add_puzzle(
-            GUILD, "k2", "{}", match_id=match, owner_id=None, players=(ALICE, BOB), now=6.0
+            GUILD, "k2", "{}", match_id=match, owner_id=None, players=(CAROL, BOB), now=6.0
         )
         assert other is not None and other > pid
     finally:
