@@ -279,7 +279,9 @@ async def test_a_slow_picture_is_deferred_then_shown_in_the_picker(harness: Harn
     picker = h.fake.message(opened.followups[0].id)
     assert picker.ephemeral and picker.attachments
     chosen = await tap(h, h.alice, picker, "s", "8")
-    assert (await chosen.response()).type == 6
+    # Deferred (6) when the watchdog fires first; on a loaded machine the watchdog can run
+    # after the picture is ready, and then the picture itself is the answer (7), in time.
+    assert (await chosen.response()).type in (6, 7)
     await h.fake.wait_for(
         lambda: any(c.startswith("bgpk:d:") for c in h.fake.message(picker.id).custom_ids),
         10,
