@@ -29,6 +29,7 @@ from bot.present import tournaments as words
 from bot.present.competitions import ladder_picture
 from bot.services import Services
 from cogs.helpers import player_of
+from cogs.in_flight import run_counted
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
 from cogs.tournament_posts import when
 from cogs.translator import locale
@@ -112,15 +113,9 @@ class Ladder(
         return "en" if cog is None else str(await cog.publisher.language(guild_id))
 
     async def _run(self, interaction: Interaction, work: Any, private: bool) -> None:
-        reply = Reply(interaction, private=private)
-        watchdog = asyncio.create_task(reply.watch())
-        try:
-            await work(reply)
-        except Exception as exc:
-            await self.bot.tree.on_error(interaction, exc)  # type: ignore[arg-type]
-        finally:
-            reply.finish()
-            await watchdog
+        """Counted with /backgammon's actions: a shutdown waits for it, and while the bot
+        stops it is refused privately."""
+        await run_counted(self.bot, interaction, work, private=private)
 
     # --- the host --------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from bot.services import Services
 from bot.storage.competition_rows import TournamentOptions, TournamentRow
 from bot.tournament_news import ReferredToDirector
 from cogs.helpers import player_of
+from cogs.in_flight import run_counted
 from cogs.replies import NO_MENTIONS, Reply, safe_name
 from cogs.tournament_posts import (
     TournamentPoster,
@@ -101,15 +102,9 @@ class Tournament(
     async def _run(
         self, interaction: Interaction, work: Callable[[Reply], Awaitable[None]], private: bool
     ) -> None:
-        reply = Reply(interaction, private=private)
-        watchdog = asyncio.create_task(reply.watch())
-        try:
-            await work(reply)
-        except Exception as exc:
-            await self.bot.tree.on_error(interaction, exc)  # type: ignore[arg-type]
-        finally:
-            reply.finish()
-            await watchdog
+        """Counted with /backgammon's actions: a shutdown waits for it, and while the bot
+        stops it is refused privately."""
+        await run_counted(self.bot, interaction, work, private=private)
 
     async def _director(self, interaction: Interaction) -> Player:
         """The caller, if a director here; else a private refusal."""
