@@ -31,6 +31,7 @@ from bot.services import Services
 from cogs.helpers import player_of
 from cogs.in_flight import run_counted
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
+from cogs.tournament import director_of
 from cogs.tournament_posts import when
 from cogs.translator import locale
 from renderers.standings import render_table
@@ -183,7 +184,11 @@ class Ladder(
             return
         elif news.kind == "result" and news.result is not None:
             result = say(words.result_words(news.result, names), language)
-            text = words.ladder_result(result, news.reason)
+            if news.director is not None:
+                director, why = safe_name(news.director), safe_name(news.why)
+                text = words.ladder_decided(result, director, why)
+            else:
+                text = words.ladder_result(result, news.reason)
             kwargs["files"] = [await self._picture(state, language)]
         else:
             text = words.ladder_left(safe_name(news.reason))
@@ -239,6 +244,29 @@ class Ladder(
             user = player_of(interaction.user)
             await self.ladders.challenge(interaction.guild_id or 0, user, opponent.id)
             await reply.private(content=say(words.LADDER_CHALLENGED, interaction.locale))
+
+        await self._run(interaction, work, private=True)
+
+    @app_commands.command(
+        name="decide", description=locale(_("Directors: decide a ladder match for a player"))
+    )
+    @app_commands.describe(
+        winner=locale(_("The player who wins the match")),
+        reason=locale(_("Why, posted with the result")),
+    )
+    async def decide(
+        self,
+        interaction: Interaction,
+        winner: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        """A director's ruling on an accepted match (both players active at the play-by
+        time: the deadline rule lets them play on and leaves the decision to a person)."""
+
+        async def work(reply: Reply) -> None:
+            director = await director_of(interaction, self.services.tournaments.store)
+            await self.ladders.decide(interaction.guild_id or 0, director, winner.id, reason)
+            await reply.private(content=say(words.LADDER_DECIDED, interaction.locale))
 
         await self._run(interaction, work, private=True)
 

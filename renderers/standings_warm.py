@@ -39,7 +39,7 @@ _NAMES = (
     "Ŵéàüñçøß Łódź Ærø",
     "山田 太郎 한국 ひらがな",
     "🎲 dice 🏆 ♟",
-    "a rather long player name that the table has to cut short " * 2,
+    "Wolfeschlegelsteinhausenbergerdorff-" * 4,  # cut short
 )
 _FIGURES = "".join(sorted(_NUMERIC))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from renderers import standings
 from renderers.standings_warm import warm_up
-from renderers.text import text_width
+from renderers.text import text_image, text_width
 
 
 def test_a_name_cut_by_its_characters_widths_fits_at_once() -> None:
@@ -22,6 +22,8 @@ def test_a_name_cut_by_its_characters_widths_fits_at_once() -> None:
 def test_the_warm_up_fills_the_caches_the_first_table_needs() -> None:
     """After the warm-up, the figures' character tiles, the medals and the characters'
     widths are cached: the first real table draws only its new names."""
+    standings._text_tile.cache_clear()  # as in a fresh process
+    text_image.cache_clear()
     standings._glyph.cache_clear()
     standings._char_width.cache_clear()
     standings._medal.cache_clear()
