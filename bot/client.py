@@ -46,6 +46,7 @@ from cogs.tournament_posts import EntryButton
 from cogs.views import ActionButton
 from cogs.weblinks import LaunchButton
 from renderers import warm_up
+from renderers.standings_warm import warm_up as warm_up_standings
 
 log = logging.getLogger(__name__)
 
@@ -214,6 +215,9 @@ class GammonBot(commands.Bot):
                 # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
                 # player (worker processes warm themselves when they start).
                 await asyncio.to_thread(warm_up)
+            # The competition pictures are drawn in this process: their fonts, palettes,
+            # medals and figure tiles now, not on the first table after a start.
+            await asyncio.to_thread(warm_up_standings)
             self.add_dynamic_items(
                 ActionButton, PickerButton, PickerSelect, LaunchButton, EntryButton, AnswerButton
             )

@@ -142,6 +142,7 @@ class CompetitionRefusal(StrEnum):
     ONLY_UNDECIDED = "only-undecided"
     # the ladder service
     LEFT_LADDER = "left-ladder"
+    NO_LADDER_MATCH = "no-ladder-match"
 
 
 class Name(str):

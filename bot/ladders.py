@@ -130,7 +130,8 @@ class LadderNews:
     """Something that happened on a server's ladder, for the front end to post.
 
     ``kind``: "challenge" (issued: Accept/Refuse buttons), "opened" (the match is on:
-    ``report`` is its opening board), "result" (decided: ``result``, ``reason``),
+    ``report`` is its opening board), "result" (decided: ``result``, ``reason``; a
+    director's ruling: ``reason`` "decided", ``director`` and ``why``),
     "left" (a player left the ladder).
     """
 
@@ -142,6 +143,8 @@ class LadderNews:
     result: Result | None = None
     reason: str = ""
     thread: int | None = None
+    director: str | None = None  # a director's ruling ("decided"): who, and ``why``
+    why: str = ""
 
 
 class LadderHost(Protocol):
@@ -343,6 +346,52 @@ class LadderService:
                     await self._record(guild_id, challenge.id, walkover, "timeout")
             for challenge in state.ladder.overdue(now):
                 await self._overdue(guild_id, state, challenge)
+
+    async def decide(self, guild_id: int, director: Player, winner: int, reason: str) -> None:
+        """A director gives ``winner``'s accepted ladder match to them (a walkover) and ends
+        its game: the ruling the deadline rule leaves to a person when both players were
+        active at the play-by time (it lets them play on), or at any time for cause. The
+        reason is posted with the result; a director never rules on their own match."""
+        why = " ".join(reason.split())[:200]
+        if not why:
+            raise UserError(CompetitionRefusal.SAY_WHY)
+        state = await self.state(guild_id)
+        found = [
+            c
+            for c in (state.ladder.open_challenges() if state is not None else ())
+            if c.state is ChallengeState.ACCEPTED and winner in (c.challenger, c.defender)
+        ]
+        if state is None or not found:
+            raise UserError(CompetitionRefusal.NO_LADDER_MATCH)
+        challenge = found[0]
+        if director.id in (challenge.challenger, challenge.defender):
+            raise UserError(CompetitionRefusal.OWN_MATCH)
+        loser = challenge.defender if winner == challenge.challenger else challenge.challenger
+        result = Result.walkover(winner, loser)
+
+        def change(s: LadderState) -> LadderState:
+            return replace(s, ladder=s.ladder.record(challenge.id, result))
+
+        state = await self._change(guild_id, 0, change)
+        match_id, channel = state.matches.get(challenge.id, (0, 0))
+        match = await self.session.store.get_match(match_id) if match_id else None
+        if match is not None and match.live:
+            try:
+                await self.session.cancel(channel, Player(0, "ladder"))
+            except UserError:
+                log.warning("ladder %s: could not end match %s", guild_id, match_id)
+        await self.host.tell(
+            LadderNews(
+                guild_id,
+                state,
+                "result",
+                state.ladder.challenge(challenge.id),
+                result=result,
+                reason="decided",
+                director=director.name,
+                why=why,
+            )
+        )
 
     @staticmethod
     def rules_play_within(state: LadderState) -> timedelta:

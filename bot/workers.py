@@ -62,6 +62,7 @@ from bot.pool import PoolError, ProcessPool
 from bot.records import EventRecord
 from bot.replay import Decision, decisions_from_events
 from renderers import render_board, warm_up
+from renderers.standings_warm import warm_up as warm_up_standings
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,7 @@ def _player(level: str) -> ComputerPlayer:
 def _warm(computer: bool) -> None:
     """Draw the renderer's caches and load bgsage's weights now, not on the first call."""
     warm_up()
+    warm_up_standings()  # a competition picture drawn here starts warm too
     if computer and computer_available():
         game = Game.new().opening_roll(3, 1)
         for level in LEVELS:  # 1-ply and 2-ply weights loaded, each run once

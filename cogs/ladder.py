@@ -29,7 +29,9 @@ from bot.present import tournaments as words
 from bot.present.competitions import ladder_picture
 from bot.services import Services
 from cogs.helpers import player_of
+from cogs.in_flight import run_counted
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
+from cogs.tournament import director_of
 from cogs.tournament_posts import when
 from cogs.translator import locale
 from renderers.standings import render_table
@@ -112,15 +114,9 @@ class Ladder(
         return "en" if cog is None else str(await cog.publisher.language(guild_id))
 
     async def _run(self, interaction: Interaction, work: Any, private: bool) -> None:
-        reply = Reply(interaction, private=private)
-        watchdog = asyncio.create_task(reply.watch())
-        try:
-            await work(reply)
-        except Exception as exc:
-            await self.bot.tree.on_error(interaction, exc)  # type: ignore[arg-type]
-        finally:
-            reply.finish()
-            await watchdog
+        """Counted with /backgammon's actions: a shutdown waits for it, and while the bot
+        stops it is refused privately."""
+        await run_counted(self.bot, interaction, work, private=private)
 
     # --- the host --------------------------------------------------------------------------
 
@@ -188,7 +184,11 @@ class Ladder(
             return
         elif news.kind == "result" and news.result is not None:
             result = say(words.result_words(news.result, names), language)
-            text = words.ladder_result(result, news.reason)
+            if news.director is not None:
+                director, why = safe_name(news.director), safe_name(news.why)
+                text = words.ladder_decided(result, director, why)
+            else:
+                text = words.ladder_result(result, news.reason)
             kwargs["files"] = [await self._picture(state, language)]
         else:
             text = words.ladder_left(safe_name(news.reason))
@@ -244,6 +244,29 @@ class Ladder(
             user = player_of(interaction.user)
             await self.ladders.challenge(interaction.guild_id or 0, user, opponent.id)
             await reply.private(content=say(words.LADDER_CHALLENGED, interaction.locale))
+
+        await self._run(interaction, work, private=True)
+
+    @app_commands.command(
+        name="decide", description=locale(_("Directors: decide a ladder match for a player"))
+    )
+    @app_commands.describe(
+        winner=locale(_("The player who wins the match")),
+        reason=locale(_("Why, posted with the result")),
+    )
+    async def decide(
+        self,
+        interaction: Interaction,
+        winner: discord.Member,
+        reason: app_commands.Range[str, 1, 200],
+    ) -> None:
+        """A director's ruling on an accepted match (both players active at the play-by
+        time: the deadline rule lets them play on and leaves the decision to a person)."""
+
+        async def work(reply: Reply) -> None:
+            director = await director_of(interaction, self.services.tournaments.store)
+            await self.ladders.decide(interaction.guild_id or 0, director, winner.id, reason)
+            await reply.private(content=say(words.LADDER_DECIDED, interaction.locale))
 
         await self._run(interaction, work, private=True)
 

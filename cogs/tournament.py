@@ -31,8 +31,10 @@ from bot.present import tournaments as words
 from bot.reports import Player
 from bot.services import Services
 from bot.storage.competition_rows import TournamentOptions, TournamentRow
+from bot.storage.competitions import CompetitionStorage
 from bot.tournament_news import ReferredToDirector
 from cogs.helpers import player_of
+from cogs.in_flight import run_counted
 from cogs.replies import NO_MENTIONS, Reply, safe_name
 from cogs.tournament_posts import (
     TournamentPoster,
@@ -49,6 +51,20 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 TICK_SECONDS = 60.0
 MAX_ID = 2**53 - 1
+
+
+async def director_of(interaction: Interaction, store: CompetitionStorage) -> Player:
+    """The caller, if a director on this server (Manage Server, or the directors' role set
+    by /tournament directors), for the tournaments and the ladder alike; else a private
+    refusal."""
+    member = interaction.user
+    if interaction.permissions.manage_guild:
+        return player_of(member)
+    role = await store.td_role(interaction.guild_id or 0)
+    roles = getattr(member, "roles", [])
+    if role is not None and any(r.id == role for r in roles):
+        return player_of(member)
+    raise UserError(words.NOT_DIRECTOR)
 
 
 @app_commands.guild_only()
@@ -101,26 +117,13 @@ class Tournament(
     async def _run(
         self, interaction: Interaction, work: Callable[[Reply], Awaitable[None]], private: bool
     ) -> None:
-        reply = Reply(interaction, private=private)
-        watchdog = asyncio.create_task(reply.watch())
-        try:
-            await work(reply)
-        except Exception as exc:
-            await self.bot.tree.on_error(interaction, exc)  # type: ignore[arg-type]
-        finally:
-            reply.finish()
-            await watchdog
+        """Counted with /backgammon's actions: a shutdown waits for it, and while the bot
+        stops it is refused privately."""
+        await run_counted(self.bot, interaction, work, private=private)
 
     async def _director(self, interaction: Interaction) -> Player:
         """The caller, if a director here; else a private refusal."""
-        member = interaction.user
-        if interaction.permissions.manage_guild:
-            return player_of(member)
-        role = await self.tournaments.store.td_role(interaction.guild_id or 0)
-        roles = getattr(member, "roles", [])
-        if role is not None and any(r.id == role for r in roles):
-            return player_of(member)
-        raise UserError(words.NOT_DIRECTOR)
+        return await director_of(interaction, self.tournaments.store)
 
     async def _pick(self, interaction: Interaction, number: int | None) -> TournamentRow:
         """The event named, else the server's latest not over (this channel's first)."""

@@ -317,6 +317,8 @@ def _composed(
 
 @functools.lru_cache(maxsize=8192)
 def _char_width(ch: str, size: int, bold: bool) -> float:
+    if ch.isspace():  # a lone space is cleaned away (width 0): measure it between letters
+        return text_width(f"x{ch}x", size, bold=bold) - text_width("xx", size, bold=bold)
     return text_width(ch, size, bold=bold)
 
 
@@ -331,8 +333,10 @@ def _precut(text: str, size: int, bold: bool, max_width: int) -> str:
     """
     cleaned = clean(text)
     widths = [_char_width(ch, size, bold) for ch in cleaned]
-    if sum(widths) <= max_width * 1.03:  # fits, or nearly: the exact cut decides
+    if sum(widths) <= max_width * 0.97:  # fits with room to spare
         return text
+    if sum(widths) <= max_width * 1.03 and text_width(cleaned, size, bold=bold) <= max_width:
+        return text  # nearly: one exact measure says it fits (no search for the cut)
     budget = max_width * 0.97 - _char_width(ELLIPSIS, size, bold)
     total, keep = 0.0, 0
     for keep, width in enumerate(widths):  # noqa: B007 - keep is read after the loop

@@ -8,10 +8,12 @@ none of them has is left out. Right-to-left text is ordered by Raqm when Pillow 
 
 from __future__ import annotations
 
+import itertools
 import struct
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from operator import itemgetter
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -246,13 +248,12 @@ def _fit_measured(
 
 
 def _group(chars: list[tuple[str, int]]) -> tuple[Run, ...]:
-    out: list[Run] = []
-    for ch, index in chars:
-        if out and out[-1].font_index == index:
-            out[-1] = Run(out[-1].text + ch, index)
-        else:
-            out.append(Run(ch, index))
-    return tuple(out)
+    """Consecutive characters of one font as one run: one Run made per run, not one per
+    character (the cut's binary search groups a dozen prefixes of each long name)."""
+    return tuple(
+        Run("".join(ch for ch, _ in group), index)
+        for index, group in itertools.groupby(chars, key=itemgetter(1))
+    )
 
 
 @lru_cache(maxsize=512)

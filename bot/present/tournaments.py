@@ -300,6 +300,16 @@ def ladder_result(result_words: str, reason: str) -> Text:
     return _("🪜 {result}. The ladder is updated.", result=result_words)
 
 
+def ladder_decided(result_words: str, director: str, reason: str) -> Text:
+    """A director's ruling on a ladder match, with their reason."""
+    return _(
+        "🪜 {director} decided: {result}. Reason: {reason}. The ladder is updated.",
+        director=director,
+        result=result_words,
+        reason=reason,
+    )
+
+
 def ladder_left(name: str) -> Text:
     return _("🪜 {name} has left the ladder; everyone below moves up.", name=name)
 
@@ -310,6 +320,7 @@ LADDER_EMPTY = _("This server has no ladder yet: /ladder join starts it.")
 LADDER_ANSWERED = _("Answered.")
 LADDER_CHALLENGED = _("Challenge sent.")
 LADDER_LEFT = _("You have left the ladder.")
+LADDER_DECIDED = _("Decided. The result and your reason are posted in the ladder's channel.")
 
 # --- the directors' commands, answered ------------------------------------------------------
 
@@ -372,4 +383,5 @@ COMPETITION_REFUSALS: dict[CompetitionRefusal, Text] = {
     Why.NEW_PLAYER_IN: _("The new player is already in this tournament."),
     Why.ONLY_UNDECIDED: _("Only a player with no result yet can be replaced."),
     Why.LEFT_LADDER: _("That player has left the server and the ladder."),
+    Why.NO_LADDER_MATCH: _("That player has no accepted ladder match to decide."),
 }

@@ -82,3 +82,53 @@ async def test_a_ladder_with_challenges_a_timeout_and_a_player_leaving(
     assert len(gone) == 1 and str(dave.id) in str(gone[0])
     h.fake.errors.remove(gone[0])
     h.fake.assert_clean()
+
+
+async def test_both_active_at_the_play_by_time_a_director_decides(
+    both: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both players moved, the play-by time passes: the deadline rule lets them play on
+    (nothing decided); a player cannot rule, a director can, with a reason that is posted;
+    the game ends and the ladder follows the ruling."""
+    monkeypatch.setattr(ladders, "LADDER_LENGTH", 3)
+    h = both
+    director, (alice, bob, *_others) = people(h)
+    for player in (alice, bob):
+        await (await ladder(h, player, "join")).response()
+    h.roller.extend([3, 1, 3, 1, 3, 1])
+    await (await ladder(h, bob, "challenge", opponent=alice.id)).response()
+    posted = await h.fake.wait_for_message(
+        "games", lambda m: any(b.custom_id == "ladder:accept:1" for b in m.buttons)
+    )
+    await (await h.fake.click(alice, posted, "ladder:accept:1")).response()
+    [thread] = threads(h)
+    h.clock.advance(6.5 * 24 * 3600)  # the week to play it nearly over
+    for _turn in range(2):  # each player makes a move: both active, neither stalled
+        row = await h.service.store.live_match(thread.id)
+        assert row is not None and row.game is not None and row.game.actor is not None
+        mover = alice if row.player_ids[row.game.actor] == alice.id else bob
+        if row.game.dice is None:
+            await h.board_after(await h.fake.slash(mover, thread.id, "backgammon", "roll"))
+        moved = await h.fake.slash(
+            mover, thread.id, "backgammon", "move", options={"play": "8/5 6/5"}
+        )
+        await h.board_after(moved)
+    h.clock.advance(24 * 3600)  # the play-by time passes
+    await ladder_cog(h).tick()
+    assert await h.service.store.live_match(thread.id) is not None  # played on
+    assert await ranking(h) == [alice.id, bob.id]
+
+    refused = await ladder(h, alice, "decide", winner=alice.id, reason="he stalls")
+    assert "director" in (await h.error_of(refused)).lower()
+    no_why = await ladder(h, director, "decide", winner=bob.id, reason="   ")
+    assert await h.error_of(no_why)
+    decided = await ladder(h, director, "decide", winner=bob.id, reason="alice is away a month")
+    assert (await decided.response()).ephemeral
+    ruling = await h.fake.wait_for_message("games", lambda m: "decided" in (m.content or ""))
+    assert "td" in ruling.content and "alice is away a month" in ruling.content
+    assert ruling.attachments and h.fake.would_ping(ruling) == set()
+    assert await ranking(h) == [bob.id, alice.id]
+    assert await h.service.store.live_match(thread.id) is None
+    again = await ladder(h, director, "decide", winner=bob.id, reason="once more")
+    assert "no accepted ladder match" in (await h.error_of(again))
+    h.fake.assert_clean()

@@ -102,41 +102,41 @@ def champion_name(players, user_id: int) -> str:
     return next(p.username for p in players if p.id == user_id)
 
 
-async def test_a_swiss_round_gives_the_bye_and_pairs_the_next_round(harness: Harness) -> None:
-    """Three players: each round one match in a thread and a bye (one point, no match);
-    after the round the table is posted and the next round is paired without a rematch."""
-    h = harness
-    director, (alice, bob, carol, _dave, _eve) = people(h)
-    h.roller.extend([3, 1] * 6)
+async def test_a_seven_player_swiss_gives_a_bye_each_round_and_ends(both: Harness) -> None:
+    """Seven players: each round three matches in threads and a bye (one point, no match),
+    nobody gets two byes; after each round the table is posted and the next round is paired
+    without a rematch; after the planned rounds the podium closes the event."""
+    h = both
+    director, five = people(h)
+    players = [*five, *(h.fake.create_member(f"s{i}") for i in range(2))]
+    h.roller.extend([3, 1] * 20)
     created = await tournament(h, director, "create", name="Swiss", format="swiss", lengths="1")
     await created.answer()
     board = await announcement(h)
-    for player in (alice, bob, carol):
+    for player in players:
         await (await h.fake.click(player, board, "tourney:join:1")).response()
     await (await tournament(h, director, "start")).answer()
-    players = [alice, bob, carol]
     store = h.services.tournaments.store
-    first = threads(h)
-    assert len(first) == 1
-    round_one = [p for p in await store.pairings(1) if p.round == 1]
-    [bye] = [p for p in round_one if p.b is None]
+    assert len(threads(h)) == 3  # the first round only
+    [bye] = [p for p in await store.pairings(1) if p.round == 1 and p.b is None]
     assert bye.result is not None and bye.result.kind.value == "bye"
-    await play_out(h, first[0], players)
-    table = await h.fake.wait_for_message(
-        "games", lambda m: "round 1 is complete" in (m.content or "")
-    )
-    assert table.attachments and table.attachments[0].filename.endswith(".png")
-    round_two = [p for p in await store.pairings(1) if p.round == 2]
-    assert len(round_two) == 2
-    [second_bye] = [p for p in round_two if p.b is None]
-    assert second_bye.a != bye.a  # nobody gets two byes while another has none
-    [match] = [p for p in round_two if p.b is not None]
-    first_match = next(p for p in round_one if p.b is not None)
-    assert {match.a, match.b} != set(first_match.players)
-    assert len(threads(h)) == 2
-    standings = await tournament(h, carol, "standings")
+    standings = await tournament(h, players[2], "standings")
     shown = await standings.answer()
     assert not shown.ephemeral and shown.attachments
+    await play_all(h, players)
+    pairings = await store.pairings(1)
+    rounds = sorted({p.round for p in pairings})
+    assert len(rounds) >= 3
+    byes = [p.a for p in pairings if p.b is None]
+    assert len(byes) == len(rounds) and len(set(byes)) == len(byes)  # one each round, no twice
+    met = [frozenset((p.a, p.b)) for p in pairings if p.b is not None]
+    assert len(met) == 3 * len(rounds) and len(set(met)) == len(met)  # no rematch
+    said = [m.content or "" for m in h.fake.messages_in("games")]
+    for r in rounds[:-1]:
+        assert any(f"round {r} is complete" in content for content in said), r
+    podium = await h.fake.wait_for_message("games", lambda m: "🥇" in (m.content or ""))
+    assert podium.attachments
+    assert (await h.services.tournaments.event(1)).phase.value == "finished"
     h.fake.assert_clean()
 
 
@@ -263,11 +263,11 @@ async def test_check_in_a_moderators_cancel_and_a_directors_decision(harness: Ha
     h.fake.assert_clean()
 
 
-async def test_an_eight_player_knockout_with_consolation_to_the_end(harness: Harness) -> None:
+async def test_an_eight_player_knockout_with_consolation_to_the_end(both: Harness) -> None:
     """Eight players, main bracket and progressive consolation, every match played in its
     thread; the pictures of both brackets after each round, then the podium (the main
     finalist meets the consolation winner for second place)."""
-    h = harness
+    h = both
     director, five = people(h)
     players = [*five, *(h.fake.create_member(f"p{i}") for i in range(3))]
     h.roller.extend([3, 1] * 20)
@@ -295,9 +295,9 @@ async def test_an_eight_player_knockout_with_consolation_to_the_end(harness: Har
     h.fake.assert_clean()
 
 
-async def test_a_round_robin_of_four(harness: Harness) -> None:
+async def test_a_round_robin_of_four(both: Harness) -> None:
     """Four players, three rounds of two matches, round by round; the table after each."""
-    h = harness
+    h = both
     director, (alice, bob, carol, dave, _eve) = people(h)
     h.roller.extend([3, 1] * 8)
     created = await tournament(
