@@ -30,14 +30,12 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from bot.executor_pool import PoolError
+
 log = logging.getLogger(__name__)
 
 _SHORT = struct.Struct("!i")
 _LONG = struct.Struct("!Q")
-
-
-class PoolError(RuntimeError):
-    """A worker process ended (or never started) while it had work."""
 
 
 def frame(payload: bytes) -> bytes:

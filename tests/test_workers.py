@@ -19,7 +19,7 @@ from bot import pool as pool_module
 from bot.computer import ComputerPlayer, CubeDecision, computer_available
 from bot.engine import Game, MatchOptions, Phase, Play
 from bot.pool import PoolError, ProcessPool
-from bot.workers import WorkerError, Workers, default_size
+from bot.workers import PoolKind, WorkerError, Workers, default_size
 from renderers import render_board
 from renderers.examples import EXAMPLES, NAMES
 
@@ -82,9 +82,15 @@ def test_games_and_plays_pickle():
     assert pickle.loads(pickle.dumps(CubeDecision.TAKE)) is CubeDecision.TAKE
 
 
+@pytest.fixture(params=list(PoolKind))
+def kind(request: pytest.FixtureRequest) -> PoolKind:
+    """Both implementations of the pools keep the same promises."""
+    return PoolKind(request.param)
+
+
 @pytest.fixture
-async def pool():
-    workers = Workers(2, warm_computer=computer_available())
+async def pool(kind):
+    workers = Workers(2, warm_computer=computer_available(), pool=kind)
     await workers.start()
     try:
         yield workers
@@ -116,8 +122,8 @@ async def test_a_dead_worker_raises_and_the_pool_recovers(pool):
     assert (await pool.render(game, perspective=perspective))[:4] == b"\x89PNG"
 
 
-async def test_close_leaves_no_process_behind():
-    workers = Workers(2, warm_computer=False)
+async def test_close_leaves_no_process_behind(kind):
+    workers = Workers(2, warm_computer=False, pool=kind)
     await workers.start()
     pids = workers.pids
     assert len(pids) == 2 and all(alive(pid) for pid in pids)
@@ -128,10 +134,10 @@ async def test_close_leaves_no_process_behind():
         await workers.render(Game.new(), perspective=0)
 
 
-async def test_workers_outlast_sigterm_and_close_ends_a_busy_one():
+async def test_workers_outlast_sigterm_and_close_ends_a_busy_one(kind):
     """systemd's stop signals every process of the service: the workers stay for the
     action in flight, and close() still ends one stuck in a long call, quickly."""
-    workers = Workers(1, warm_computer=False)
+    workers = Workers(1, warm_computer=False, pool=kind)
     await workers.start()
     (pid,) = workers.pids
     os.kill(pid, signal.SIGTERM)
@@ -330,10 +336,10 @@ async def test_calls_fail_rather_than_wait_when_no_worker_can_be_started_again(m
         await pool.close(5.0)
 
 
-async def test_a_board_is_drawn_while_the_analysis_lane_is_busy():
+async def test_a_board_is_drawn_while_the_analysis_lane_is_busy(kind):
     """Analyses have a lane of their own: a board never queues behind one (before the lane,
     one worker busy with a long analysis held every board until it finished)."""
-    workers = Workers(1, lane=1, warm_computer=False)
+    workers = Workers(1, lane=1, warm_computer=False, pool=kind)
     await workers.start()
     try:
         assert workers.lane_pids and not set(workers.lane_pids) & set(workers.pids)
@@ -356,14 +362,15 @@ async def test_a_board_is_drawn_while_the_analysis_lane_is_busy():
 ORPHAN = """
 import asyncio, os, sys, time
 sys.path.insert(0, {root!r})
-from bot.pool import ProcessPool
+from bot.workers import Workers
 from tests.test_workers import nap
 
 async def main():
-    pool = ProcessPool(1, time.sleep, (0,))
-    (pid,) = await pool.start()
+    workers = Workers(1, lane=0, warm_computer=False, pool={kind!r})
+    await workers.start()
+    (pid,) = workers.pids
     print(pid, flush=True)
-    asyncio.ensure_future(pool.call(nap, 1.0))
+    asyncio.ensure_future(workers.call(nap, 1.0))
     await asyncio.sleep(0.3)
     os._exit(9)  # the bot dies outright (kill -9, a crash) while its worker is busy
 
@@ -372,7 +379,7 @@ if __name__ == "__main__":
 """
 
 
-def test_a_worker_whose_parent_died_exits_quietly(tmp_path):
+def test_a_worker_whose_parent_died_exits_quietly(tmp_path, kind):
     """No traceback on the service's log when the bot dies under a busy worker: the worker
     finishes its call, finds nobody listening, and exits."""
     import subprocess
@@ -380,7 +387,7 @@ def test_a_worker_whose_parent_died_exits_quietly(tmp_path):
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     script = tmp_path / "orphan.py"
-    script.write_text(ORPHAN.format(root=root))
+    script.write_text(ORPHAN.format(root=root, kind=kind.value))
     errors = tmp_path / "stderr.txt"
     with open(errors, "wb") as stderr:
         done = subprocess.run(
