@@ -24,6 +24,11 @@ SHARD_IDS each), both over one PostgreSQL: ``--database-url`` names the server (
 works in a fresh schema), else a throwaway one is started from the local PostgreSQL
 binaries (tests/pg_server.py). The games are spread over two servers, one on each shard.
 
+``--pool executor,loop --repeat 3`` compares the worker pool's implementations alone
+(``bot.workers.PoolKind``, through WORKER_POOL), alternating the sides run by run so that
+both meet the same load; with ``--sweep`` each repetition is a sweep of its own. The summary
+prints each side's figures side by side, with the load average of each run.
+
 ``--busy N`` runs N neighbour processes that each keep a core busy during the measurement:
 a shared machine's busy hour, made repeatable. ``--only LABEL`` runs one side;
 ``--workers N`` sets the pool side's WORKERS.
@@ -161,6 +166,7 @@ class Run:
     p50: float
     p99: float
     late: int
+    load: tuple[float, float] = (0.0, 0.0)  # the 1-minute load average before and after
 
 
 def guild_on_shard(fake: FakeDiscord, shard: int, count: int) -> FakeGuild:
@@ -182,6 +188,7 @@ async def run(
     database_url: str | None = None,
     shards: int | None = None,
     busy: int = 0,
+    pool: str | None = None,
 ) -> Run:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord(token=TOKEN) as fake:
@@ -200,6 +207,9 @@ async def run(
                 GAME_REVIEWS="off",
             )
             env.pop("WORKERS", None)
+            env.pop("WORKER_POOL", None)
+            if pool is not None:
+                env["WORKER_POOL"] = pool
             if workers is not None:
                 env["WORKERS"] = workers
             commands_in: int | None = fake.guild.id
@@ -226,6 +236,7 @@ async def run(
                 await fake.wait_for_commands(commands_in, names=["backgammon"], timeout=60)
                 timings = Timings()
                 rng = random.Random(11)
+                load_before = os.getloadavg()[0]
                 cpu_before = [cpu_seconds(bot.pid) for bot in bots]
                 here_before = time.process_time()
                 # This process stands in for Discord's servers: its own collector pauses
@@ -253,6 +264,7 @@ async def run(
                         neighbour.kill()
                         neighbour.wait()
                 elapsed = time.perf_counter() - started
+                load_after = os.getloadavg()[0]
                 here = time.process_time() - here_before
                 cpu_after = [cpu_seconds(bot.pid) for bot in bots]
                 loop_cpu = sum(a[0] - b[0] for a, b in zip(cpu_after, cpu_before, strict=True))
@@ -273,10 +285,18 @@ async def run(
         f"{statistics.median(other):.1f} ms, p99 {percentile(other, 0.99):.1f} ms; "
         f"late {timings.late}; CPU per board: bot process {loop_cpu / posts * 1000:.1f} ms, "
         f"its workers {pool_cpu / posts * 1000:.1f} ms, fake Discord and players "
-        f"{here / posts * 1000:.1f} ms",
+        f"{here / posts * 1000:.1f} ms; load average {load_before:.1f} -> {load_after:.1f}",
         flush=True,
     )
-    return Run(label, think, rate, statistics.median(ms), percentile(ms, 0.99), timings.late)
+    return Run(
+        label,
+        think,
+        rate,
+        statistics.median(ms),
+        percentile(ms, 0.99),
+        timings.late,
+        (load_before, load_after),
+    )
 
 
 LIMIT_MS = 250.0
@@ -302,6 +322,7 @@ def crossing(runs: list[Run], limit: float) -> str:
     return f"not within the sweep (p99 <= {limit:.0f} ms up to {top:.1f} boards/s)"
 
 
+SWEEP = (2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18)
 SIDES = (("in-process (before)", "0"), ("worker pool", None))
 SHARD_SIDES = (("1 process, PostgreSQL", None), ("2 shard processes, PG", 2))
 
@@ -313,10 +334,13 @@ async def main(args: argparse.Namespace) -> None:
         with postgres(durable=True) as schemas:
             await main(argparse.Namespace(**{**vars(args), "database_url": schemas.url}))
         return
+    if args.pool:
+        await compare_pools(args)
+        return
     games, moves, sweep, busy = args.games, args.moves, args.sweep, args.busy
     thinks = [args.think]
     if sweep:
-        thinks = [2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18]
+        thinks = [think for think in SWEEP if think <= args.sweep_from]
     sides: tuple[tuple[str, str | int | None], ...] = SHARD_SIDES if args.shards else SIDES
     if args.workers is not None and not args.shards:
         sides = (SIDES[0], (f"worker pool of {args.workers}", args.workers))
@@ -360,6 +384,58 @@ async def main(args: argparse.Namespace) -> None:
             print(f"{label:20} p99 passes 250 ms at: {crossing(runs, LIMIT_MS)}")
 
 
+async def compare_pools(args: argparse.Namespace) -> None:
+    """``--pool``: the pool implementations alone, side by side, everything else the same
+    (the worker processes and their lane as deployed). The sides alternate run by run, in
+    the order A B, B A, A B... so that both meet the same load of a shared machine."""
+    kinds = [kind.strip() for kind in args.pool.split(",") if kind.strip()]
+    thinks = [think for think in SWEEP if think <= args.sweep_from] if args.sweep else [args.think]
+    repeats = range(args.repeat)
+    results: dict[str, list[list[Run]]] = {kind: [[] for _ in repeats] for kind in kinds}
+    if args.busy:
+        print(f"with {args.busy} busy neighbour process(es), each keeping a core busy")
+    print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    for value in thinks:
+        for repeat in repeats:
+            for kind in kinds if repeat % 2 == 0 else kinds[::-1]:
+                runs = results[kind][repeat]
+                if args.sweep and runs and runs[-1].p99 > LIMIT_MS:
+                    continue  # this sweep of this side is past its limit already
+                label = f"{kind} pool, run {repeat + 1}"
+                runs.append(
+                    await run(
+                        args.games,
+                        args.moves,
+                        value,
+                        args.workers,
+                        label,
+                        busy=args.busy,
+                        pool=kind,
+                    )
+                )
+    print("\nside by side: a move's p99 in ms at boards/s (load average at the run's start)")
+    for index, value in enumerate(thinks):
+        cells = []
+        for kind in kinds:
+            at = [sweep[index] for sweep in results[kind] if len(sweep) > index]
+            if not at:
+                continue
+            each = ", ".join(
+                f"{r.p99:.0f} at {r.boards_per_second:.1f} ({r.load[0]:.1f})" for r in at
+            )
+            median = statistics.median(r.p99 for r in at)
+            cells.append(f"{kind}: {each}; median {median:.0f}")
+        print(f"think {value:4.2f} s | " + " | ".join(cells))
+    if args.sweep:
+        for kind in kinds:
+            for repeat, runs in enumerate(results[kind]):
+                passes = crossing(runs, LIMIT_MS)
+                print(f"{kind} pool, sweep {repeat + 1}: p99 passes 250 ms at {passes}")
+    every = [r for sweeps in results.values() for sweep in sweeps for r in sweep]
+    loads = [r.load[0] for r in every] + [r.load[1] for r in every]
+    print(f"load average (1 min) over the runs: {min(loads):.1f} to {max(loads):.1f}")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=50)
@@ -391,6 +467,20 @@ if __name__ == "__main__":
         "--workers",
         default=None,
         help="the pool side's WORKERS (default: unset, the cores less one)",
+    )
+    parser.add_argument(
+        "--pool",
+        default=None,
+        help='compare pool implementations alone, e.g. "executor,loop" (bot.workers.PoolKind)',
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each side at each point (with --pool)"
+    )
+    parser.add_argument(
+        "--sweep-from",
+        type=float,
+        default=2.0,
+        help="the sweep's first think time (skips the longer ones)",
     )
     parser.add_argument(
         "--busy",
