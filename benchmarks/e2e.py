@@ -28,6 +28,7 @@ binaries (tests/pg_server.py). The games are spread over two servers, one on eac
 (``bot.workers.PoolKind``, through WORKER_POOL), alternating the sides run by run so that
 both meet the same load; with ``--sweep`` each repetition is a sweep of its own. The summary
 prints each side's figures side by side, with the load average of each run.
+``--thinks 1.6,1.3,1.0`` sets the sweep's steps.
 
 ``--busy N`` runs N neighbour processes that each keep a core busy during the measurement:
 a shared machine's busy hour, made repeatable. ``--only LABEL`` runs one side;
@@ -340,7 +341,7 @@ async def main(args: argparse.Namespace) -> None:
     games, moves, sweep, busy = args.games, args.moves, args.sweep, args.busy
     thinks = [args.think]
     if sweep:
-        thinks = [think for think in SWEEP if think <= args.sweep_from]
+        thinks = args.thinks or list(SWEEP)
     sides: tuple[tuple[str, str | int | None], ...] = SHARD_SIDES if args.shards else SIDES
     if args.workers is not None and not args.shards:
         sides = (SIDES[0], (f"worker pool of {args.workers}", args.workers))
@@ -389,7 +390,7 @@ async def compare_pools(args: argparse.Namespace) -> None:
     (the worker processes and their lane as deployed). The sides alternate run by run, in
     the order A B, B A, A B... so that both meet the same load of a shared machine."""
     kinds = [kind.strip() for kind in args.pool.split(",") if kind.strip()]
-    thinks = [think for think in SWEEP if think <= args.sweep_from] if args.sweep else [args.think]
+    thinks = (args.thinks or list(SWEEP)) if args.sweep else [args.think]
     repeats = range(args.repeat)
     results: dict[str, list[list[Run]]] = {kind: [[] for _ in repeats] for kind in kinds}
     if args.busy:
@@ -477,10 +478,10 @@ if __name__ == "__main__":
         "--repeat", type=int, default=1, help="runs of each side at each point (with --pool)"
     )
     parser.add_argument(
-        "--sweep-from",
-        type=float,
-        default=2.0,
-        help="the sweep's first think time (skips the longer ones)",
+        "--thinks",
+        type=lambda text: [float(x) for x in text.split(",")],
+        default=None,
+        help="the sweep's think times, longest first (default: " + ",".join(map(str, SWEEP)) + ")",
     )
     parser.add_argument(
         "--busy",
