@@ -426,7 +426,8 @@ async def compare_pools(args: argparse.Namespace) -> None:
             )
             median = statistics.median(r.p99 for r in at)
             cells.append(f"{kind}: {each}; median {median:.0f}")
-        print(f"think {value:4.2f} s | " + " | ".join(cells))
+        if cells:
+            print(f"think {value:4.2f} s | " + " | ".join(cells))
     if args.sweep:
         for kind in kinds:
             for repeat, runs in enumerate(results[kind]):

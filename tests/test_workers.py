@@ -152,6 +152,22 @@ async def test_workers_outlast_sigterm_and_close_ends_a_busy_one(kind):
         await asyncio.wait_for(busy, 5)
 
 
+async def test_close_lets_the_call_in_flight_finish_and_fails_the_queued_ones(kind):
+    """A stop lets the action in flight end with its board; what still queues is refused
+    as a worker failure (the session's to report), never as a cancellation of its caller."""
+    workers = Workers(1, lane=0, warm_computer=False, pool=kind)
+    await workers.start()
+    in_flight = asyncio.ensure_future(workers.call(nap, 0.5))
+    await asyncio.sleep(0.2)
+    queued = [asyncio.ensure_future(workers.call(nap, 0.01)) for _ in range(5)]
+    await asyncio.sleep(0.05)
+    await workers.close(timeout=5.0)
+    assert await in_flight == 0.5
+    outcomes = await asyncio.gather(*queued, return_exceptions=True)
+    assert all(o == 0.01 or isinstance(o, WorkerError) for o in outcomes), outcomes
+    assert any(isinstance(o, WorkerError) for o in outcomes), outcomes
+
+
 @needs_bgsage
 async def test_the_computer_in_a_worker_plays_legally(pool):
     for seed in range(6):
