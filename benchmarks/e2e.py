@@ -24,11 +24,9 @@ SHARD_IDS each), both over one PostgreSQL: ``--database-url`` names the server (
 works in a fresh schema), else a throwaway one is started from the local PostgreSQL
 binaries (tests/pg_server.py). The games are spread over two servers, one on each shard.
 
-``--pool executor,loop --repeat 3`` compares the worker pool's implementations alone
-(``bot.workers.PoolKind``, through WORKER_POOL), alternating the sides run by run so that
-both meet the same load; with ``--sweep`` each repetition is a sweep of its own. The summary
-prints each side's figures side by side, with the load average of each run.
-``--thinks 1.6,1.3,1.0`` sets the sweep's steps.
+``--thinks 1.6,1.3,1.0`` sets the sweep's steps. Each run prints the load average.
+(``--pool executor,loop --repeat 3``, the comparison of the worker pool's two implementations
+that decided for ProcessPoolExecutor, is at commit 96d5ce1: README, "Benchmarks".)
 
 ``--busy N`` runs N neighbour processes that each keep a core busy during the measurement:
 a shared machine's busy hour, made repeatable. ``--only LABEL`` runs one side;
@@ -189,7 +187,6 @@ async def run(
     database_url: str | None = None,
     shards: int | None = None,
     busy: int = 0,
-    pool: str | None = None,
 ) -> Run:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord(token=TOKEN) as fake:
@@ -208,9 +205,6 @@ async def run(
                 GAME_REVIEWS="off",
             )
             env.pop("WORKERS", None)
-            env.pop("WORKER_POOL", None)
-            if pool is not None:
-                env["WORKER_POOL"] = pool
             if workers is not None:
                 env["WORKERS"] = workers
             commands_in: int | None = fake.guild.id
@@ -335,9 +329,6 @@ async def main(args: argparse.Namespace) -> None:
         with postgres(durable=True) as schemas:
             await main(argparse.Namespace(**{**vars(args), "database_url": schemas.url}))
         return
-    if args.pool:
-        await compare_pools(args)
-        return
     games, moves, sweep, busy = args.games, args.moves, args.sweep, args.busy
     thinks = [args.think]
     if sweep:
@@ -385,59 +376,6 @@ async def main(args: argparse.Namespace) -> None:
             print(f"{label:20} p99 passes 250 ms at: {crossing(runs, LIMIT_MS)}")
 
 
-async def compare_pools(args: argparse.Namespace) -> None:
-    """``--pool``: the pool implementations alone, side by side, everything else the same
-    (the worker processes and their lane as deployed). The sides alternate run by run, in
-    the order A B, B A, A B... so that both meet the same load of a shared machine."""
-    kinds = [kind.strip() for kind in args.pool.split(",") if kind.strip()]
-    thinks = (args.thinks or list(SWEEP)) if args.sweep else [args.think]
-    repeats = range(args.repeat)
-    results: dict[str, list[list[Run]]] = {kind: [[] for _ in repeats] for kind in kinds}
-    if args.busy:
-        print(f"with {args.busy} busy neighbour process(es), each keeping a core busy")
-    print(f"load average at the start: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    for value in thinks:
-        for repeat in repeats:
-            for kind in kinds if repeat % 2 == 0 else kinds[::-1]:
-                runs = results[kind][repeat]
-                if args.sweep and runs and runs[-1].p99 > LIMIT_MS:
-                    continue  # this sweep of this side is past its limit already
-                label = f"{kind} pool, run {repeat + 1}"
-                runs.append(
-                    await run(
-                        args.games,
-                        args.moves,
-                        value,
-                        args.workers,
-                        label,
-                        busy=args.busy,
-                        pool=kind,
-                    )
-                )
-    print("\nside by side: a move's p99 in ms at boards/s (load average at the run's start)")
-    for index, value in enumerate(thinks):
-        cells = []
-        for kind in kinds:
-            at = [sweep[index] for sweep in results[kind] if len(sweep) > index]
-            if not at:
-                continue
-            each = ", ".join(
-                f"{r.p99:.0f} at {r.boards_per_second:.1f} ({r.load[0]:.1f})" for r in at
-            )
-            median = statistics.median(r.p99 for r in at)
-            cells.append(f"{kind}: {each}; median {median:.0f}")
-        if cells:
-            print(f"think {value:4.2f} s | " + " | ".join(cells))
-    if args.sweep:
-        for kind in kinds:
-            for repeat, runs in enumerate(results[kind]):
-                passes = crossing(runs, LIMIT_MS)
-                print(f"{kind} pool, sweep {repeat + 1}: p99 passes 250 ms at {passes}")
-    every = [r for sweeps in results.values() for sweep in sweeps for r in sweep]
-    loads = [r.load[0] for r in every] + [r.load[1] for r in every]
-    print(f"load average (1 min) over the runs: {min(loads):.1f} to {max(loads):.1f}")
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=50)
@@ -469,14 +407,6 @@ if __name__ == "__main__":
         "--workers",
         default=None,
         help="the pool side's WORKERS (default: unset, the cores less one)",
-    )
-    parser.add_argument(
-        "--pool",
-        default=None,
-        help='compare pool implementations alone, e.g. "executor,loop" (bot.workers.PoolKind)',
-    )
-    parser.add_argument(
-        "--repeat", type=int, default=1, help="runs of each side at each point (with --pool)"
     )
     parser.add_argument(
         "--thinks",

@@ -10,7 +10,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -23,7 +22,7 @@ from bot.i18n import LANGUAGES
 from bot.services import build_services
 from bot.session import SessionSettings
 from bot.storage import Storage, database_of, is_postgres_url, open_store
-from bot.workers import PoolKind, WorkerError, Workers
+from bot.workers import WorkerError, Workers
 
 if TYPE_CHECKING:
     from bot.client import GammonBot
@@ -140,8 +139,7 @@ def make_workers(settings: Settings) -> Workers:
     """The processes that draw boards and think (WORKERS=0: this process, in threads)."""
     if settings.workers == 0:
         return Workers.inline()
-    # WORKER_POOL: a benchmark's switch between the two pools (benchmarks/e2e.py --pool).
-    return Workers(settings.workers, pool=PoolKind(os.environ.get("WORKER_POOL", "loop")))
+    return Workers(settings.workers)
 
 
 async def _serve(settings: Settings, token: str, store: Storage, workers: Workers) -> int:

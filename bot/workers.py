@@ -2,8 +2,7 @@
 
 bgsage's C++ and Pillow's drawing hold the GIL, so in a thread they still stall the event
 loop between switches. :class:`Workers` runs them in a small pool of worker processes
-(:class:`PoolKind`: the standard library's executor, or :class:`bot.pool.ProcessPool`
-driven by the event loop), each warmed at start:
+(:class:`bot.pool.ProcessPool`: the standard library's executor), each warmed at start:
 fonts, sprites and palettes drawn, bgsage's weights loaded. Each worker keeps one
 :class:`~bot.computer.ComputerPlayer` per level, as the session did.
 
@@ -45,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from bot.computer import (
     DEFAULT_LEVEL,
@@ -58,9 +57,8 @@ from bot.computer import (
     computer_available,
 )
 from bot.engine import Game, MatchOptions, Play
-from bot.executor_pool import ExecutorPool, PoolError
 from bot.luck import MatchLuck, match_luck
-from bot.pool import ProcessPool
+from bot.pool import PoolError, ProcessPool
 from bot.records import EventRecord
 from bot.replay import Decision, decisions_from_events
 from renderers import render_board, warm_up
@@ -84,33 +82,6 @@ class Thought(StrEnum):
     CUBE_RESPONSE = "cube_response"
     ACCEPTS_RESIGNATION = "accepts_resignation"
     HINTS = "hints"
-
-
-class PoolKind(StrEnum):
-    """Which pool runs the worker processes; both keep the same promises (a dead worker
-    fails its call and is replaced, close() lets calls in flight finish)."""
-
-    EXECUTOR = "executor"  # concurrent.futures.ProcessPoolExecutor (bot.executor_pool)
-    LOOP = "loop"  # driven by the event loop, no helper threads (bot.pool)
-
-
-class Pool(Protocol):
-    """What :class:`Workers` needs of a pool of worker processes."""
-
-    @property
-    def pids(self) -> list[int]: ...
-
-    async def start(self) -> list[int]: ...
-
-    async def call(self, fn: Callable[..., Any], *args: Any) -> Any: ...
-
-    async def close(self, timeout: float) -> None: ...
-
-
-POOLS: dict[PoolKind, Callable[[int, Callable[..., None], tuple[Any, ...]], Pool]] = {
-    PoolKind.EXECUTOR: ExecutorPool,
-    PoolKind.LOOP: ProcessPool,
-}
 
 
 CLOSE_TIMEOUT = 5.0  # seconds close() waits for work in flight before ending the workers
@@ -265,7 +236,7 @@ class Workers:
     ``lane`` defaults to ``size``: the lane's processes use only the CPU that boards and
     the event loop leave, and a long match's games are reviewed side by side. ``lane=0``
     sends the analyses to the board workers, as before the lane existed (the benchmark's
-    "before"). ``pool`` picks the implementation of both pools (:class:`PoolKind`).
+    "before").
     """
 
     def __init__(
@@ -276,9 +247,7 @@ class Workers:
         warm_computer: bool = True,
         computer: Callable[[str], Any] | None = None,
         in_process: bool = False,
-        pool: PoolKind = PoolKind.LOOP,
     ) -> None:
-        self.pool_kind = PoolKind(pool)
         self.size = default_size() if size is None else size
         if self.size < 1:
             raise ValueError(f"a pool needs at least one worker, not {self.size}")
@@ -289,8 +258,8 @@ class Workers:
         self.warm_computer = warm_computer
         self._factory = computer  # in-process only: tests' stand-in computers
         self._computers: dict[str, Any] = {}
-        self._pool: Pool | None = None
-        self._lane: Pool | None = None
+        self._pool: ProcessPool | None = None
+        self._lane: ProcessPool | None = None
         self._closed = False
 
     @classmethod
@@ -305,7 +274,7 @@ class Workers:
     def __repr__(self) -> str:
         kind = "in-process"
         if not self.in_process:
-            kind = f"{self.size}+{self.lane_size} processes ({self.pool_kind.value})"
+            kind = f"{self.size}+{self.lane_size} processes"
         return f"<Workers {kind}{' closed' if self._closed else ''}>"
 
     @property
@@ -497,16 +466,14 @@ class Workers:
             player = self._computers[level] = self._factory(level)
         return player
 
-    def _ensure(self) -> Pool:
+    def _ensure(self) -> ProcessPool:
         if self._pool is None:
-            make = POOLS[self.pool_kind]
-            self._pool = make(self.size, _init_worker, (self.warm_computer,))
+            self._pool = ProcessPool(self.size, _init_worker, (self.warm_computer,))
         return self._pool
 
-    def _ensure_lane(self) -> Pool:
+    def _ensure_lane(self) -> ProcessPool:
         if self._lane is None:
-            make = POOLS[self.pool_kind]
-            self._lane = make(self.lane_size, _init_lane, (self.warm_computer,))
+            self._lane = ProcessPool(self.lane_size, _init_lane, (self.warm_computer,))
         return self._lane
 
 

@@ -10,16 +10,14 @@ import os
 import pickle
 import random
 import signal
-import threading
 import time
 
 import pytest
 
-from bot import pool as pool_module
 from bot.computer import ComputerPlayer, CubeDecision, computer_available
 from bot.engine import Game, MatchOptions, Phase, Play
-from bot.pool import PoolError, ProcessPool
-from bot.workers import PoolKind, WorkerError, Workers, default_size
+from bot.pool import ProcessPool
+from bot.workers import WorkerError, Workers, default_size
 from renderers import render_board
 from renderers.examples import EXAMPLES, NAMES
 
@@ -82,15 +80,9 @@ def test_games_and_plays_pickle():
     assert pickle.loads(pickle.dumps(CubeDecision.TAKE)) is CubeDecision.TAKE
 
 
-@pytest.fixture(params=list(PoolKind))
-def kind(request: pytest.FixtureRequest) -> PoolKind:
-    """Both implementations of the pools keep the same promises."""
-    return PoolKind(request.param)
-
-
 @pytest.fixture
-async def pool(kind):
-    workers = Workers(2, warm_computer=computer_available(), pool=kind)
+async def pool():
+    workers = Workers(2, warm_computer=computer_available())
     await workers.start()
     try:
         yield workers
@@ -122,8 +114,8 @@ async def test_a_dead_worker_raises_and_the_pool_recovers(pool):
     assert (await pool.render(game, perspective=perspective))[:4] == b"\x89PNG"
 
 
-async def test_close_leaves_no_process_behind(kind):
-    workers = Workers(2, warm_computer=False, pool=kind)
+async def test_close_leaves_no_process_behind():
+    workers = Workers(2, warm_computer=False)
     await workers.start()
     pids = workers.pids
     assert len(pids) == 2 and all(alive(pid) for pid in pids)
@@ -134,10 +126,10 @@ async def test_close_leaves_no_process_behind(kind):
         await workers.render(Game.new(), perspective=0)
 
 
-async def test_workers_outlast_sigterm_and_close_ends_a_busy_one(kind):
+async def test_workers_outlast_sigterm_and_close_ends_a_busy_one():
     """systemd's stop signals every process of the service: the workers stay for the
     action in flight, and close() still ends one stuck in a long call, quickly."""
-    workers = Workers(1, warm_computer=False, pool=kind)
+    workers = Workers(1, warm_computer=False)
     await workers.start()
     (pid,) = workers.pids
     os.kill(pid, signal.SIGTERM)
@@ -152,10 +144,10 @@ async def test_workers_outlast_sigterm_and_close_ends_a_busy_one(kind):
         await asyncio.wait_for(busy, 5)
 
 
-async def test_close_lets_the_call_in_flight_finish_and_fails_the_queued_ones(kind):
+async def test_close_lets_the_call_in_flight_finish_and_fails_the_queued_ones():
     """A stop lets the action in flight end with its board; what still queues is refused
     as a worker failure (the session's to report), never as a cancellation of its caller."""
-    workers = Workers(1, lane=0, warm_computer=False, pool=kind)
+    workers = Workers(1, lane=0, warm_computer=False)
     await workers.start()
     in_flight = asyncio.ensure_future(workers.call(nap, 0.5))
     await asyncio.sleep(0.2)
@@ -297,21 +289,16 @@ async def test_big_calls_and_answers_pass_whole_in_both_directions(pool):
     assert answers == [data[::-1] for data in payloads]
 
 
-async def test_the_pool_uses_no_threads_of_the_bot_and_survives_a_cancelled_call():
-    """The event loop talks to the workers itself (ProcessPoolExecutor needed two threads,
-    each winning the GIL from a busy loop); a caller that gives up leaves the worker
-    usable."""
-    before = threading.active_count()
-    workers = Workers(1, warm_computer=False)
+async def test_a_cancelled_call_leaves_the_worker_usable():
+    """A caller that gives up (its interaction timed out) costs the pool nothing."""
+    workers = Workers(1, lane=0, warm_computer=False)
     await workers.start()
     try:
         slow = asyncio.ensure_future(workers.call(nap, 0.3))
         await asyncio.sleep(0.05)
-        assert threading.active_count() == before
         slow.cancel()
         results = await asyncio.gather(*(workers.call(nap, 0.01 * n) for n in range(5)))
         assert results == [0.01 * n for n in range(5)]
-        assert threading.active_count() == before
     finally:
         await workers.close()
 
@@ -333,29 +320,10 @@ async def test_closing_idle_workers_lets_them_exit_and_kills_none(caplog):
     assert [r.getMessage() for r in caplog.records if "killing" in r.getMessage()] == []
 
 
-async def test_calls_fail_rather_than_wait_when_no_worker_can_be_started_again(monkeypatch):
-    """A dead worker whose replacement cannot even be spawned (no more processes): the
-    calls fail at once instead of waiting for ever for a worker."""
-    pool = ProcessPool(1, time.sleep, (0,))
-    await pool.start()
-
-    async def cannot_spawn(worker: object) -> None:
-        raise OSError("fork: resource temporarily unavailable")
-
-    monkeypatch.setattr(pool_module._Worker, "spawn", cannot_spawn)
-    try:
-        with pytest.raises(PoolError, match="died"):
-            await pool.call(crash)
-        with pytest.raises(PoolError):
-            await asyncio.wait_for(pool.call(nap, 0.01), 5)
-    finally:
-        await pool.close(5.0)
-
-
-async def test_a_board_is_drawn_while_the_analysis_lane_is_busy(kind):
+async def test_a_board_is_drawn_while_the_analysis_lane_is_busy():
     """Analyses have a lane of their own: a board never queues behind one (before the lane,
     one worker busy with a long analysis held every board until it finished)."""
-    workers = Workers(1, lane=1, warm_computer=False, pool=kind)
+    workers = Workers(1, lane=1, warm_computer=False)
     await workers.start()
     try:
         assert workers.lane_pids and not set(workers.lane_pids) & set(workers.pids)
@@ -382,7 +350,7 @@ from bot.workers import Workers
 from tests.test_workers import nap
 
 async def main():
-    workers = Workers(1, lane=0, warm_computer=False, pool={kind!r})
+    workers = Workers(1, lane=0, warm_computer=False)
     await workers.start()
     (pid,) = workers.pids
     print(pid, flush=True)
@@ -395,7 +363,7 @@ if __name__ == "__main__":
 """
 
 
-def test_a_worker_whose_parent_died_exits_quietly(tmp_path, kind):
+def test_a_worker_whose_parent_died_exits_quietly(tmp_path):
     """No traceback on the service's log when the bot dies under a busy worker: the worker
     finishes its call, finds nobody listening, and exits."""
     import subprocess
@@ -403,7 +371,7 @@ def test_a_worker_whose_parent_died_exits_quietly(tmp_path, kind):
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     script = tmp_path / "orphan.py"
-    script.write_text(ORPHAN.format(root=root, kind=kind.value))
+    script.write_text(ORPHAN.format(root=root))
     errors = tmp_path / "stderr.txt"
     with open(errors, "wb") as stderr:
         done = subprocess.run(
