@@ -112,10 +112,14 @@ class ProcessPool:
             raise PoolError("the pool is closed")
         executor = self._ensure()
         try:
-            future = executor.submit(fn, *args)
-        except BrokenProcessPool:  # broken by a death no call of ours has reported yet
-            executor = self._replace(executor)
-            future = executor.submit(fn, *args)
+            try:
+                future = executor.submit(fn, *args)
+            except BrokenProcessPool:  # broken by a death no call of ours has reported yet
+                executor = self._replace(executor)
+                future = executor.submit(fn, *args)
+        except OSError as exc:  # no process can be started (out of memory, of pids)
+            self._forget_executor(executor)
+            raise PoolError(f"no worker process could be started: {exc}") from exc
         try:
             return await asyncio.wrap_future(future)
         except BrokenProcessPool as exc:
@@ -172,9 +176,19 @@ class ProcessPool:
         self._executor = None
         broken.shutdown(wait=False, cancel_futures=True)  # its thread reaps what is left
         fresh = self._ensure()
-        for warming in self._warming(fresh):
-            warming.add_done_callback(_forget)
+        try:
+            for warming in self._warming(fresh):
+                warming.add_done_callback(_forget)
+        except OSError as exc:  # the calls will say so; each tries again
+            log.error("no worker process could be started: %s", exc)
         return fresh
+
+    def _forget_executor(self, executor: ProcessPoolExecutor) -> None:
+        """An executor that could not start a process is dropped (the next call makes a
+        new one): what was handed to it may otherwise wait for a worker for ever."""
+        if self._executor is executor:
+            self._executor = None
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _forget(future: asyncio.Future[int]) -> None:

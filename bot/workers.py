@@ -272,9 +272,7 @@ class Workers:
         return cls(1, lane=1, in_process=True, computer=computer)
 
     def __repr__(self) -> str:
-        kind = "in-process"
-        if not self.in_process:
-            kind = f"{self.size}+{self.lane_size} processes"
+        kind = "in-process" if self.in_process else f"{self.size}+{self.lane_size} processes"
         return f"<Workers {kind}{' closed' if self._closed else ''}>"
 
     @property

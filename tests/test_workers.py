@@ -16,7 +16,7 @@ import pytest
 
 from bot.computer import ComputerPlayer, CubeDecision, computer_available
 from bot.engine import Game, MatchOptions, Phase, Play
-from bot.pool import ProcessPool
+from bot.pool import PoolError, ProcessPool
 from bot.workers import WorkerError, Workers, default_size
 from renderers import render_board
 from renderers.examples import EXAMPLES, NAMES
@@ -318,6 +318,29 @@ async def test_closing_idle_workers_lets_them_exit_and_kills_none(caplog):
         await pool.close(5.0)
     assert not any(alive(pid) for pid in pids)
     assert [r.getMessage() for r in caplog.records if "killing" in r.getMessage()] == []
+
+
+async def test_calls_fail_rather_than_wait_when_no_worker_can_be_started_again(monkeypatch):
+    """A dead worker whose replacement cannot even be spawned (no more processes): the
+    calls fail at once, as worker failures, instead of waiting for ever for a worker."""
+    import concurrent.futures
+
+    pool = ProcessPool(1, time.sleep, (0,))
+    await pool.start()
+
+    def cannot_spawn(executor: object) -> None:
+        raise OSError("fork: resource temporarily unavailable")
+
+    monkeypatch.setattr(concurrent.futures.ProcessPoolExecutor, "_spawn_process", cannot_spawn)
+    try:
+        with pytest.raises(PoolError, match="died"):
+            await pool.call(crash)
+        with pytest.raises(PoolError, match="could be started"):
+            await asyncio.wait_for(pool.call(nap, 0.01), 5)
+        monkeypatch.undo()  # processes can be started again: so can the calls
+        assert await asyncio.wait_for(pool.call(nap, 0.01), 30) == 0.01
+    finally:
+        await pool.close(5.0)
 
 
 async def test_a_board_is_drawn_while_the_analysis_lane_is_busy():
