@@ -101,7 +101,7 @@ class ProcessPool:
         try:
             # Submitted together, before any worker is idle: each starts a process.
             await asyncio.gather(*(self._warming(executor)))
-        except BrokenProcessPool as exc:
+        except (BrokenProcessPool, OSError) as exc:
             await self.close(0.0)
             raise PoolError("the worker processes did not start") from exc
         return self.pids
@@ -128,8 +128,10 @@ class ProcessPool:
             raise PoolError("a worker process died") from exc
         except asyncio.CancelledError:
             task = asyncio.current_task()
-            if self._closed and future.cancelled() and (task is None or not task.cancelling()):
-                raise PoolError("the pool was closed") from None  # close() dropped it
+            if future.cancelled() and (task is None or not task.cancelling()):
+                # Dropped by close() or with an executor given up, not by its caller.
+                why = "the pool was closed" if self._closed else "no worker process started"
+                raise PoolError(why) from None
             raise
 
     async def close(self, timeout: float) -> None:
@@ -169,9 +171,8 @@ class ProcessPool:
     def _replace(self, broken: ProcessPoolExecutor) -> ProcessPoolExecutor:
         """After a worker died: a new executor, its workers spawned and warming now rather
         than at the next call. Once per broken executor, however many calls it failed."""
-        if self._executor is not broken:
-            assert self._executor is not None
-            return self._executor
+        if self._executor is not broken:  # replaced already
+            return self._ensure()
         log.error("a worker process died; starting a new pool")
         self._executor = None
         broken.shutdown(wait=False, cancel_futures=True)  # its thread reaps what is left
