@@ -130,8 +130,9 @@ class ProcessPool:
             task = asyncio.current_task()
             if future.cancelled() and (task is None or not task.cancelling()):
                 # Dropped by close() or with an executor given up, not by its caller.
-                why = "the pool was closed" if self._closed else "no worker process started"
-                raise PoolError(why) from None
+                if self._closed:
+                    raise PoolError("the pool was closed") from None
+                raise PoolError("no worker process started") from None
             raise
 
     async def close(self, timeout: float) -> None:
