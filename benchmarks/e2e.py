@@ -24,6 +24,10 @@ SHARD_IDS each), both over one PostgreSQL: ``--database-url`` names the server (
 works in a fresh schema), else a throwaway one is started from the local PostgreSQL
 binaries (tests/pg_server.py). The games are spread over two servers, one on each shard.
 
+``--thinks 1.6,1.3,1.0`` sets the sweep's steps. Each run prints the load average.
+(``--pool executor,loop --repeat 3``, the comparison of the worker pool's two implementations
+that decided for ProcessPoolExecutor, is at commit 96d5ce1: README, "Benchmarks".)
+
 ``--busy N`` runs N neighbour processes that each keep a core busy during the measurement:
 a shared machine's busy hour, made repeatable. ``--only LABEL`` runs one side;
 ``--workers N`` sets the pool side's WORKERS.
@@ -161,6 +165,7 @@ class Run:
     p50: float
     p99: float
     late: int
+    load: tuple[float, float] = (0.0, 0.0)  # the 1-minute load average before and after
 
 
 def guild_on_shard(fake: FakeDiscord, shard: int, count: int) -> FakeGuild:
@@ -226,6 +231,7 @@ async def run(
                 await fake.wait_for_commands(commands_in, names=["backgammon"], timeout=60)
                 timings = Timings()
                 rng = random.Random(11)
+                load_before = os.getloadavg()[0]
                 cpu_before = [cpu_seconds(bot.pid) for bot in bots]
                 here_before = time.process_time()
                 # This process stands in for Discord's servers: its own collector pauses
@@ -253,6 +259,7 @@ async def run(
                         neighbour.kill()
                         neighbour.wait()
                 elapsed = time.perf_counter() - started
+                load_after = os.getloadavg()[0]
                 here = time.process_time() - here_before
                 cpu_after = [cpu_seconds(bot.pid) for bot in bots]
                 loop_cpu = sum(a[0] - b[0] for a, b in zip(cpu_after, cpu_before, strict=True))
@@ -273,10 +280,18 @@ async def run(
         f"{statistics.median(other):.1f} ms, p99 {percentile(other, 0.99):.1f} ms; "
         f"late {timings.late}; CPU per board: bot process {loop_cpu / posts * 1000:.1f} ms, "
         f"its workers {pool_cpu / posts * 1000:.1f} ms, fake Discord and players "
-        f"{here / posts * 1000:.1f} ms",
+        f"{here / posts * 1000:.1f} ms; load average {load_before:.1f} -> {load_after:.1f}",
         flush=True,
     )
-    return Run(label, think, rate, statistics.median(ms), percentile(ms, 0.99), timings.late)
+    return Run(
+        label,
+        think,
+        rate,
+        statistics.median(ms),
+        percentile(ms, 0.99),
+        timings.late,
+        (load_before, load_after),
+    )
 
 
 LIMIT_MS = 250.0
@@ -302,6 +317,7 @@ def crossing(runs: list[Run], limit: float) -> str:
     return f"not within the sweep (p99 <= {limit:.0f} ms up to {top:.1f} boards/s)"
 
 
+SWEEP = (2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18)
 SIDES = (("in-process (before)", "0"), ("worker pool", None))
 SHARD_SIDES = (("1 process, PostgreSQL", None), ("2 shard processes, PG", 2))
 
@@ -316,7 +332,7 @@ async def main(args: argparse.Namespace) -> None:
     games, moves, sweep, busy = args.games, args.moves, args.sweep, args.busy
     thinks = [args.think]
     if sweep:
-        thinks = [2.0, 1.0, 0.7, 0.55, 0.47, 0.4, 0.35, 0.3, 0.25, 0.18]
+        thinks = args.thinks or list(SWEEP)
     sides: tuple[tuple[str, str | int | None], ...] = SHARD_SIDES if args.shards else SIDES
     if args.workers is not None and not args.shards:
         sides = (SIDES[0], (f"worker pool of {args.workers}", args.workers))
@@ -391,6 +407,12 @@ if __name__ == "__main__":
         "--workers",
         default=None,
         help="the pool side's WORKERS (default: unset, the cores less one)",
+    )
+    parser.add_argument(
+        "--thinks",
+        type=lambda text: [float(x) for x in text.split(",")],
+        default=None,
+        help="the sweep's think times, longest first (default: " + ",".join(map(str, SWEEP)) + ")",
     )
     parser.add_argument(
         "--busy",

@@ -2,7 +2,7 @@
 
 bgsage's C++ and Pillow's drawing hold the GIL, so in a thread they still stall the event
 loop between switches. :class:`Workers` runs them in a small pool of worker processes
-(:class:`bot.pool.ProcessPool`, driven by the event loop), each warmed at start:
+(:class:`bot.pool.ProcessPool`: the standard library's executor), each warmed at start:
 fonts, sprites and palettes drawn, bgsage's weights loaded. Each worker keeps one
 :class:`~bot.computer.ComputerPlayer` per level, as the session did.
 

@@ -10,12 +10,10 @@ import os
 import pickle
 import random
 import signal
-import threading
 import time
 
 import pytest
 
-from bot import pool as pool_module
 from bot.computer import ComputerPlayer, CubeDecision, computer_available
 from bot.engine import Game, MatchOptions, Phase, Play
 from bot.pool import PoolError, ProcessPool
@@ -144,6 +142,22 @@ async def test_workers_outlast_sigterm_and_close_ends_a_busy_one():
     assert not alive(pid)
     with pytest.raises(WorkerError):
         await asyncio.wait_for(busy, 5)
+
+
+async def test_close_lets_the_call_in_flight_finish_and_fails_the_queued_ones():
+    """A stop lets the action in flight end with its board; what still queues is refused
+    as a worker failure (the session's to report), never as a cancellation of its caller."""
+    workers = Workers(1, lane=0, warm_computer=False)
+    await workers.start()
+    in_flight = asyncio.ensure_future(workers.call(nap, 0.5))
+    await asyncio.sleep(0.2)
+    queued = [asyncio.ensure_future(workers.call(nap, 0.01)) for _ in range(5)]
+    await asyncio.sleep(0.05)
+    await workers.close(timeout=5.0)
+    assert await in_flight == 0.5
+    outcomes = await asyncio.gather(*queued, return_exceptions=True)
+    assert all(o == 0.01 or isinstance(o, WorkerError) for o in outcomes), outcomes
+    assert any(isinstance(o, WorkerError) for o in outcomes), outcomes
 
 
 @needs_bgsage
@@ -275,21 +289,16 @@ async def test_big_calls_and_answers_pass_whole_in_both_directions(pool):
     assert answers == [data[::-1] for data in payloads]
 
 
-async def test_the_pool_uses_no_threads_of_the_bot_and_survives_a_cancelled_call():
-    """The event loop talks to the workers itself (ProcessPoolExecutor needed two threads,
-    each winning the GIL from a busy loop); a caller that gives up leaves the worker
-    usable."""
-    before = threading.active_count()
-    workers = Workers(1, warm_computer=False)
+async def test_a_cancelled_call_leaves_the_worker_usable():
+    """A caller that gives up (its interaction timed out) costs the pool nothing."""
+    workers = Workers(1, lane=0, warm_computer=False)
     await workers.start()
     try:
         slow = asyncio.ensure_future(workers.call(nap, 0.3))
         await asyncio.sleep(0.05)
-        assert threading.active_count() == before
         slow.cancel()
         results = await asyncio.gather(*(workers.call(nap, 0.01 * n) for n in range(5)))
         assert results == [0.01 * n for n in range(5)]
-        assert threading.active_count() == before
     finally:
         await workers.close()
 
@@ -313,19 +322,23 @@ async def test_closing_idle_workers_lets_them_exit_and_kills_none(caplog):
 
 async def test_calls_fail_rather_than_wait_when_no_worker_can_be_started_again(monkeypatch):
     """A dead worker whose replacement cannot even be spawned (no more processes): the
-    calls fail at once instead of waiting for ever for a worker."""
+    calls fail at once, as worker failures, instead of waiting for ever for a worker."""
+    import concurrent.futures
+
     pool = ProcessPool(1, time.sleep, (0,))
     await pool.start()
 
-    async def cannot_spawn(worker: object) -> None:
+    def cannot_spawn(executor: object) -> None:
         raise OSError("fork: resource temporarily unavailable")
 
-    monkeypatch.setattr(pool_module._Worker, "spawn", cannot_spawn)
+    monkeypatch.setattr(concurrent.futures.ProcessPoolExecutor, "_spawn_process", cannot_spawn)
     try:
         with pytest.raises(PoolError, match="died"):
             await pool.call(crash)
-        with pytest.raises(PoolError):
+        with pytest.raises(PoolError, match="could be started"):
             await asyncio.wait_for(pool.call(nap, 0.01), 5)
+        monkeypatch.undo()  # processes can be started again: so can the calls
+        assert await asyncio.wait_for(pool.call(nap, 0.01), 30) == 0.01
     finally:
         await pool.close(5.0)
 
@@ -356,14 +369,15 @@ async def test_a_board_is_drawn_while_the_analysis_lane_is_busy():
 ORPHAN = """
 import asyncio, os, sys, time
 sys.path.insert(0, {root!r})
-from bot.pool import ProcessPool
+from bot.workers import Workers
 from tests.test_workers import nap
 
 async def main():
-    pool = ProcessPool(1, time.sleep, (0,))
-    (pid,) = await pool.start()
+    workers = Workers(1, lane=0, warm_computer=False)
+    await workers.start()
+    (pid,) = workers.pids
     print(pid, flush=True)
-    asyncio.ensure_future(pool.call(nap, 1.0))
+    asyncio.ensure_future(workers.call(nap, 1.0))
     await asyncio.sleep(0.3)
     os._exit(9)  # the bot dies outright (kill -9, a crash) while its worker is busy
 
