@@ -5,6 +5,7 @@ director's tools. No Discord: the front end is a recording host."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from bot.dice import ScriptedRoller
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import CompetitionRefusal as Why
 from bot.errors import UserError
+from bot.puzzles.selection import TournamentStage
 from bot.reports import Player
 from bot.services import Services, build_services
 from bot.session import SessionSettings
@@ -133,7 +135,13 @@ async def test_a_knockout_runs_from_registration_to_the_podium(world) -> None:
     row = await services.session.store.live_match(first.pairing.channel_id)
     on_roll = row.player_ids[row.game.actor]
     winner = first.pairing.b if on_roll == first.pairing.a else first.pairing.a
+    # Puzzles wait for the end of the event (the hook build_services wires).
+    ended: list[TournamentRow] = []
+    tournaments.when_over.append(ended.append)
+    stage = services.puzzles.tournament_stage
+    assert await stage(replace(first.report.match, id=10**9)) is None  # not an event's match
     await win(services, roller, first, winner)
+    assert await stage(first.report.match) is TournamentStage.RUNNING
     assert [r.number for r in host.of(RoundOver)] == [1]
     final = host.of(MatchOpened)[1]
     assert winner in final.pairing.players
@@ -143,6 +151,8 @@ async def test_a_knockout_runs_from_registration_to_the_podium(world) -> None:
     await win(services, roller, final, champion)
     [finished] = host.of(EventFinished)
     assert finished.state.placings()[0] == (1, champion)
+    assert [row.id for row in ended] == [event.id]  # told once, and puzzles are kicked
+    assert await stage(first.report.match) is TournamentStage.ENDED
     assert set(finished.match_ids) == {first.report.match.id, final.report.match.id}
     assert (await tournaments.event(event.id)).phase is Phase.FINISHED
     # The result came from the game, once, as a played result.
