@@ -2392,7 +2392,28 @@ class FakeDiscord:
         self._changed()
         return old
 
+    def _members_refusal(self, sess: _GatewaySession, d: dict[str, Any]) -> str | None:
+        """Why Discord would not answer this Request Guild Members (op 8), or None.
+
+        From the gateway docs (Request Guild Members): at most 100 ``user_ids``; the whole
+        member list (``query`` "" with ``limit`` 0) needs the GUILD_MEMBERS intent; presences
+        need GUILD_PRESENCES."""
+        user_ids = d.get("user_ids")
+        if isinstance(user_ids, list) and len(user_ids) > 100:
+            return f"{len(user_ids)} user_ids (at most 100)"
+        whole = user_ids is None and d.get("query") == "" and not int(d.get("limit") or 0)
+        if whole and not sess.intents & INTENT_GUILD_MEMBERS:
+            return "the whole member list without the GUILD_MEMBERS intent"
+        if d.get("presences") and not sess.intents & INTENT_GUILD_PRESENCES:
+            return "presences without the GUILD_PRESENCES intent"
+        return None
+
     async def _request_members(self, sess: _GatewaySession, d: dict[str, Any]) -> None:
+        refusal = self._members_refusal(sess, d)
+        if refusal is not None:
+            # Discord sends no chunk: the request is an error the test must see.
+            self.errors.append(RequestRecord("GATEWAY", "op 8", "", 4000, None, refusal))
+            return
         raw_ids: Any = d.get("guild_id")  # one snowflake or a list of them
         for raw in raw_ids if isinstance(raw_ids, list) else [raw_ids]:
             g = self.guilds.get(int(raw))
@@ -2401,9 +2422,11 @@ class FakeDiscord:
             members = list(g.members.values())
             user_ids = d.get("user_ids")
             query = d.get("query")
+            not_found: list[str] = []
             if user_ids is not None:
                 wanted = {int(u) for u in (user_ids if isinstance(user_ids, list) else [user_ids])}
                 members = [m for m in members if m.id in wanted]
+                not_found = [str(u) for u in sorted(wanted - {m.id for m in members})]
             elif query:
                 q = str(query).lower()
                 members = [
@@ -2419,7 +2442,7 @@ class FakeDiscord:
                 "members": [m.payload() for m in members],
                 "chunk_index": 0,
                 "chunk_count": 1,
-                "not_found": [],
+                "not_found": not_found,  # ids asked for that are not members
             }
             if d.get("nonce") is not None:
                 chunk["nonce"] = d["nonce"]

@@ -707,3 +707,24 @@ async def test_each_shard_gets_only_its_own_guilds(fake: FakeDiscord) -> None:
             assert result.session_index is not None
             assert live[result.session_index].shard == (home, 2)
     fake.assert_clean()
+
+
+async def test_request_guild_members_keeps_discords_limits(fake: FakeDiscord, bot: DemoBot) -> None:
+    """Request Guild Members (op 8) by user ids: found members come back, the absent ones in
+    ``not_found``; more than 100 ids, or the whole list without the GUILD_MEMBERS intent, get
+    no chunk and are recorded as errors (the gateway docs' limits)."""
+    guild = bot.get_guild(fake.guild.id)
+    assert guild is not None
+    alice = fake.create_member("alice")
+    found = await guild.query_members(user_ids=[alice.id, 999_999], limit=100, cache=False)
+    assert [m.id for m in found] == [alice.id]
+    fake.assert_clean()
+    ws = bot._get_websocket(guild.id)  # the shard's socket, to send what discord.py will not
+    await ws.request_chunks(guild.id, user_ids=list(range(1, 102)), limit=100)
+    await ws.request_chunks(guild.id, query="", limit=0)  # DemoBot runs without GUILD_MEMBERS
+    await fake.wait_for(lambda: len(fake.errors) == 2, 5, "the two refusals")
+    assert [e.message for e in fake.errors] == [
+        "101 user_ids (at most 100)",
+        "the whole member list without the GUILD_MEMBERS intent",
+    ]
+    fake.errors.clear()
