@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.computer import CubeContext, Evaluator, RankedResult
+from bot.computer import CubeContext, Evaluator, RankedResult, RollsEvaluator
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, legal_plays
 from bot.records import Action, EventRecord
 from bot.replay import replay_event
@@ -71,11 +71,15 @@ class LuckEvaluations:
 
     One instance serves one analysis; the same position and roll recur (the opening, and
     the actual roll that is also one of the 21), so the cache saves real evaluations.
+    An evaluator that values many rolls at once (:class:`~bot.computer.RollsEvaluator`)
+    gets the 21 rolls of an average in one call: most of a match's luck is those averages,
+    and only their best equities are needed.
     """
 
     def __init__(self, evaluator: Evaluator) -> None:
         self.evaluator = evaluator
         self._ranked: dict[_Key, list[RankedResult]] = {}
+        self._best: dict[tuple[tuple[int, ...], Dice, CubeContext], float] = {}
         self.calls = 0
 
     def ranked(
@@ -105,10 +109,25 @@ class LuckEvaluations:
 
     def best(self, position: Position, dice: Dice, context: CubeContext) -> float:
         """The equity of the best play with ``dice``, for the player on roll in ``position``."""
+        known = self._best.get((position.board, _key(dice), context))
+        if known is not None:
+            return known
         return self.ranked(position, dice, context)[0].equity
 
     def average(self, position: Position, context: CubeContext) -> float:
         """The best play's equity averaged over the 36 outcomes of the dice."""
+        if isinstance(self.evaluator, RollsEvaluator):
+            missing = [
+                dice
+                for dice, _ in ALL_ROLLS
+                if (position.board, dice, context) not in self._best
+                and (position.board, dice, context, frozenset()) not in self._ranked
+            ]
+            if missing:
+                self.calls += 1
+                equities = self.evaluator.best_equities(position, missing, context)
+                for dice, equity in zip(missing, equities, strict=True):
+                    self._best[(position.board, dice, context)] = equity
         total = sum(weight * self.best(position, dice, context) for dice, weight in ALL_ROLLS)
         return total / 36.0
 
@@ -125,7 +144,8 @@ def roll_luck(game: Game, dice: Dice, evaluator: Evaluator | LuckEvaluations) ->
     """
     cache = _evaluations(evaluator)
     context = CubeContext.for_game(game)
-    return cache.best(game.position, dice, context) - cache.average(game.position, context)
+    average = cache.average(game.position, context)  # first: it values ``dice`` too
+    return cache.best(game.position, dice, context) - average
 
 
 def opening_luck(
@@ -338,8 +358,8 @@ def match_luck(
             dice = event.dice
             assert dice is not None
             context = CubeContext.for_game(before)
+            average = cache.average(before.position, context)  # first: it values ``dice``
             equity = cache.best(before.position, dice, context)
-            average = cache.average(before.position, context)
             current.rolls.append(
                 RollLuck(number, before.on_roll, dice, equity - average, equity, average)
             )

@@ -110,6 +110,33 @@ def test_equity_by_pips_rolled() -> None:
     assert average == pytest.approx(0.0, abs=1e-12)
 
 
+class BatchTableEvaluator(TableEvaluator):
+    """The table evaluator that also values many rolls of a position in one call."""
+
+    def __init__(self, table: dict[Dice, float]) -> None:
+        super().__init__(table)
+        self.batches: list[list[Dice]] = []
+
+    def best_equities(
+        self, position: Position, rolls: Sequence[Dice], context: CubeContext
+    ) -> list[float]:
+        self.batches.append(list(rolls))
+        return [self.table.get((max(d), min(d)), 0.0) for d in rolls]
+
+
+def test_an_average_asks_a_rolls_evaluator_once() -> None:
+    table = {(a, b): (4 * a if a == b else a + b) / 100 for (a, b), _ in ALL_ROLLS}
+    batched = BatchTableEvaluator(table)
+    cache = LuckEvaluations(batched)
+    game = after_opening()
+    plain = LuckEvaluations(TableEvaluator(table))
+    for dice in ((6, 6), (2, 1), (5, 5)):
+        assert roll_luck(game, dice, cache) == pytest.approx(roll_luck(game, dice, plain))
+    # One call for the 21 rolls of the average; the rolls asked about are among them.
+    assert batched.batches == [[dice for dice, _ in ALL_ROLLS]]
+    assert batched.calls == []
+
+
 def test_opening_luck_in_a_money_game_is_the_rolls_own_equity() -> None:
     stub = TableEvaluator({(3, 1): 0.2, (6, 5): 0.15, (2, 1): -0.05})
     game = Game.new()
@@ -246,3 +273,77 @@ async def test_real_evaluator_luck_matches_a_hand_average(store: Store) -> None:
     assert all(-3.0 < r.luck < 3.0 for r in played.rolls)
     # Dancing with 6-6 against a 4-point board is bad luck; 3-1 making Alice's 5-point is good.
     assert played.rolls[2].luck < 0 < played.rolls[3].luck
+
+
+def luck_positions() -> list[tuple[Position, CubeContext]]:
+    """Positions of random money games under every cube state, of a match's scores, a
+    dance (two on the bar against a closed board) and a race, each with the context to
+    value it in."""
+    import random
+
+    from bot.engine import Phase
+
+    rng = random.Random(30)
+    cases: list[tuple[Position, CubeContext]] = []
+    owners = (("centered", 1), ("player", 2), ("opponent", 4))
+    while len(cases) < 24:
+        game = Game.new(MatchOptions(jacoby=rng.random() < 0.5, beavers=rng.random() < 0.5))
+        game = game.opening_roll(*rng.sample(range(1, 7), 2))
+        while game.phase is not Phase.OVER:
+            if game.phase is Phase.MOVE:
+                game = game.play(rng.choice(list(game.legal_plays())))
+                continue
+            if rng.random() < 0.2:
+                owner, cube = rng.choice(owners)
+                money = CubeContext(
+                    cube=cube,
+                    owner=owner,  # type: ignore[arg-type]
+                    jacoby=game.options.jacoby,
+                    beavers=game.options.beavers,
+                )
+                cases.append((game.position, money))
+                away = (rng.randint(1, 9), rng.randint(1, 9))
+                cases.append((game.position, CubeContext(away=away, crawford=1 in away)))
+            game = game.roll((rng.randint(1, 6), rng.randint(1, 6)))
+    board = [0] * 26
+    board[25], board[6] = 2, 13
+    for point in range(19, 25):
+        board[point] = -2
+    board[18] = -3
+    cases.append((Position.from_board(board), CubeContext()))
+    # A race whose network gives backgammons without gammons (bgsage reports them clamped).
+    cases.append((Position.from_id("27YHAQBtuwcAAA"), CubeContext(away=(25, 25))))
+    cases.append((cases[0][0], CubeContext(live=False)))  # the cube off: ranked in turn
+    return cases
+
+
+@pytest.mark.skipif(not computer_available(), reason="bgsage is not installed here")
+def test_batched_rolls_are_exactly_the_ranked_best() -> None:
+    from bot.engine import legal_plays
+
+    evaluator = BgsageEvaluator.shared(1)
+    rolls = [dice for dice, _ in ALL_ROLLS]
+    for position, context in luck_positions():
+        ranked = [
+            evaluator.rank_plays(
+                position, dice, legal_plays(position, dice).results() or [position], context
+            )[0].equity
+            for dice in rolls
+        ]
+        assert evaluator.best_equities(position, rolls, context) == ranked, (
+            position.position_id(),
+            context,
+        )
+
+
+@pytest.mark.skipif(not computer_available(), reason="bgsage is not installed here")
+def test_the_quick_one_ply_cube_is_exactly_bgsages_cube_action() -> None:
+    evaluator = BgsageEvaluator.shared(1)
+    positions = luck_positions()
+    contexts = [(position, CubeContext(live=False, away=c.away)) for position, c in positions]
+    for position, context in positions + contexts:
+        quick = evaluator.cube_equities(position, context)
+        assert quick == evaluator._cube_action(position, context), (
+            position.position_id(),
+            context,
+        )

@@ -48,6 +48,7 @@ from bot.computer.evaluator import (
     CubeEquities,
     Evaluator,
     RankedResult,
+    RollsEvaluator,
     WinChances,
     computer_available,
 )
@@ -73,6 +74,7 @@ __all__ = [
     "PlayHint",
     "PlayerAnalysis",
     "RankedResult",
+    "RollsEvaluator",
     "WinChances",
     "analyze",
     "computer_available",

@@ -18,9 +18,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
-from bot.engine import Dice, Game, Position
+from bot.engine import Dice, Game, Position, legal_plays
 from bot.errors import Refusal, UserError
 
 # bgsage is optional: it ships wheels only for Linux x86-64, macOS on Apple silicon and
@@ -44,6 +44,7 @@ __all__ = [
     "CubeEquities",
     "Evaluator",
     "RankedResult",
+    "RollsEvaluator",
     "WinChances",
     "computer_available",
 ]
@@ -180,6 +181,23 @@ class Evaluator(Protocol):
 
     def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
         """No double / double-take / double-pass for the player on roll in ``position``."""
+        ...
+
+
+@runtime_checkable
+class RollsEvaluator(Evaluator, Protocol):
+    """An evaluator that can also value many rolls of one position in one call.
+
+    The luck of a roll averages the best play over all 21 rolls (:mod:`bot.luck`), so a
+    match's luck asks for thousands of rankings whose plays it never looks at: an engine
+    that ranks them natively, in one call, saves the round trips.
+    """
+
+    def best_equities(
+        self, position: Position, rolls: Sequence[Dice], context: CubeContext
+    ) -> list[float]:
+        """For each of ``rolls``, the equity of the best play (``rank_plays(...)[0]``'s, a
+        roll with no play keeping the position), for the player on roll in ``position``."""
         ...
 
 
@@ -351,11 +369,76 @@ class BgsageEvaluator:
             ranked.sort(key=lambda item: -item.equity)
         return ranked
 
+    def best_equities(
+        self, position: Position, rolls: Sequence[Dice], context: CubeContext
+    ) -> list[float]:
+        """:class:`RollsEvaluator`: at 1-ply with a live cube, bgsage's native batch ranking
+        (the very equities ``checker_play`` gives, a seventh of the time: no Python between
+        the rolls); otherwise each roll ranked in turn."""
+        if self.plies == 1 and context.live:
+            batch = self._batch_best(position, rolls, context)
+            if batch is not None:
+                return batch
+        out = []
+        for dice in rolls:
+            results = legal_plays(position, dice).results() or [position]
+            out.append(self.rank_plays(position, dice, results, context)[0].equity)
+        return out
+
+    def _batch_best(
+        self, position: Position, rolls: Sequence[Dice], context: CubeContext
+    ) -> list[float] | None:
+        """The best 1-ply equity of each roll from ``batch_checker_play``, one thread (the
+        analysis lane runs its processes side by side); None when bgsage's internals are
+        not the ones this was written against."""
+        try:
+            strategy = self._cubeful._analyzer._inner._strategy_1ply
+            owner = bgsage_analyzer.resolve_owner(context.owner)
+            batch = bgbot_cpp.batch_checker_play
+        except (AttributeError, KeyError, TypeError):
+            return None
+        board = position.to_board()
+        inputs: list[dict[str, object]] = []
+        for high, low in rolls:
+            entry: dict[str, object] = {
+                "board": board,
+                "die1": high,
+                "die2": low,
+                "cube_value": context.cube,
+                "cube_owner": owner,
+            }
+            if not context.is_money:
+                entry.update(away1=context.away[0], away2=context.away[1])
+                entry["is_crawford"] = context.crawford
+            inputs.append(entry)
+        money = context.is_money
+        with self._lock:
+            ranked = batch(
+                inputs,
+                strategy,
+                5,  # bgsage's filter, which only picks plays to search deeper: none at 1-ply
+                0.08,
+                1,
+                jacoby=context.jacoby and money,
+                beaver=context.beavers and money,
+            )
+        if len(ranked) != len(inputs) or not all(entry["moves"] for entry in ranked):
+            return None
+        return [float(entry["moves"][0]["equity"]) for entry in ranked]
+
     def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
         if self.plies >= 3 and replies(position) + replies(position.flip()) > self.CUBE_REPLIES:
             # A crowded position (both sides' checkers spread everywhere): 3-ply took up to
             # a second there, 2-ply under 0.4 s; a game almost never comes to one.
             return BgsageEvaluator.shared(self.plies - 1).cube_equities(position, context)
+        if self.plies == 1:
+            quick = self._cube_1ply(position, context)
+            if quick is not None:
+                return quick
+        return self._cube_action(position, context)
+
+    def _cube_action(self, position: Position, context: CubeContext) -> CubeEquities:
+        """bgsage's own cube analysis at this evaluator's depth."""
         with self._lock:
             # Beavers are the caller's business: a beaver is worth twice a plain take.
             analysis = self._cubeful.cube_action(
@@ -370,6 +453,54 @@ class BgsageEvaluator:
             double_take=float(analysis.equity_dt),
             double_pass=float(analysis.equity_dp),
             chances=chances,
+        )
+
+    def _cube_1ply(self, position: Position, context: CubeContext) -> CubeEquities | None:
+        """The 1-ply cube decision from the networks this evaluator already holds.
+
+        bgsage's ``cube_action`` at 1-ply reads its 24 networks from disk on every call
+        (38 ms), which was most of the default level's thinking before each roll. The same
+        numbers come from the loaded network's pre-roll chances and bgsage's Janowski
+        formula (``cube_decision_1ply``) in a tenth of a millisecond; a test checks they
+        are exactly ``cube_action``'s. None when bgsage's internals are not the ones this
+        was written against.
+        """
+        try:
+            strategy = self._cubeful._analyzer._inner._strategy_1ply
+            owner = bgsage_analyzer.resolve_owner(context.owner)
+            evaluate = bgbot_cpp.batch_evaluate_positions
+            decide = bgbot_cpp.cube_decision_1ply
+        except (AttributeError, KeyError, TypeError):
+            return None
+        board = position.to_board()
+        with self._lock:
+            (row,) = evaluate([(board, context.cube, owner)], strategy, 1)
+        raw = [float(value) for value in row["probs"]]
+        # Backgammons are a part of gammons; in a race the network can say otherwise by a
+        # hair, and cube_action reports them clamped (its equities use them as they are).
+        shown = [raw[0], raw[1], min(raw[2], raw[1]), raw[3], min(raw[4], raw[3])]
+        probs = bgsage.Probabilities.from_list(shown)
+        if not context.live:
+            equity = self._cubeless_equity(float(row["cubeless_equity"]), probs, context)
+            return CubeEquities(equity, equity, equity, _chances(probs))
+        race = bgbot_cpp.is_race(board)
+        efficiency = bgbot_cpp.cube_efficiency(raw, race, *bgbot_cpp.pip_counts(board))
+        money = context.is_money
+        decision = decide(
+            raw,
+            context.cube,
+            owner,
+            efficiency,
+            context.away[0],
+            context.away[1],
+            context.crawford,
+            jacoby=context.jacoby and money,
+        )
+        return CubeEquities(
+            no_double=float(decision.equity_nd),
+            double_take=float(decision.equity_dt),
+            double_pass=float(decision.equity_dp),
+            chances=_chances(probs),
         )
 
     # --- internals ---------------------------------------------------------------------
