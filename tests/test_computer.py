@@ -446,6 +446,50 @@ def test_analysis_can_leave_out_a_player(expert: ComputerPlayer) -> None:
     assert set(expert.analyze(scripted_game(), players=(1,))) == {1}
 
 
+class FixedCube:
+    """A stub evaluator whose every cube decision has the given equities; it counts them."""
+
+    def __init__(self, no_double: float, double_take: float) -> None:
+        self.equities = CubeEquities(no_double, double_take, 1.0)
+        self.asked = 0
+
+    def rank_plays(self, position, dice, results, context, *, force=()) -> list[RankedResult]:
+        return [RankedResult(result, 0.0) for result in results]
+
+    def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
+        self.asked += 1
+        return self.equities
+
+
+def test_the_screen_spares_the_search_of_a_no_double_far_from_doubling() -> None:
+    from bot.computer.analysis import CLOSE_CUBE_THRESHOLD, SCREEN_MARGIN, analyze_decisions
+
+    decisions = scripted_game()
+    counted: list[tuple[Game, Decision]] = [
+        (g, d) for g, d in decisions if isinstance(d, CubeDecision) and g.can_double()
+    ]
+    counted += [(g, d) for g, d in decisions if g.phase is Phase.DOUBLED]
+    no_doubles = sum(d is CubeDecision.NO_DOUBLE for _, d in counted)
+    cubes = len(counted)  # the cube decisions there were (a roll when doubling was allowed)
+    assert no_doubles >= 2 and cubes > no_doubles
+    # The search finds each no-double close (doubling 0.05 worse): all are counted.
+    close = FixedCube(0.3, 0.25)
+    # A screen finding doubling far worse (the margin and a little more): none is searched
+    # nor counted, and the double and the take still are.
+    far = FixedCube(0.3, 0.3 - CLOSE_CUBE_THRESHOLD - SCREEN_MARGIN - 0.01)
+    found = analyze_decisions(close, decisions, screen=far)
+    assert far.asked == no_doubles
+    assert close.asked == cubes - no_doubles
+    assert sum(a.cube_decisions for a in found.values()) == cubes - no_doubles
+    # A screen finding them near enough leaves each to the search, which counts it.
+    near = FixedCube(0.3, 0.3 - CLOSE_CUBE_THRESHOLD - SCREEN_MARGIN + 0.01)
+    close.asked = 0
+    found = analyze_decisions(close, decisions, screen=near)
+    assert close.asked == cubes
+    assert sum(a.cube_decisions for a in found.values()) == cubes
+    assert found == analyze_decisions(close, decisions)  # as with no screen at all
+
+
 # --- levels --------------------------------------------------------------------------------
 
 

@@ -293,8 +293,15 @@ class ComputerPlayer:
 
         Synchronous CPU work (one evaluation per decision): call it from a worker.
         """
+        # bgsage's raw network screens the no-double decisions (see SCREEN_MARGIN); another
+        # evaluator, given, is used alone.
+        screen = None if self._given is not None else BgsageEvaluator.shared(1)
         return analyze_decisions(
-            self.analysis_evaluator, decisions, players=players, blunder_threshold=blunder_threshold
+            self.analysis_evaluator,
+            decisions,
+            players=players,
+            blunder_threshold=blunder_threshold,
+            screen=screen,
         )
 
 
