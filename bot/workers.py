@@ -95,6 +95,12 @@ def default_size() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
+def default_lane() -> int:
+    """One analysis process per core: they take only the CPU nothing else wants (see
+    :func:`_init_lane`), so a long match's games are reviewed on every idle core."""
+    return max(1, os.cpu_count() or 1)
+
+
 class WorkerError(RuntimeError):
     """A worker process died (killed, out of memory, a crash in C code) during a call.
 
@@ -235,8 +241,9 @@ class Workers:
     Call :meth:`start` once (it spawns and warms the workers) and :meth:`close` at the end.
     Every method is a coroutine whose work runs elsewhere; exceptions raised by the work
     come back as they are, and a worker that dies raises :class:`WorkerError`.
-    ``lane`` defaults to ``size``: the lane's processes use only the CPU that boards and
-    the event loop leave, and a long match's games are reviewed side by side. ``lane=0``
+    ``lane`` defaults to one per core (:func:`default_lane`): the lane's processes use only
+    the CPU that boards and the event loop leave, and a long match's games are reviewed
+    side by side on every core that is idle. ``lane=0``
     sends the analyses to the board workers, as before the lane existed (the benchmark's
     "before").
     """
@@ -253,7 +260,7 @@ class Workers:
         self.size = default_size() if size is None else size
         if self.size < 1:
             raise ValueError(f"a pool needs at least one worker, not {self.size}")
-        self.lane_size = self.size if lane is None else lane  # as many as the board workers
+        self.lane_size = default_lane() if lane is None else lane
         if self.lane_size < 0:
             raise ValueError(f"an analysis lane cannot have {self.lane_size} workers")
         self.in_process = in_process
