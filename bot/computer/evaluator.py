@@ -372,10 +372,10 @@ class BgsageEvaluator:
     def best_equities(
         self, position: Position, rolls: Sequence[Dice], context: CubeContext
     ) -> list[float]:
-        """:class:`RollsEvaluator`: at 1-ply with a live cube, bgsage's native batch ranking
-        (the very equities ``checker_play`` gives, a seventh of the time: no Python between
-        the rolls); otherwise each roll ranked in turn."""
-        if self.plies == 1 and context.live:
+        """:class:`RollsEvaluator`: at 1-ply, bgsage's native batch ranking (the very
+        equities ``checker_play`` gives, to float precision with the cube off, in a seventh
+        of the time: no Python between the rolls); deeper, each roll ranked in turn."""
+        if self.plies == 1:
             batch = self._batch_best(position, rolls, context)
             if batch is not None:
                 return batch
@@ -390,7 +390,12 @@ class BgsageEvaluator:
     ) -> list[float] | None:
         """The best 1-ply equity of each roll from ``batch_checker_play``, one thread (the
         analysis lane runs its processes side by side); None when bgsage's internals are
-        not the ones this was written against."""
+        not the ones this was written against. With the cube off the batch still ranks
+        cubeful, so the best is the play of highest cubeless value (money equity, or the
+        match-winning chances of its probabilities)."""
+        live = context.live
+        if not live:  # the cube's state no longer matters: any live context ranks them all
+            context = CubeContext(away=context.away, crawford=context.crawford, live=False)
         try:
             strategy = self._cubeful._analyzer._inner._strategy_1ply
             owner = bgsage_analyzer.resolve_owner(context.owner)
@@ -424,7 +429,19 @@ class BgsageEvaluator:
             )
         if len(ranked) != len(inputs) or not all(entry["moves"] for entry in ranked):
             return None
-        return [float(entry["moves"][0]["equity"]) for entry in ranked]
+        if live:
+            return [float(entry["moves"][0]["equity"]) for entry in ranked]
+        return [
+            max(
+                self._cubeless_equity(
+                    float(move["cubeless_equity"]),
+                    bgsage.Probabilities.from_list(list(move["probs"])),
+                    context,
+                )
+                for move in entry["moves"]
+            )
+            for entry in ranked
+        ]
 
     def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
         if self.plies >= 3 and replies(position) + replies(position.flip()) > self.CUBE_REPLIES:
