@@ -22,7 +22,9 @@ Each side prints the boards' p50/p99/max and the analyses answered meanwhile (wi
 the first took). Last, the whole match's analysis with no boards: game by game in the lane
 (cold), asked again (from memory), and after a restart (read from the database).
 
-Run: ``python benchmarks/lane.py [--rate 40] [--seconds 20] [--length 25]``
+Run: ``python benchmarks/lane.py [--rate 40] [--seconds 20] [--length 25]``; ``--players
+expert`` plays the match with the expert on both sides and the cube on (a club's match:
+fewer, saner decisions than random play), ``--whole-only`` times only the whole match.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.computer import DEFAULT_LEVEL  # noqa: E402
+from bot.computer import DEFAULT_LEVEL, ComputerPlayer, CubeDecision  # noqa: E402
 from bot.engine import Game, MatchOptions, Phase  # noqa: E402
 from bot.reviews import AnalysisPlan, ReviewService  # noqa: E402
 from bot.services import build_services  # noqa: E402
@@ -49,6 +51,10 @@ from bot.workers import Workers, default_size  # noqa: E402
 
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")
 CHANNEL = 7
+
+
+class _Skip(Exception):
+    """--whole-only: the sides with boards are left out."""
 
 
 class SeededRoller:
@@ -80,11 +86,16 @@ async def settle(service: ReviewService, workers: Workers) -> None:
     await workers.lane_call(abs, 0)  # queued behind whatever the lane is still doing
 
 
-async def play_match(store: Store, length: int, seed: int) -> SessionService:
-    """A whole match of random legal play (no cube): the long log to analyse."""
+async def play_match(
+    store: Store, length: int, seed: int, players: str = "random"
+) -> SessionService:
+    """A whole match to analyse: random legal play with the cube off (the long log), or
+    (``players="expert"``) the expert computer on both sides with the cube, as a club's
+    match goes."""
     service = SessionService(store, roller=SeededRoller(seed))
     rng = random.Random(seed)
-    options = MatchOptions(length=length, cube=False)
+    expert = ComputerPlayer(DEFAULT_LEVEL, seed=seed) if players == "expert" else None
+    options = MatchOptions(length=length, cube=expert is not None)
     await service.challenge(1, CHANNEL, ALICE, BOB, options, rated=True)
     await service.accept(CHANNEL, BOB)
     while True:
@@ -94,11 +105,24 @@ async def play_match(store: Store, length: int, seed: int) -> SessionService:
         game = row.game
         assert game.actor is not None  # a stored game in play always waits on someone
         who = (ALICE, BOB)[game.actor]
-        if game.phase is Phase.ROLL:
-            await service.roll(CHANNEL, who)
+        if expert is None:
+            if game.phase is Phase.ROLL:
+                await service.roll(CHANNEL, who)
+            else:
+                plays = await service.legal_play_texts(CHANNEL, who.id)
+                await service.move(CHANNEL, who, rng.choice(plays))
+        elif game.phase is Phase.ROLL:
+            if game.can_double() and expert.should_double(game):
+                await service.double(CHANNEL, who)
+            else:
+                await service.roll(CHANNEL, who)
+        elif game.phase is Phase.DOUBLED:
+            if expert.cube_response(game) is CubeDecision.DROP:
+                await service.drop(CHANNEL, who)
+            else:
+                await service.take(CHANNEL, who)
         else:
-            plays = await service.legal_play_texts(CHANNEL, who.id)
-            await service.move(CHANNEL, who, rng.choice(plays))
+            await service.move(CHANNEL, who, str(expert.choose_play(game)))
 
 
 def board_states(count: int, seed: int) -> list[Game]:
@@ -183,6 +207,20 @@ async def main() -> None:
     parser.add_argument("--length", type=int, default=25, help="the match's length")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--lane", type=int, default=None, help="the lane's processes (default: the bot's)"
+    )
+    parser.add_argument(
+        "--whole-only",
+        action="store_true",
+        help="only the whole match's analysis, with no boards (skips the four sides)",
+    )
+    parser.add_argument(
+        "--players",
+        choices=("random", "expert"),
+        default="random",
+        help="random legal play, cube off (default), or the expert on both sides, cube on",
+    )
+    parser.add_argument(
         "--every", type=float, default=1.0, help="seconds between one member's requests"
     )
     args = parser.parse_args()
@@ -190,13 +228,13 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "lane.db")
         started = time.perf_counter()
-        played = await play_match(store, args.length, args.seed)
+        played = await play_match(store, args.length, args.seed, args.players)
         row = await store.latest_match(CHANNEL)
         assert row is not None and not row.live
         events = await store.events(row.id)
         games = sorted({e.game_number for e in events})
         print(
-            f"a {args.length}-point match of random play: {len(games)} games, "
+            f"a {args.length}-point match of {args.players} play: {len(games)} games, "
             f"{len(events)} events (played in {time.perf_counter() - started:.1f} s); "
             f"{default_size()} board worker(s), boards at {args.rate:.0f}/s for "
             f"{args.seconds:.0f} s a side"
@@ -209,16 +247,20 @@ async def main() -> None:
         before = Workers(lane=0)
         await before.start()
         try:
+            if args.whole_only:
+                raise _Skip
 
             async def whole() -> None:
                 await before.review_log(row.options, events, level=DEFAULT_LEVEL, players=humans)
 
             print(line("no analysis", *await side(before, None, args, states)))
             print(line("before", *await side(before, whole, args, states)))
+        except _Skip:
+            pass
         finally:
             await before.close()
 
-        after = Workers()
+        after = Workers(lane=args.lane)
         await after.start()
         try:
             service = build_services(store, workers=after).reviews
@@ -231,9 +273,10 @@ async def main() -> None:
             async def cached() -> None:
                 await service.run_analysis(plan)
 
-            print(line("no analysis", *await side(after, None, args, states)))
-            print(line("lane, no cache", *await side(after, uncached, args, states)))
-            await settle(service, after)
+            if not args.whole_only:
+                print(line("no analysis", *await side(after, None, args, states)))
+                print(line("lane, no cache", *await side(after, uncached, args, states)))
+                await settle(service, after)
             service.cache.games.clear()
             await _forget(store)
             t = time.perf_counter()
@@ -246,7 +289,8 @@ async def main() -> None:
             t = time.perf_counter()
             await restarted.run_analysis(plan)
             stored = time.perf_counter() - t
-            print(line("lane + cache", *await side(after, cached, args, states)))
+            if not args.whole_only:
+                print(line("lane + cache", *await side(after, cached, args, states)))
         finally:
             await after.close()
         print(
