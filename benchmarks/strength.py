@@ -10,7 +10,9 @@ comma-separated (default ``0,1,2``: GNU's "expert" is 0-ply, its "world class" 2
 bgsage's 1-ply is GNU's 0-ply, so our 3-ply is GNU's 2-ply), ``--pairs N`` pairs of games
 per opponent, ``--jobs N`` worker processes, ``--seed``, ``--every N`` (print the running
 figures every N pairs), ``--no-prune`` (GNU searches its deepest ply without pruning; its
-named levels prune). It prints figures only; it asserts nothing.
+named levels prune), ``--against`` our own levels instead of GNU Backgammon (comma-separated
+names: the ladder of levels, each against the next, needs no gnubg). It prints figures
+only; it asserts nothing.
 
 Duplicate dice: each pair is two games played with one stream of dice, the computer in
 seat 0 in one and in seat 1 in the other, so the same rolls fall to each side once and
@@ -127,9 +129,17 @@ def apply_gnu_move(position: Position, move: tuple[int, ...]) -> Position:
     return Position.from_board(board)
 
 
+Opponent = int | str
+"""GNU Backgammon's plies, or the name of one of our own levels (``--against``)."""
+
+
+def opponent_name(opponent: Opponent) -> str:
+    return f"GNU {opponent}-ply" if isinstance(opponent, int) else opponent
+
+
 @dataclass
 class Outcome:
-    opponent: int
+    opponent: Opponent
     pair: int
     points: tuple[int, int]  # the computer's points in each game of the pair
     ours_ms: list[float] = field(default_factory=list)
@@ -169,23 +179,30 @@ def play_game(players: tuple, seed: str, outcome: Outcome, ours: int) -> int:
     return result.points if result.winner == ours else -result.points
 
 
-_players: dict[tuple[str, int, bool], tuple[ComputerPlayer, GnuPlayer]] = {}
+_players: dict[tuple[str, Opponent, bool], tuple[ComputerPlayer, GnuPlayer | ComputerPlayer]] = {}
 
 
-def play_pair(job: tuple[str, int, int, int, bool]) -> Outcome:
+def _warm(computer: ComputerPlayer) -> ComputerPlayer:
+    for dice in ((2, 1), (4, 1), (5, 4), (6, 2)):  # load every depth's weights first
+        computer.choose_play(Game.new(OPTIONS).opening_roll(*dice))
+    return computer
+
+
+def play_pair(job: tuple[str, Opponent, int, int, bool]) -> Outcome:
     """Both games of one pair, in a worker process (players made once per process)."""
     level, opponent, pair, seed, prune = job
     key = (level, opponent, prune)
     if key not in _players:
-        computer = ComputerPlayer(level, seed=seed)
-        for dice in ((2, 1), (4, 1), (5, 4), (6, 2)):  # load every depth's weights first
-            computer.choose_play(Game.new(OPTIONS).opening_roll(*dice))
-        _players[key] = (computer, GnuPlayer(opponent, prune))
-    computer, gnu = _players[key]
+        computer = _warm(ComputerPlayer(level, seed=seed))
+        if isinstance(opponent, int):
+            _players[key] = (computer, GnuPlayer(opponent, prune))
+        else:  # another of our levels, its noise from a stream of its own
+            _players[key] = (computer, _warm(ComputerPlayer(opponent, seed=seed + 1)))
+    computer, other = _players[key]
     outcome = Outcome(opponent, pair, (0, 0))
     stream = f"{seed}:{pair}"
-    first = play_game((computer, gnu), stream, outcome, 0)
-    second = play_game((gnu, computer), stream, outcome, 1)
+    first = play_game((computer, other), stream, outcome, 0)
+    second = play_game((other, computer), stream, outcome, 1)
     outcome.points = (first, second)
     return outcome
 
@@ -210,15 +227,15 @@ class Tally:
         self.ours_cpu_ms += outcome.ours_cpu_ms
         self.theirs_cpu_ms += outcome.theirs_cpu_ms
 
-    def line(self, level: str, opponent: int) -> str:
+    def line(self, level: str, opponent: Opponent) -> str:
         n = len(self.pairs)
         mean = statistics.fmean(self.pairs)
         half = 1.96 * statistics.stdev(self.pairs) / math.sqrt(n) if n > 1 else math.inf
         return (
-            f"{level} vs GNU {opponent}-ply: {mean:+.3f} points/game "
+            f"{level} vs {opponent_name(opponent)}: {mean:+.3f} points/game "
             f"[{mean - half:+.3f}, {mean + half:+.3f}] over {2 * n} games ({n} pairs); "
             f"decision ms ours {times(self.ours_ms, self.ours_cpu_ms)}, "
-            f"GNU {times(self.theirs_ms, self.theirs_cpu_ms)}"
+            f"theirs {times(self.theirs_ms, self.theirs_cpu_ms)}"
         )
 
 
@@ -241,24 +258,38 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=25, help="print every N pairs")
     parser.add_argument("--no-prune", dest="prune", action="store_false")
+    parser.add_argument("--against", help="our own levels to play instead of GNU Backgammon")
     args = parser.parse_args()
-    if gnubg is None:
-        sys.exit('the gnubg package is not installed: .venv/bin/pip install -e ".[bench]"')
     if not computer_available():
         sys.exit("bgsage is not installed: there is no computer to measure.")
-    opponents = [int(plies) for plies in args.opponents.split(",")]
+    opponents: list[Opponent]
+    if args.against:
+        names = [name.strip() for name in args.against.split(",")]
+        unknown = [name for name in names if name not in LEVELS]
+        opponents = list(names)
+        if unknown:
+            sys.exit(f"no such level: {', '.join(unknown)} (levels: {', '.join(LEVELS)})")
+    elif gnubg is None:
+        sys.exit('the gnubg package is not installed: .venv/bin/pip install -e ".[bench]"')
+    else:
+        opponents = [int(plies) for plies in args.opponents.split(",")]
     jobs = [
         (args.level, opponent, pair, args.seed, args.prune)
         for pair in range(args.pairs)
         for opponent in opponents
     ]
+    against = (
+        f"our {', '.join(map(str, opponents))}"
+        if args.against
+        else f"GNU Backgammon {gnubg.version} at {opponents} plies "
+        f"(prune {'on' if args.prune else 'off'})"
+    )
     print(
-        f"{args.level} against GNU Backgammon {gnubg.version} at {opponents} plies "
-        f"(prune {'on' if args.prune else 'off'}), {args.pairs} pairs each, "
+        f"{args.level} against {against}, {args.pairs} pairs each, "
         f"{args.jobs} processes, seed {args.seed}",
         flush=True,
     )
-    tallies = {opponent: Tally() for opponent in opponents}
+    tallies: dict[Opponent, Tally] = {opponent: Tally() for opponent in opponents}
     start = time.perf_counter()
     done = 0
     with multiprocessing.Pool(args.jobs) as pool:
