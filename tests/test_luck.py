@@ -286,10 +286,10 @@ def luck_positions() -> list[tuple[Position, CubeContext]]:
     rng = random.Random(30)
     cases: list[tuple[Position, CubeContext]] = []
     owners = (("centered", 1), ("player", 2), ("opponent", 4))
-    while len(cases) < 24:
+    while len(cases) < 12:
         game = Game.new(MatchOptions(jacoby=rng.random() < 0.5, beavers=rng.random() < 0.5))
         game = game.opening_roll(*rng.sample(range(1, 7), 2))
-        while game.phase is not Phase.OVER:
+        while game.phase is not Phase.OVER and len(cases) < 12:
             if game.phase is Phase.MOVE:
                 game = game.play(rng.choice(list(game.legal_plays())))
                 continue
@@ -322,7 +322,7 @@ def test_batched_rolls_are_exactly_the_ranked_best() -> None:
 
     evaluator = BgsageEvaluator.shared(1)
     rolls = [dice for dice, _ in ALL_ROLLS]
-    for position, context in luck_positions():
+    for number, (position, context) in enumerate(luck_positions()):
         ranked = [
             evaluator.rank_plays(
                 position, dice, legal_plays(position, dice).results() or [position], context
@@ -334,7 +334,8 @@ def test_batched_rolls_are_exactly_the_ranked_best() -> None:
             context,
         )
         # The cube off, money and match: to float precision (bgsage sums in single).
-        for off in (CubeContext(live=False), CubeContext(live=False, away=(3, 5))):
+        off_contexts = (CubeContext(live=False), CubeContext(live=False, away=(3, 5)))
+        for off in off_contexts if number % 4 == 0 else ():
             cubeless = [
                 evaluator.rank_plays(
                     position, dice, legal_plays(position, dice).results() or [position], off
