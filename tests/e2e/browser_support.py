@@ -15,6 +15,7 @@ checks it with the fake Discord's OAuth2.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -26,6 +27,9 @@ from urllib.parse import urlencode
 
 import pytest
 from aiohttp import web
+
+from tests.e2e.activity_support import Activity
+from tests.e2e.fake_discord import FakeMember
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -126,3 +130,16 @@ def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") 
 def body_data(driver: Any, key: str) -> str | None:
     value = driver.execute_script(f"return document.body.dataset.{key} ?? null")
     return None if value is None else str(value)
+
+
+async def open_activity(a: Activity, driver: Any, who: FakeMember, instance: str) -> None:
+    """Open the Activity in ``driver`` as ``who`` would launch it in the games channel: the
+    stand-in parent frame with an OAuth2 code, then into the Activity's own frame."""
+    code = a.oauth.code_for(who)
+    channel = a.h.fake.channel_id("games")
+    url = (
+        f"{a.base}test/discord?code={code}&instance_id={instance}"
+        f"&guild_id={a.h.fake.guild.id}&channel_id={channel}"
+    )
+    await asyncio.to_thread(driver.get, url)
+    await asyncio.to_thread(driver.switch_to.frame, driver.find_element("id", "activity"))

@@ -11,8 +11,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tests.e2e.activity_support import Activity, activity
-from tests.e2e.browser_support import body_data, browser, parent_route, wait_until
+from tests.e2e.activity_support import activity
+from tests.e2e.browser_support import (
+    body_data,
+    browser,
+    open_activity,
+    parent_route,
+    wait_until,
+)
 from tests.e2e.conftest import Harness
 
 
@@ -94,17 +100,6 @@ async def tap(driver: Any, point: int) -> None:
     await asyncio.to_thread(
         wait_until, lambda: body_data(driver, "answers") != before, 5, f"the tap on {point}"
     )
-
-
-async def open_activity(a: Activity, driver: Any, who: Any, instance: str) -> None:
-    code = a.oauth.code_for(who)
-    channel = a.h.fake.channel_id("games")
-    url = (
-        f"{a.base}test/discord?code={code}&instance_id={instance}"
-        f"&guild_id={a.h.fake.guild.id}&channel_id={channel}"
-    )
-    await asyncio.to_thread(driver.get, url)
-    await asyncio.to_thread(driver.switch_to.frame, driver.find_element("id", "activity"))
 
 
 async def test_activity_played_by_taps_with_a_watcher(harness: Harness) -> None:

@@ -21,24 +21,18 @@ from typing import Any
 from bot.engine import MatchOptions, Phase
 from bot.records import MatchRow
 from bot.reports import Player
-from tests.e2e.activity_support import Activity, activity
-from tests.e2e.browser_support import body_data, browser, parent_route, wait_until
+from tests.e2e.activity_support import activity
+from tests.e2e.browser_support import (
+    body_data,
+    browser,
+    open_activity,
+    parent_route,
+    wait_until,
+)
 from tests.e2e.conftest import Harness
-from tests.e2e.fake_discord import FakeMember
 
 DICE = {0: (5, 5), 1: (3, 3)}
 MOST_TURNS = 80  # actions; this game takes about 45
-
-
-async def open_activity(a: Activity, driver: Any, who: FakeMember, instance: str) -> None:
-    code = a.oauth.code_for(who)
-    channel = a.h.fake.channel_id("games")
-    url = (
-        f"{a.base}test/discord?code={code}&instance_id={instance}"
-        f"&guild_id={a.h.fake.guild.id}&channel_id={channel}"
-    )
-    await asyncio.to_thread(driver.get, url)
-    await asyncio.to_thread(driver.switch_to.frame, driver.find_element("id", "activity"))
 
 
 def offered(driver: Any) -> dict[str, Any]:
