@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.web_live import percentiles  # noqa: E402
 from bot.dice import ScriptedRoller  # noqa: E402
 from bot.relay import FactNotifier  # noqa: E402
 from bot.reports import Player  # noqa: E402
@@ -37,20 +37,6 @@ from tests.e2e.tap_game import covering_seed, script  # noqa: E402
 from tests.pg_server import Schemas, postgres  # noqa: E402
 
 ALICE, BOB = Player(101, "alice"), Player(102, "bob")
-
-
-def percentiles(values: list[float]) -> str:
-    if not values:
-        return "no samples"
-    ordered = sorted(values)
-
-    def at(q: float) -> float:
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-    return (
-        f"n={len(values)} p50 {at(0.5):.1f} ms  p90 {at(0.9):.1f} ms  "
-        f"p99 {at(0.99):.1f} ms  max {ordered[-1]:.1f} ms  mean {statistics.fmean(values):.1f} ms"
-    )
 
 
 async def watch(
