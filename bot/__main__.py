@@ -13,7 +13,7 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -119,6 +119,19 @@ async def run_bot(settings: Settings, token: str) -> int:
     Any failure to start (the database, Discord) ends the process promptly with one line on
     stderr and a non-zero status; the database is closed on every path.
     """
+
+    async def serve(store: Storage, workers: Workers) -> int:
+        return await _serve(settings, token, store, workers)
+
+    return await _with_store_and_workers(settings, serve)
+
+
+async def _with_store_and_workers(
+    settings: Settings, serve: Callable[[Storage, Workers], Awaitable[int]]
+) -> int:
+    """Open the database, start the workers and ``serve`` with them: the bot's and the web
+    process's start alike. A failure to open or start either ends with one line on stderr
+    and status 1, and both are closed on every path."""
     try:
         store = await open_store(settings)
     except StoreOpenError as exc:
@@ -127,7 +140,7 @@ async def run_bot(settings: Settings, token: str) -> int:
     workers = make_workers(settings)
     try:
         await workers.start()
-        return await _serve(settings, token, store, workers)
+        return await serve(store, workers)
     except WorkerError as exc:
         print(f"gammon-bot: {exc}", file=sys.stderr)
         return 1
@@ -202,14 +215,8 @@ async def run_web(settings: Settings) -> int:
         log.warning("the web process follows other processes only on PostgreSQL (DATABASE_URL)")
     if settings.activity:
         log.info("the Activity is served by the bot's processes, not by python -m bot web")
-    try:
-        store = await open_store(settings)
-    except StoreOpenError as exc:
-        print(f"gammon-bot: {exc}", file=sys.stderr)
-        return 1
-    workers = make_workers(settings)
-    try:
-        await workers.start()
+
+    async def serve(store: Storage, workers: Workers) -> int:
         services = build_services(store, settings=session_settings(settings), workers=workers)
         web = web_server(settings, services, activity=False)
         assert web is not None
@@ -227,12 +234,8 @@ async def run_web(settings: Settings) -> int:
         finally:
             await web.stop()
         return 0
-    except WorkerError as exc:
-        print(f"gammon-bot: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        await workers.close()
-        await store.close()
+
+    return await _with_store_and_workers(settings, serve)
 
 
 async def _connect(settings: Settings, token: str, bot: GammonBot) -> int:
