@@ -74,6 +74,35 @@ def a_take_puzzle(match_id: int) -> Puzzle:
     return replace(found, match_id=match_id, owner_id=ALICE.id, confirmed_level="world-class")
 
 
+async def a_match(store: Storage) -> int:
+    """A money game between Alice and Bob, the puzzles' source."""
+    row = await store.create_challenge(
+        guild_id=GUILD,
+        channel_id=5,
+        players=((ALICE.id, ALICE.name), (BOB.id, BOB.name)),
+        options=MatchOptions(length=0),
+        rated=False,
+        now=1.0,
+        expires_at=None,
+    )
+    return row.id
+
+
+async def add_puzzle(store: Storage, puzzle: Puzzle) -> int:
+    """``puzzle`` (Alice's mistake in her match with Bob) added to the server's puzzles."""
+    pid = await puzzle_store(store).add_puzzle(
+        GUILD,
+        key_text(puzzle.key),
+        puzzle_to_text(puzzle),
+        match_id=puzzle.match_id,
+        owner_id=ALICE.id,
+        players=(ALICE.id, BOB.id),
+        now=2.0,
+    )
+    assert pid is not None
+    return pid
+
+
 @pytest.fixture
 async def two(database: Path | str) -> AsyncIterator[tuple[Storage, Storage]]:
     """Two stores on one database: two processes of the bot."""
@@ -114,26 +143,8 @@ async def test_concurrent_first_answers_to_one_puzzle_are_all_counted(
 ) -> None:
     first, second = two
     clock = FakeClock()
-    row = await first.create_challenge(
-        guild_id=GUILD,
-        channel_id=5,
-        players=((ALICE.id, ALICE.name), (BOB.id, BOB.name)),
-        options=MatchOptions(length=0),
-        rated=False,
-        now=1.0,
-        expires_at=None,
-    )
-    puzzle = a_take_puzzle(row.id)
-    pid = await puzzle_store(first).add_puzzle(
-        GUILD,
-        key_text(puzzle.key),
-        puzzle_to_text(puzzle),
-        match_id=row.id,
-        owner_id=ALICE.id,
-        players=(ALICE.id, BOB.id),
-        now=2.0,
-    )
-    assert pid is not None
+    match_id = await a_match(first)
+    pid = await add_puzzle(first, a_take_puzzle(match_id))
     shards = [service(store, clock, extract=lambda *a: []) for store in (first, second)]
     # Twelve new solvers, all right, at the same moment, half through each process.
     answers = await asyncio.gather(
@@ -163,30 +174,12 @@ async def test_one_solver_answering_two_puzzles_at_once_counts_both(
     """The solver's own rating is read and written in the same transaction too."""
     first, second = two
     clock = FakeClock()
-    row = await first.create_challenge(
-        guild_id=GUILD,
-        channel_id=5,
-        players=((ALICE.id, ALICE.name), (BOB.id, BOB.name)),
-        options=MatchOptions(length=0),
-        rated=False,
-        now=1.0,
-        expires_at=None,
-    )
-    base = a_take_puzzle(row.id)
+    match_id = await a_match(first)
+    base = a_take_puzzle(match_id)
     ids = []
     for score in ((0, 0), (1, 0)):
         puzzle = replace(base, situation=replace(base.situation, score=score, length=5))
-        pid = await puzzle_store(first).add_puzzle(
-            GUILD,
-            key_text(puzzle.key),
-            puzzle_to_text(puzzle),
-            match_id=row.id,
-            owner_id=ALICE.id,
-            players=(ALICE.id, BOB.id),
-            now=2.0,
-        )
-        assert pid is not None
-        ids.append(pid)
+        ids.append(await add_puzzle(first, puzzle))
     shards = [service(store, clock, extract=lambda *a: []) for store in (first, second)]
     await asyncio.gather(
         *(shards[i].answer(GUILD, 500, pid, str(CubeAnswer.PASS)) for i, pid in enumerate(ids))
