@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.errors import Name, NoGameError, NotYourTurnError, Refusal, UserError
 from bot.matfile import export_text
-from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings
+from bot.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings, WebLinkRule
 from bot.reports import NO_CONTEXT, ActionContext, Player, Report
 from bot.session import SessionService, expired
 from bot.storage import Storage
@@ -203,22 +203,73 @@ class ClubService:
         other answers exactly as a number that was never used, so the command cannot tell
         anyone which matches exist elsewhere.
         """
+        row = await self._named_match(guild_id, channel_id, match_id, visible)
+        events = await self.store.events(row.id)
+        text = await asyncio.to_thread(export_text, row, events, kind)
+        return row, text
+
+    async def _named_match(
+        self, guild_id: int, channel_id: int, match_id: int | None, visible: Visible | None
+    ) -> MatchRow:
+        """The channel's current or last match, or the match of that number (see
+        :meth:`match_file` for why one that may not be seen is "no such match")."""
         if match_id is None:
             row = await self.session.latest(channel_id)
             if row is None:
                 raise NoGameError(Refusal.NO_MATCH_YET)
-        else:
-            row = await self.store.get_match(match_id)
-            if (
-                row is None
-                or row.guild_id != guild_id
-                or row.game is None
-                or (visible is not None and not await visible(row))
-            ):
-                raise UserError(Refusal.NO_SUCH_MATCH, number=match_id)
-        events = await self.store.events(row.id)
-        text = await asyncio.to_thread(export_text, row, events, kind)
-        return row, text
+            return row
+        row = await self.store.get_match(match_id)
+        if (
+            row is None
+            or row.guild_id != guild_id
+            or row.game is None
+            or (visible is not None and not await visible(row))
+        ):
+            raise UserError(Refusal.NO_SUCH_MATCH, number=match_id)
+        return row
+
+    # --- the web board ---------------------------------------------------------------------
+
+    async def set_web_links(self, guild_id: int, rule: WebLinkRule) -> GuildSettings:
+        """Who a match's web link opens for on this server (see :class:`WebLinkRule`)."""
+        settings = replace(await self.store.guild_settings(guild_id), web_links=rule)
+        await self.store.save_guild_settings(guild_id, settings)
+        return settings
+
+    async def set_public_leaderboard(self, guild_id: int, public: bool) -> GuildSettings:
+        """Whether the server's leaderboard page opens for anyone, or only its members."""
+        settings = replace(await self.store.guild_settings(guild_id), public_leaderboard=public)
+        await self.store.save_guild_settings(guild_id, settings)
+        return settings
+
+    async def leaderboard_key(self, guild_id: int) -> str:
+        """The key of the server's leaderboard page (made the first time it is linked)."""
+        return await self.store.guild_web_key(guild_id)
+
+    async def share_replay(
+        self,
+        guild_id: int,
+        channel_id: int,
+        match_id: int | None,
+        user_id: int,
+        *,
+        moderator: bool,
+        stop: bool = False,
+        visible: Visible | None = None,
+    ) -> tuple[MatchRow, str | None]:
+        """Publish a finished match's replay, on purpose, as a link anyone may open (or,
+        ``stop``, withdraw it): its players and the server's moderators may, for a match they
+        can see. The match's token, None once withdrawn."""
+        row = await self._named_match(guild_id, channel_id, match_id, visible)
+        if row.live or row.game is None:
+            raise UserError(Refusal.SHARE_FINISHED_ONLY)
+        if row.player_index(user_id) is None and not moderator:
+            raise UserError(Refusal.SHARE_PLAYERS_ONLY)
+        if stop:
+            if not await self.store.stop_sharing(row.id):
+                raise UserError(Refusal.NOTHING_SHARED, number=row.id)
+            return row, None
+        return row, await self.store.share_replay(row.id, user_id, self.clock())
 
 
 __all__ = ["BOARD_SIDES", "NOTIFY_CHOICES", "THEME_CHOICES", "ClubService"]

@@ -7,12 +7,15 @@ put in a message, a log line or ``repr``.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypedDict
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 TOKEN_HELP = (
     "Create a bot at https://discord.com/developers/applications (Bot > Reset Token), "
@@ -59,6 +62,9 @@ class Settings:
     web_url: str | None = None
     web_host: str = "127.0.0.1"
     web_port: int = 8080
+    # Proxies whose X-Forwarded-For is believed (a TLS proxy in front of the web board):
+    # from anyone else the header is ignored, since anyone can write it.
+    web_trusted_proxies: tuple[Network, ...] = ()
     # The Activity's OAuth2 code exchange (Discord's client id and secret of the app).
     client_id: int | None = None
     client_secret: str | None = field(default=None, repr=False)
@@ -122,6 +128,7 @@ class Settings:
             web_url=_url(get("WEB_URL"), "WEB_URL", ("http", "https")),
             web_host=get("WEB_HOST") or "127.0.0.1",
             web_port=_int(get("WEB_PORT"), "WEB_PORT", minimum=1) or 8080,
+            web_trusted_proxies=_networks(get("WEB_TRUSTED_PROXIES"), "WEB_TRUSTED_PROXIES"),
             client_id=_int(get("DISCORD_CLIENT_ID"), "DISCORD_CLIENT_ID", minimum=1),
             client_secret=get("DISCORD_CLIENT_SECRET"),
         )
@@ -250,6 +257,19 @@ def _database_url(value: str | None) -> str | None:
             f"DATABASE_URL must be a postgresql:// URL (or empty for SQLite), not {scheme!r}..."
         )
     return value
+
+
+def _networks(value: str | None, key: str) -> tuple[Network, ...]:
+    """Addresses or networks separated by commas (``127.0.0.1, 10.0.0.0/8``)."""
+    if value is None:
+        return ()
+    try:
+        parts = [part.strip() for part in value.split(",")]
+        return tuple(ipaddress.ip_network(part, strict=False) for part in parts if part)
+    except ValueError:
+        raise SettingsError(
+            f"{key} must be IP addresses or networks separated by commas, not {value!r}"
+        ) from None
 
 
 def _url(value: str | None, key: str, schemes: tuple[str, ...]) -> str | None:

@@ -66,6 +66,11 @@ class Refusal(StrEnum):
     PICK_THEME = "pick-theme"  # choices
     NO_MATCH_YET = "no-match-yet"
     NO_SUCH_MATCH = "no-such-match"  # number
+    # the web board: sharing a replay on purpose
+    SHARE_FINISHED_ONLY = "share-finished-only"
+    SHARE_PLAYERS_ONLY = "share-players-only"
+    NOTHING_SHARED = "nothing-shared"  # number
+    NO_WEB_BOARD = "no-web-board"
     # reviews: hints, analyses, dice checks
     NO_GAME_HERE = "no-game-here"
     HINTS_FOR_PLAYERS = "hints-for-players"

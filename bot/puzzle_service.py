@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import calendar
 import contextlib
+import functools
 import logging
 import os
 import socket
@@ -51,6 +52,7 @@ from bot.puzzles import (
     CubeAnswer,
     Glicko,
     Grade,
+    PoolEntry,
     Puzzle,
     PuzzleKind,
     Seat,
@@ -75,6 +77,7 @@ from bot.records import EventRecord, MatchRow, Status
 from bot.replay import decisions_from_events
 from bot.storage import Storage
 from bot.storage.puzzles import Attempt, DailyPost, PuzzleSettings, PuzzleStorage, puzzle_store
+from bot.visibility import ChannelReaders, deciding_channel, readers_may_see
 from bot.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -353,18 +356,27 @@ class PuzzleService:
                 raise UserError(Refusal.PUZZLE_GONE)
         return puzzle_from_text(stored.data)
 
-    async def next_for(self, guild_id: int, user_id: int) -> Given:
-        """A fresh puzzle for the solver: their own mistakes first, then the server's.
+    async def next_for(self, guild_id: int, user_id: int, readers: ChannelReaders) -> Given:
+        """A fresh puzzle for the solver: their own mistakes first, then the server's; only
+        from matches the solver could see in Discord (``readers``: who reads which channel;
+        the position itself is what a hidden channel keeps private, not only the names).
 
         The reply to ``/puzzle get``, so its reads go together: the pool with what the
         solver has seen (one query) beside their rating, then the puzzle beside the
         server's settings and the note that it was given.
         """
-        (size, fresh), standing = await asyncio.gather(
+        (pool, fresh), standing = await asyncio.gather(
             self.puzzles.fresh(guild_id, user_id), self.puzzles.solver(guild_id, user_id)
         )
-        if not size:
+
+        async def sees(channel: int) -> bool:
+            return await readers.member_reads(guild_id, channel, user_id)
+
+        # Puzzles from channels hidden from the solver are, for them, no puzzles at all.
+        visible = {entry.puzzle_id for entry in await _seen_by(pool, sees)}
+        if not visible:
             raise UserError(Refusal.NO_PUZZLES_YET)
+        fresh = [entry for entry in fresh if entry.puzzle_id in visible]
         rating = standing.rating.rating if standing is not None else Glicko().rating
         entry = next_puzzle(user_id, rating, fresh, ())
         if entry is None:
@@ -510,13 +522,33 @@ class PuzzleService:
         await self.puzzles.save_settings(guild_id, settings)
         return settings
 
-    async def due_posts(self) -> list[tuple[DailyPost, Given]]:
+    async def _readable_where(
+        self, readers: ChannelReaders, guild_id: int, channel_id: int, puzzle_id: int
+    ) -> bool:
+        """Whether everyone reading ``channel_id`` could see the puzzle's source match."""
+        stored = await self.puzzles.puzzle(puzzle_id)
+        row = (
+            None
+            if stored is None
+            else await self.store.get_match(puzzle_from_text(stored.data).match_id)
+        )
+        if row is None:
+            return False
+        return await readers_may_see(readers, guild_id, channel_id, deciding_channel(row))
+
+    async def due_posts(self, readers: ChannelReaders) -> list[tuple[DailyPost, Given]]:
         """The daily posts to send now (claimed in the store: send each, then call
-        :meth:`post_sent`). A server with no puzzle left to post waits for tomorrow."""
+        :meth:`post_sent`). A server with no puzzle left to post waits for tomorrow. Only
+        a puzzle every reader of the daily channel could have seen the source match of is
+        posted (``readers``: who reads which channel)."""
         now = self.clock()
         out: list[tuple[DailyPost, Given]] = []
         for post in await self.puzzles.unsent_posts():
             try:
+                if not await self._readable_where(
+                    readers, post.guild_id, post.channel_id, post.puzzle_id
+                ):
+                    raise UserError(Refusal.PUZZLE_GONE)  # its source is hidden there now
                 out.append((post, await self.given(post.guild_id, 0, post.puzzle_id)))
             except UserError:
                 await self.puzzles.revealed(post.id)  # its puzzle is gone: nothing to send
@@ -524,7 +556,10 @@ class PuzzleService:
             assert settings.channel_id is not None
             pool = await self.puzzles.pool(guild_id)
             posted = await self.puzzles.posted_puzzles(guild_id)
-            fresh = [entry for entry in pool if entry.puzzle_id not in posted]
+            fresh = await _seen_by(
+                [entry for entry in pool if entry.puzzle_id not in posted],
+                functools.partial(readers_may_see, readers, guild_id, settings.channel_id),
+            )
             following = next_time(now + 60.0, settings.minute)
             if not fresh:
                 await self.puzzles.save_settings(
@@ -565,15 +600,22 @@ class PuzzleService:
             raise UserError(Refusal.DAILY_PUZZLE_OVER)
         return post
 
-    async def due_reveals(self) -> list[Reveal]:
+    async def due_reveals(self, readers: ChannelReaders) -> list[Reveal]:
         """The daily posts whose day is over, with who solved them (call :meth:`revealed`
         once each reveal is posted; one without a puzzle has nothing to post but the
-        Answer button to take off)."""
+        Answer button to take off). A puzzle whose source match not every reader of its
+        channel could see any more is not revealed either (``readers``)."""
         reveals: list[Reveal] = []
         for post in await self.puzzles.due_reveals(self.clock()):
             stored = await self.puzzles.puzzle(post.puzzle_id)
             players = [] if stored is None else [uid for uid in stored.players if uid is not None]
-            if stored is None or await self.puzzles.kept_out(players):
+            if (
+                stored is None
+                or await self.puzzles.kept_out(players)
+                or not await self._readable_where(
+                    readers, post.guild_id, post.channel_id, post.puzzle_id
+                )
+            ):
                 # Gone, or its player kept their games out since it was posted: the
                 # puzzle left for everyone, so its answer (and source) is never posted.
                 reveals.append(Reveal(post, None, ()))
@@ -587,6 +629,16 @@ class PuzzleService:
 
     async def revealed(self, post_id: int) -> None:
         await self.puzzles.revealed(post_id)
+
+
+async def _seen_by(
+    entries: Sequence[PoolEntry], sees: Callable[[int], Awaitable[bool]]
+) -> list[PoolEntry]:
+    """The entries whose source channel ``sees`` allows (each channel asked once; an
+    unknown source nowhere)."""
+    channels = {entry.source_channel for entry in entries if entry.source_channel is not None}
+    allowed = {channel for channel in channels if await sees(channel)}
+    return [entry for entry in entries if entry.source_channel in allowed]
 
 
 def _cube_answers(puzzle: Puzzle) -> list[CubeAnswer]:

@@ -93,6 +93,9 @@ class MatchRow:
     auto_play: bool = False  # play the only legal play for the player (a table option)
     dice: DiceSeal | None = None  # the committed dice secret (None: dice not committed)
     home_channel_id: int | None = None  # where it was challenged, when it moved to a thread
+    # The match's address on the web board: 128 random bits (never the row id), handed out
+    # only in the channel's own messages (bot.web.access decides who it opens for).
+    web_key: str | None = field(default=None, compare=False)
     # Notes beside the game, written without a new version (so not part of equality).
     board: tuple[int, int] | None = field(default=None, compare=False)  # latest board message
     notified_version: int | None = field(default=None, compare=False)  # turn last reminded
@@ -129,6 +132,19 @@ class ClaimRule(StrEnum):
     GAME = "game"
 
 
+class WebLinkRule(StrEnum):
+    """Who a match's web address opens for, when its channel is one every member can see.
+
+    ``LINK`` (the default): anyone holding the address (128 random bits, posted only in the
+    channel's own messages), like an unlisted video. ``MEMBERS``: only a visitor signed in
+    with Discord who can see the channel, as for every match of a channel not every member
+    can see; switching to it withdraws every link of the server at once.
+    """
+
+    LINK = "link"
+    MEMBERS = "members"
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's choices (moderators set them)."""
@@ -138,6 +154,8 @@ class GuildSettings:
     # locale.
     language: str | None = None
     claim: ClaimRule = ClaimRule.MATCH
+    web_links: WebLinkRule = WebLinkRule.LINK
+    public_leaderboard: bool = False  # the web leaderboard page for anyone, not only members
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,4 +294,5 @@ __all__ = [
     "PlayerStats",
     "Status",
     "UserSettings",
+    "WebLinkRule",
 ]

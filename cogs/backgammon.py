@@ -37,7 +37,7 @@ from bot.i18n import _, language_of, say
 from bot.present import notices
 from bot.present import tournaments as tournament_words
 from bot.present.puzzle_words import kept_out_line
-from bot.records import Action, ClaimRule
+from bot.records import Action, ClaimRule, WebLinkRule
 from bot.services import Services
 from bot.session import ActionContext, Player, Report
 from cogs.helpers import (
@@ -480,7 +480,10 @@ class Backgammon(
             )
             footer = notices.LEADERBOARD_FOOTER
             embed.set_footer(text=say(footer, language))
-            embed.url = WebLinks.of(self.bot).leaderboard(interaction.guild_id or 0)
+            links = WebLinks.of(self.bot)
+            if links.url is not None:
+                key = await self.services.club.leaderboard_key(interaction.guild_id or 0)
+                embed.url = links.leaderboard(key)
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self._guarded(interaction, work)
@@ -580,6 +583,10 @@ class Backgammon(
             _("Moderators: what a claim wins: the match by forfeit (default) or the game")
         ),
         puzzles=locale(_("Whether puzzles may be made from your games (off keeps them out)")),
+        web_links=locale(
+            _("Moderators: who a match's web link opens for (members: only after signing in)")
+        ),
+        web_leaderboard=locale(_("Moderators: the leaderboard page for members only, or public")),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def settings(
@@ -593,10 +600,14 @@ class Backgammon(
         language: app_commands.Choice[str] | None = None,
         claim: Literal["match", "game"] | None = None,
         puzzles: Literal["on", "off"] | None = None,
+        web_links: Literal["link", "members"] | None = None,
+        web_leaderboard: Literal["members", "public"] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
             guild_id = interaction.guild_id or 0
             moderator = interaction.permissions.manage_messages
+            if (web_links is not None or web_leaderboard is not None) and not moderator:
+                raise UserError(notices.MODERATORS_WEB)
             if threads is not None and not moderator:
                 raise UserError(notices.MODERATORS_THREADS)
             if language is not None and not moderator:
@@ -620,6 +631,11 @@ class Backgammon(
                 server = await self.services.club.set_language(guild_id, chosen)
             if claim is not None:
                 server = await self.services.club.set_claim(guild_id, ClaimRule(claim))
+            if web_links is not None:
+                server = await self.services.club.set_web_links(guild_id, WebLinkRule(web_links))
+            if web_leaderboard is not None:
+                public = web_leaderboard == "public"
+                server = await self.services.club.set_public_leaderboard(guild_id, public)
             text = settings_text(
                 mine.notify,
                 mine.notify_minutes,
@@ -629,6 +645,9 @@ class Backgammon(
                 server.language,
                 language_of(interaction.locale),
                 claim=server.claim,
+                web=WebLinks.of(self.bot).url is not None,
+                web_links=server.web_links,
+                public_leaderboard=server.public_leaderboard,
             )
             if puzzles is not None:  # issue 29: a player keeps their games out of puzzles
                 await self.services.puzzles.keep_out(interaction.user.id, puzzles == "off")
@@ -663,6 +682,43 @@ class Backgammon(
                 await reply.private(**answer)
 
         await self._guarded(interaction, work)
+
+    @app_commands.command(
+        name="share", description=locale(_("Publish a finished match's replay as a link"))
+    )
+    @app_commands.describe(
+        match=locale(_("The match number (default: this channel's current or last match)")),
+        stop=locale(_("on: withdraw the link instead")),
+    )
+    async def share(
+        self,
+        interaction: Interaction,
+        match: app_commands.Range[int, 1, MAX_MATCH_NUMBER] | None = None,
+        stop: Literal["on", "off"] = "off",
+    ) -> None:
+        async def work(reply: Reply) -> None:
+            links = WebLinks.of(self.bot)
+            if links.url is None:
+                raise UserError(Refusal.NO_WEB_BOARD)
+            row, token = await self.services.club.share_replay(
+                interaction.guild_id or 0,
+                interaction.channel_id or 0,
+                match,
+                interaction.user.id,
+                moderator=interaction.permissions.manage_messages,
+                stop=stop == "on",
+                visible=lambda row: can_view(interaction, row),
+            )
+            language = interaction.locale  # a private answer: the reader's language
+            if token is None:
+                await reply.private(content=say(notices.unshared_line(row.id), language))
+                return
+            url = links.shared(token)
+            assert url is not None
+            line = notices.shared_line(row.id, versus(row), url)
+            await reply.private(content=say(line, language), allowed_mentions=NO_MENTIONS)
+
+        await self._guarded(interaction, work, private=True)
 
     @app_commands.command(name="help", description=locale(_("How to play and how to write moves")))
     async def help(self, interaction: Interaction) -> None:

@@ -55,6 +55,7 @@ from cogs.helpers import play_choices
 from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, advance, picker_view
 from cogs.puzzle_pictures import PuzzlePictures
 from cogs.replies import Reply, safe_name
+from cogs.scope import GuildReaders, InteractionReaders
 from cogs.translator import locale, pgettext
 
 log = logging.getLogger(__name__)
@@ -302,7 +303,9 @@ class Puzzles(
         async def work(reply: Reply) -> None:
             user = interaction.user.id
             given, settings = await asyncio.gather(
-                self.puzzles.next_for(interaction.guild_id or 0, user),
+                self.puzzles.next_for(
+                    interaction.guild_id or 0, user, InteractionReaders(interaction)
+                ),
                 self.services.club.user_settings(user),
             )
             await self._show(reply, given, user, language_of(interaction.locale), settings)
@@ -492,7 +495,8 @@ class Puzzles(
         """Post the daily puzzles due and reveal those whose day is over (the service's
         clock decides); (posted, revealed)."""
         posted = revealed = 0
-        for post, given in await self.puzzles.due_posts():
+        readers = GuildReaders(self.bot)
+        for post, given in await self.puzzles.due_posts(readers):
             language = await self._server_language(post.guild_id)
             channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
             view = discord.ui.View(timeout=None)
@@ -520,7 +524,7 @@ class Puzzles(
                 continue  # claimed, not sent: sent on the next round
             await self.puzzles.post_sent(post.id, message.id)
             posted += 1
-        for reveal in await self.puzzles.due_reveals():
+        for reveal in await self.puzzles.due_reveals(readers):
             post = reveal.post
             channel = self.bot.get_partial_messageable(post.channel_id, guild_id=post.guild_id)
             if reveal.puzzle is not None:

@@ -41,13 +41,20 @@ class WebLinks:
         return cls(url, bool(getattr(settings, "activity", False)) and can_launch())
 
     def match(self, row: MatchRow) -> str | None:
-        if self.url is None:
+        """The match's page, by its key (never its number): posted only in the channel's
+        own messages, it opens as bot.web.access decides."""
+        if self.url is None or not row.web_key:
             return None
         page = "m" if row.live else "r"
-        return f"{self.url}/{page}/{row.id}"
+        return f"{self.url}/{page}/{row.web_key}"
 
-    def leaderboard(self, guild_id: int) -> str | None:
-        return None if self.url is None else f"{self.url}/g/{guild_id}"
+    def leaderboard(self, key: str) -> str | None:
+        """The server's leaderboard page, by the server's web key."""
+        return None if self.url is None else f"{self.url}/g/{key}"
+
+    def shared(self, token: str) -> str | None:
+        """A replay shared on purpose (``/backgammon share``)."""
+        return None if self.url is None else f"{self.url}/s/{token}"
 
     def items(self, row: MatchRow, language: str) -> list[discord.ui.Item[Any]]:
         """A board message's web buttons: the page of the match, and Launch while it runs."""

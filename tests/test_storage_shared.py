@@ -35,6 +35,7 @@ from bot.records import (
     PlayerStats,
     Status,
     UserSettings,
+    WebLinkRule,
 )
 from bot.storage import open_store
 from bot.storage.base import StoreBase
@@ -329,9 +330,17 @@ def test_records_and_settings_read_back_as_they_were_written() -> None:
     computer = ComputerResults("expert", 4, 1, 1, 0, 3, 6)
     assert len(computer_values(computer)) == len(COMPUTER_COLUMNS.split(", "))
     assert ComputerResults(*computer_values(computer)) == computer
-    guild = GuildSettings(threads=True, language="fr", claim=ClaimRule.GAME)
+    guild = GuildSettings(
+        threads=True,
+        language="fr",
+        claim=ClaimRule.GAME,
+        web_links=WebLinkRule.MEMBERS,
+        public_leaderboard=True,
+    )
     assert guild_settings_from_row(guild_settings_values(guild)) == guild
-    assert guild_settings_from_row((1, None, str(ClaimRule.MATCH))).threads is True  # SQLite
+    sqlite_row = (1, None, str(ClaimRule.MATCH), "link", 1)
+    assert guild_settings_from_row(sqlite_row).threads is True  # SQLite's 1 for true
+    assert guild_settings_from_row(sqlite_row).public_leaderboard is True
     assert guild_settings_from_row(None) == GuildSettings()
     user = UserSettings(notify="idle", notify_minutes=5, board_side="left", theme="dark")
     assert user_settings_from_row(user_settings_values(user)) == user

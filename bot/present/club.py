@@ -11,7 +11,7 @@ from collections.abc import Callable
 from bot.fairdice import Verdict, VerifyResult
 from bot.i18n import N_, Text, _, say
 from bot.present.words import minutes_words
-from bot.records import ClaimRule, MatchRow, Status
+from bot.records import ClaimRule, MatchRow, Status, WebLinkRule
 
 
 def waited(seconds: float) -> Text:
@@ -150,10 +150,14 @@ def settings_text(
     language: str = "en",
     *,
     claim: ClaimRule = ClaimRule.MATCH,
+    web: bool = False,
+    web_links: WebLinkRule = WebLinkRule.LINK,
+    public_leaderboard: bool = False,
 ) -> str:
     """A player's own settings and the server's choices, as the settings reply in
     ``language``. ``server_language``: the language moderators chose for the server's games
-    (None: the server's Discord language)."""
+    (None: the server's Discord language); ``web``: the bot has a web board, whose
+    choices are told too."""
     notice = {
         "on": _("pinged when it becomes your turn"),
         "off": _("never pinged for your turn"),
@@ -179,6 +183,20 @@ def settings_text(
         if claim is ClaimRule.MATCH
         else _("A claim for inactivity wins the game in progress."),
     ]
+    if web:
+        lines.append(
+            _(
+                "Web board: a match of a channel every member sees opens from its link; any"
+                " other only for who signs in with Discord and can see its channel."
+            )
+            if web_links is WebLinkRule.LINK
+            else _("Web board: every match opens only for who signs in and can see it in Discord.")
+        )
+        lines.append(
+            _("The leaderboard page is public.")
+            if public_leaderboard
+            else _("The leaderboard page is for this server's members.")
+        )
     return "\n".join(say(line, language) for line in lines)
 
 

@@ -39,6 +39,20 @@ def played_in(thread: str | None) -> Text:
     return _("Played in {thread}.", thread=thread)
 
 
+def shared_line(number: int, players: Text | str, url: str) -> Text:
+    return _(
+        "Match #{number}, {players}: anyone with this link can watch its replay: {url}\n"
+        "`/backgammon share stop:on` withdraws it.",
+        number=number,
+        players=players,
+        url=url,
+    )
+
+
+def unshared_line(number: int) -> Text:
+    return _("Match #{number}'s replay link is withdrawn: it opens for nobody now.", number=number)
+
+
 def export_caption(number: int, players: Text | str) -> Text:
     return _(
         "Match #{number}, {players}: open it in GNU Backgammon or eXtreme Gammon.",
@@ -77,6 +91,7 @@ MODERATORS_CANCEL = _("Only members with Manage Messages can cancel a game.")
 MODERATORS_THREADS = _("Only members with Manage Messages can change threads.")
 MODERATORS_LANGUAGE = _("Only members with Manage Messages can change the server's language.")
 MODERATORS_CLAIM = _("Only members with Manage Messages can change what a claim wins.")
+MODERATORS_WEB = _("Only members with Manage Messages can change who sees the web board.")
 LEADERBOARD_TITLE = _("Backgammon leaderboard")
 LEADERBOARD_EMPTY = _("No rated matches have been finished yet.")
 LEADERBOARD_FOOTER = _("FIBS ratings from rated matches · start at 1500")

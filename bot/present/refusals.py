@@ -183,6 +183,12 @@ REFUSALS: dict[Refusal, Text] = {
     Refusal.PICK_THEME: _("Pick a theme: {choices}."),
     Refusal.NO_MATCH_YET: _("No match has been played in this channel yet."),
     Refusal.NO_SUCH_MATCH: _("There is no match #{number} on this server."),
+    Refusal.SHARE_FINISHED_ONLY: _("Only a match that is over can be shared."),
+    Refusal.SHARE_PLAYERS_ONLY: _(
+        "Only the match's players and members with Manage Messages can share its replay."
+    ),
+    Refusal.NOTHING_SHARED: _("Match #{number}'s replay is not shared."),
+    Refusal.NO_WEB_BOARD: _("The web board is not set up on this bot."),
     Refusal.NO_GAME_HERE: _("There is no game in this channel."),
     Refusal.HINTS_FOR_PLAYERS: _("Hints are for the players of this game."),
     Refusal.HINTS_OFF_RATED: _("Hints are off in rated games."),

@@ -53,6 +53,30 @@ WEB_WORDS: dict[str, Text] = {
     "wins": _("Wins"),
     "not_found": _("No such match."),
     "refused": _("Discord did not confirm who you are here."),
+    # Who may see what (issue 41): the pages a visitor gets instead of a match.
+    "sign_in": _("Sign in with Discord"),
+    "sign_out": _("Sign out"),
+    "signed_in_as": _("Signed in as {name}"),
+    "private_title": _("Only for who can see it in Discord"),
+    "private_sign_in": _(
+        "This is from a channel not every member of its server can see. Sign in with Discord:"
+        " if you can see that channel, it opens."
+    ),
+    "private_no_sign_in": _(
+        "This is from a channel not every member of its server can see, and this bot's web"
+        " board has no Discord sign-in set up."
+    ),
+    "forbidden": _(
+        "You cannot see this in Discord, so you cannot see it here either. Signed in as"
+        " the wrong account? Sign out and in again."
+    ),
+    "unavailable": _("Discord did not answer, so nobody can be let in right now. Try again."),
+    "not_found_page": _("Nothing here: the link is wrong, or it was withdrawn."),
+    "leaderboard_private": _(
+        "This server's leaderboard is for its members: sign in with Discord to see it."
+    ),
+    "sign_in_failed": _("Signing in did not work. Try again from the page you were on."),
+    "leaderboard_of": _("Leaderboard of {server}"),
 }
 
 

@@ -106,6 +106,9 @@ class PoolEntry:
     puzzle_id: int
     owner_id: int | None  # who made the mistake (None: the computer)
     rating: float
+    # Where its source match could be seen (bot.visibility.deciding_channel; None: unknown,
+    # so nowhere): a puzzle goes only to who could see that channel.
+    source_channel: int | None = None
 
 
 def next_puzzle(

@@ -39,7 +39,10 @@ TABLES: tuple[tuple[str, str], ...] = (
         "guild_id, user_id, level, games, game_wins, matches, match_wins, points_won, points_lost",
     ),
     ("rating_history", "guild_id, user_id, match_id, rated_at, rating"),
-    ("guild_settings", "guild_id, threads, language, claim"),
+    ("guild_settings", "guild_id, threads, language, claim, web_links, public_leaderboard"),
+    # The web board's addresses (bot/storage/web_keys.py): links already posted keep working.
+    ("web_guild_keys", "guild_id, web_key"),
+    ("replay_shares", "token, match_id, shared_by, shared_at"),
     ("user_settings", "user_id, notify, notify_minutes, board_side, theme"),
     ("pending_reviews", "match_id, game_number, queued_at"),
     # Puzzles (bot/storage/puzzles.py).

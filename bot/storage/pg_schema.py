@@ -309,6 +309,28 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE puzzle_sources ADD COLUMN claimed_by TEXT;
     ALTER TABLE puzzle_sources ADD COLUMN lease_until DOUBLE PRECISION;
     """,
+    # 8: the web board's addresses (bot/storage/web_keys.py): each match's key (two
+    # gen_random_uuid() for older rows: 244 random bits), each server's leaderboard key and
+    # the replays shared on purpose; and the server's web choices (bot.records).
+    """
+    ALTER TABLE matches ADD COLUMN web_key TEXT;
+    UPDATE matches SET web_key = replace(gen_random_uuid()::text || gen_random_uuid()::text,
+        '-', '');
+    CREATE UNIQUE INDEX matches_by_web_key ON matches (web_key);
+    ALTER TABLE guild_settings ADD COLUMN web_links TEXT NOT NULL DEFAULT 'link'
+        CHECK (web_links IN ('link', 'members'));
+    ALTER TABLE guild_settings ADD COLUMN public_leaderboard BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE TABLE web_guild_keys (
+        guild_id BIGINT PRIMARY KEY,
+        web_key  TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE replay_shares (
+        token     TEXT PRIMARY KEY,
+        match_id  BIGINT NOT NULL UNIQUE REFERENCES matches (id) ON DELETE CASCADE,
+        shared_by BIGINT NOT NULL,
+        shared_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
 
 __all__ = ["MIGRATIONS"]

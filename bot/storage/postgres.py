@@ -216,7 +216,7 @@ class PostgresStore(SQLStore):
         async with self._pool.acquire() as conn, conn.transaction():
             for table, columns, rows in tables:
                 names = columns.split(", ")
-                flags = [name in ("rated", "threads") for name in names]
+                flags = [name in ("rated", "threads", "public_leaderboard") for name in names]
                 records = [
                     tuple(
                         bool(value) if flag and value is not None else value

@@ -137,7 +137,9 @@ class PuzzleStorage(Protocol):
 
     async def seen(self, guild_id: int, user_id: int) -> set[int]: ...
 
-    async def fresh(self, guild_id: int, user_id: int) -> tuple[int, list[PoolEntry]]: ...
+    async def fresh(
+        self, guild_id: int, user_id: int
+    ) -> tuple[list[PoolEntry], list[PoolEntry]]: ...
 
     async def give(self, guild_id: int, user_id: int, puzzle_id: int, now: float) -> None: ...
 
@@ -194,6 +196,23 @@ class PuzzleStorage(Protocol):
 
 _POST = "id, guild_id, puzzle_id, channel_id, message_id, posted_at, reveal_at, revealed"
 # A puzzle is in the pool unless a player of its source match keeps their games out.
+# Where each puzzle's source match could be seen (bot.visibility.deciding_channel).
+_SOURCE = "COALESCE(m.home_channel_id, m.channel_id)"
+_SOURCE_JOIN = (
+    "LEFT JOIN (SELECT id, channel_id, home_channel_id FROM matches) m ON m.id = p.match_id"
+)
+
+
+def _entry(row: Sequence[Any]) -> PoolEntry:
+    owner, source = row[1], row[3]
+    return PoolEntry(
+        int(row[0]),
+        None if owner is None else int(owner),
+        float(row[2]),
+        None if source is None else int(source),
+    )
+
+
 _IN_POOL = (
     "NOT EXISTS (SELECT 1 FROM puzzle_optouts o "
     "WHERE o.user_id = p.player0_id OR o.user_id = p.player1_id)"
@@ -294,33 +313,27 @@ class PuzzleStore(PuzzleQueue):
     async def pool(self, guild_id: int) -> list[PoolEntry]:
         """The server's puzzles a solver may be given (no kept-out player's)."""
         rows = await self.sql.fetch(
-            f"SELECT p.id, p.owner_id, p.rating FROM puzzles p WHERE p.guild_id = ? AND {_IN_POOL} "
-            "ORDER BY p.id",
+            f"SELECT p.id, p.owner_id, p.rating, {_SOURCE} FROM puzzles p {_SOURCE_JOIN} "
+            f"WHERE p.guild_id = ? AND {_IN_POOL} ORDER BY p.id",
             guild_id,
         )
-        return [
-            PoolEntry(int(r[0]), None if r[1] is None else int(r[1]), float(r[2])) for r in rows
-        ]
+        return [_entry(r) for r in rows]
 
-    async def fresh(self, guild_id: int, user_id: int) -> tuple[int, list[PoolEntry]]:
-        """How many puzzles the server's pool holds, and those the solver was never given
-        nor answered: one read, for the reply to /puzzle get."""
+    async def fresh(self, guild_id: int, user_id: int) -> tuple[list[PoolEntry], list[PoolEntry]]:
+        """The server's pool, and the puzzles of it the solver was never given nor
+        answered: one read, for the reply to /puzzle get."""
         rows = await self.sql.fetch(
-            "SELECT p.id, p.owner_id, p.rating, EXISTS (SELECT 1 FROM puzzle_given g "
+            f"SELECT p.id, p.owner_id, p.rating, {_SOURCE}, EXISTS (SELECT 1 FROM puzzle_given g "
             "WHERE g.guild_id = p.guild_id AND g.user_id = ? AND g.puzzle_id = p.id) "
             "OR EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id "
-            f"AND a.user_id = ?) FROM puzzles p WHERE p.guild_id = ? AND {_IN_POOL} "
-            "ORDER BY p.id",
+            f"AND a.user_id = ?) FROM puzzles p {_SOURCE_JOIN} WHERE p.guild_id = ? "
+            f"AND {_IN_POOL} ORDER BY p.id",
             user_id,
             user_id,
             guild_id,
         )
-        entries = [
-            PoolEntry(int(r[0]), None if r[1] is None else int(r[1]), float(r[2]))
-            for r in rows
-            if not r[3]
-        ]
-        return len(rows), entries
+        pool = [_entry(r) for r in rows]
+        return pool, [entry for entry, row in zip(pool, rows, strict=True) if not row[4]]
 
     async def seen(self, guild_id: int, user_id: int) -> set[int]:
         rows = await self.sql.fetch(

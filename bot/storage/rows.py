@@ -36,6 +36,7 @@ from bot.records import (
     PlayerStats,
     Status,
     UserSettings,
+    WebLinkRule,
 )
 
 
@@ -51,7 +52,7 @@ MATCH_COLUMNS = (
     "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
     "expires_at, winner, score0, score1, end_reason, dice_secret, dice_commitment, "
     "dice_public, dice_drawn, home_channel_id, board_channel_id, board_message_id, "
-    "notified_version"
+    "notified_version, web_key"
 )
 # The same, for a query that names the matches table ``m`` (and joins another).
 MATCH_COLUMNS_OF_M = ", ".join(f"m.{column}" for column in MATCH_COLUMNS.split(", "))
@@ -66,7 +67,7 @@ EVENT_COLUMNS = (
     "created_at"
 )
 GAME_RESULT_COLUMNS = "game_number, winner, kind, cube, points, reason"
-GUILD_SETTINGS_COLUMNS = "threads, language, claim"
+GUILD_SETTINGS_COLUMNS = "threads, language, claim, web_links, public_leaderboard"
 USER_SETTINGS_COLUMNS = "notify, notify_minutes, board_side, theme"
 
 _PLAYER_FIELDS = tuple(PLAYER_COLUMNS.split(", "))
@@ -117,6 +118,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         board_channel_id,
         board_message_id,
         notified_version,
+        web_key,
     ) = row
     return MatchRow(
         id=id_,
@@ -148,6 +150,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         home_channel_id=home_channel_id,
         board=(board_channel_id, board_message_id) if board_message_id else None,
         notified_version=notified_version,
+        web_key=web_key,
     )
 
 
@@ -273,13 +276,25 @@ def guild_settings_from_row(row: Sequence[Any] | None) -> GuildSettings:
     """A row of ``GUILD_SETTINGS_COLUMNS`` (None: the server never chose anything)."""
     if row is None:
         return GuildSettings()
-    threads, language, claim = row
-    return GuildSettings(threads=bool(threads), language=language, claim=ClaimRule(claim))
+    threads, language, claim, web_links, public_leaderboard = row
+    return GuildSettings(
+        threads=bool(threads),
+        language=language,
+        claim=ClaimRule(claim),
+        web_links=WebLinkRule(web_links),
+        public_leaderboard=bool(public_leaderboard),
+    )
 
 
 def guild_settings_values(settings: GuildSettings) -> tuple[Any, ...]:
     """Settings in ``GUILD_SETTINGS_COLUMNS`` order."""
-    return bool(settings.threads), settings.language, str(settings.claim)
+    return (
+        bool(settings.threads),
+        settings.language,
+        str(settings.claim),
+        str(settings.web_links),
+        bool(settings.public_leaderboard),
+    )
 
 
 def user_settings_from_row(row: Sequence[Any] | None) -> UserSettings:

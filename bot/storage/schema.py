@@ -314,6 +314,28 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE puzzle_sources ADD COLUMN claimed_by TEXT;
     ALTER TABLE puzzle_sources ADD COLUMN lease_until REAL;
     """,
+    # 11: the web board's addresses (bot/storage/web_keys.py): each match's key of 128
+    # random bits (SQLite's randomblob draws from the operating system's randomness), each
+    # server's leaderboard key and the replays shared on purpose; and the server's choices of
+    # who a link opens for and whether its leaderboard page is public (bot.records).
+    """
+    ALTER TABLE matches ADD COLUMN web_key TEXT;
+    UPDATE matches SET web_key = lower(hex(randomblob(16)));
+    CREATE UNIQUE INDEX matches_by_web_key ON matches (web_key);
+    ALTER TABLE guild_settings ADD COLUMN web_links TEXT NOT NULL DEFAULT 'link'
+        CHECK (web_links IN ('link', 'members'));
+    ALTER TABLE guild_settings ADD COLUMN public_leaderboard INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE web_guild_keys (
+        guild_id INTEGER PRIMARY KEY,
+        web_key  TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE replay_shares (
+        token     TEXT PRIMARY KEY,
+        match_id  INTEGER NOT NULL UNIQUE REFERENCES matches (id) ON DELETE CASCADE,
+        shared_by INTEGER NOT NULL,
+        shared_at REAL NOT NULL
+    );
+    """,
 )
 
 

@@ -60,11 +60,12 @@ from bot.storage.rows import (
     user_settings_from_row,
     user_settings_values,
 )
+from bot.storage.web_keys import WebKeys, new_web_key
 
 _LIVE = "status IN ('challenge', 'playing')"
 
 
-class SQLStore(StoreBase):
+class SQLStore(WebKeys, StoreBase):
     """Every query of matches, results, records, settings and reviews, for both backends.
 
     A feature's storage class (over :class:`StoreBase`, like this one) joins the stores by
@@ -163,9 +164,9 @@ class SQLStore(StoreBase):
             row = await self._write_row(
                 "INSERT INTO matches (guild_id, channel_id, status, player0_id, player0_name, "
                 "player1_id, player1_name, options, rated, computer_level, created_at, "
-                "updated_at, last_action_at, expires_at, dice_secret, dice_commitment) "
-                "VALUES ($1, $2, 'challenge', $3, $4, $5, $6, $7, $8, $9, $10, $10, $10, $11, "
-                f"$12, $13) RETURNING {MATCH_COLUMNS}",
+                "updated_at, last_action_at, expires_at, dice_secret, dice_commitment, "
+                "web_key) VALUES ($1, $2, 'challenge', $3, $4, $5, $6, $7, $8, $9, $10, $10, "
+                f"$10, $11, $12, $13, $14) RETURNING {MATCH_COLUMNS}",
                 guild_id,
                 channel_id,
                 p0,
@@ -179,6 +180,7 @@ class SQLStore(StoreBase):
                 expires_at,
                 dice.secret if dice else None,
                 dice.commitment if dice else None,
+                new_web_key(),
             )
         except self._unique_violation as exc:
             raise ChannelBusyError() from exc
@@ -380,8 +382,9 @@ class SQLStore(StoreBase):
     async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         await self._write(
             f"INSERT INTO guild_settings (guild_id, {GUILD_SETTINGS_COLUMNS}) "
-            "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET "
-            "threads = excluded.threads, language = excluded.language, claim = excluded.claim",
+            "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (guild_id) DO UPDATE SET "
+            "threads = excluded.threads, language = excluded.language, claim = excluded.claim, "
+            "web_links = excluded.web_links, public_leaderboard = excluded.public_leaderboard",
             guild_id,
             *guild_settings_values(settings),
         )

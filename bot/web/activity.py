@@ -142,18 +142,19 @@ async def act(
     seat: Seat,
     verb: Verb,
     *,
-    match_id: int,
+    match_key: str,
     version: int,
     steps: str = "",
 ) -> Report:
-    """Run one action for a seated player through the session, as its slash command would."""
+    """Run one action for a seated player through the session, as its slash command would
+    (``match_key``: the web key of the match the page showed)."""
     placed = await game_for(session, seat)
     row = placed.row
-    if row is None or row.id != match_id:
+    if row is None or row.web_key != match_key:
         raise StaleButtonError(placed.why or Refusal.NO_GAME)
     if row.version != version:
         raise StaleButtonError(Refusal.BOARD_CHANGED)
-    ctx = ActionContext(match_id=match_id, version=version)
+    ctx = ActionContext(match_id=row.id, version=version)
     channel, user = placed.channel_id, seat.user
     match verb:
         case Verb.MOVE:

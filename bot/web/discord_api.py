@@ -65,6 +65,11 @@ class DiscordOAuth:
         self.api = (api_base or DISCORD_API).rstrip("/")
         self._http: aiohttp.ClientSession | None = None
 
+    @property
+    def client_secret(self) -> str:
+        """The app's secret (it also keys the web sign-in's cookies: bot.web.signin)."""
+        return self._secret
+
     def _session(self) -> aiohttp.ClientSession:
         if self._http is None or self._http.closed:
             self._http = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10))
@@ -79,14 +84,18 @@ class DiscordOAuth:
             raise DiscordRefused(response.status, what)
         return await response.json()
 
-    async def exchange(self, code: str) -> str:
-        """The access token for a one-time authorization code."""
+    async def exchange(self, code: str, redirect_uri: str | None = None) -> str:
+        """The access token for a one-time authorization code (``redirect_uri``: the one the
+        web sign-in sent to Discord's consent page, which Discord checks; the Activity's SDK
+        code has none)."""
         form = {
             "client_id": str(self.client_id),
             "client_secret": self._secret,
             "grant_type": "authorization_code",
             "code": code,
         }
+        if redirect_uri is not None:
+            form["redirect_uri"] = redirect_uri
         async with self._session().post(f"{self.api}/oauth2/token", data=form) as response:
             body = await self._json(response, "oauth2/token")
         token = body.get("access_token") if isinstance(body, dict) else None

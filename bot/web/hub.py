@@ -5,7 +5,9 @@ change is stored the session publishes an :class:`~bot.facts.ActionTaken` carryi
 stored (a change made in another process on the same PostgreSQL arrives through
 :mod:`bot.relay`, and the web server re-reads its row only if someone here watches it), and the
 hub turns it into the board's JSON once and hands the same text to every watcher of that match
-and of that channel (an Activity watches its channel, whatever match is played there). A
+and of that channel (an Activity watches its channel, whatever match is played there; its
+text alone carries the players' Discord ids, which its page tells them apart by). Who may
+watch is decided before a watcher is made (:mod:`bot.web.access`). A
 watcher keeps only the newest state: a slow browser skips states rather than holding the others
 up or growing a queue without end.
 
@@ -110,10 +112,16 @@ class LiveHub:
             channels = {*channels, *self._channels.get(row.home_channel_id, ())}
         if not matches and not channels:
             return
-        text = json.dumps({"type": "state", "state": match_json(row)})
-        for watcher in (*matches, *channels):
-            watcher.put(text)
-            self.published += 1
+        if matches:  # spectators: no one's Discord id
+            text = json.dumps({"type": "state", "state": match_json(row)})
+            for watcher in matches:
+                watcher.put(text)
+                self.published += 1
+        if channels:  # an Activity in the channel tells its players apart by their ids
+            text = json.dumps({"type": "state", "state": match_json(row, with_ids=True)})
+            for watcher in channels:
+                watcher.put(text)
+                self.published += 1
 
 
 __all__ = ["LiveHub", "Watcher"]

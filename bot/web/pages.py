@@ -94,6 +94,37 @@ def shell(
     )
 
 
+def notice_page(
+    *,
+    title: str,
+    message: str,
+    language: str,
+    reason: str,
+    base: str = "/",
+    sign_in: tuple[str, str] | None = None,
+    sign_out: str | None = None,
+) -> str:
+    """A page saying why nothing is shown: ``sign_in`` (the link's words, the login URL)
+    offers to sign in with Discord; ``sign_out`` (its words) a button that signs out."""
+    action = ""
+    if sign_in is not None:
+        words, href = sign_in
+        action = _template("sign_in.html").substitute(
+            href=html.escape(href), words=html.escape(words)
+        )
+    if sign_out is not None:
+        action += _template("sign_out.html").substitute(words=html.escape(sign_out))
+    return _template("notice.html").substitute(
+        language=html.escape(language),
+        base=html.escape(base),
+        title=html.escape(title),
+        message=html.escape(message),
+        reason=html.escape(reason),
+        action=action,
+        version=asset_version(),
+    )
+
+
 def leaderboard_page(
     *,
     title: str,
@@ -121,4 +152,4 @@ def leaderboard_page(
     )
 
 
-__all__ = ["leaderboard_page", "shell", "theme_json"]
+__all__ = ["leaderboard_page", "notice_page", "shell", "theme_json"]

@@ -11,13 +11,14 @@ Pure of Discord and of aiohttp.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from bot.engine import Game
 from bot.luck import MatchLuck
 from bot.records import Action, EventRecord, MatchRow
 from bot.replay import replay_event
-from bot.web.state import Json, game_json
+from bot.web.state import Json, game_json, match_json
 
 PLAYS = frozenset({Action.MOVE, Action.PASS})
 
@@ -50,6 +51,14 @@ def frames(row: MatchRow, events: Sequence[EventRecord]) -> list[Json]:
     return out
 
 
+def frames_body(row: MatchRow, events: Sequence[EventRecord]) -> bytes:
+    """The replay API's answer, encoded: the match and every frame. Run in the analysis lane
+    (a long match is thousands of replayed events) and kept per match version by the web
+    server, so no visitor makes the bot's own process replay a match, let alone again."""
+    body = {"state": match_json(row), "frames": frames(row, events)}
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
 def analysis_json(luck: MatchLuck) -> Json:
     """Per game, each play's win chance (player 0's) and equity lost, keyed by play index."""
     games: dict[str, Json] = {}
@@ -69,4 +78,4 @@ def analysis_json(luck: MatchLuck) -> Json:
     return {"games": games}
 
 
-__all__ = ["analysis_json", "frames"]
+__all__ = ["analysis_json", "frames", "frames_body"]

@@ -87,21 +87,26 @@ def game_json(game: Game) -> Json:
     }
 
 
-def match_json(row: MatchRow) -> Json:
-    """The match and its current game (None before it started)."""
-    return {
-        "match": row.id,
+def match_json(row: MatchRow, *, with_ids: bool = False) -> Json:
+    """The match and its current game (None before it started). ``match`` is its web key,
+    never the row id (which a loop could count); the players' Discord ids only
+    ``with_ids``, for the Activity, whose players are told apart by them (a spectator's page
+    needs no one's id)."""
+    out: Json = {
+        "match": row.web_key or "",
         "version": row.version,
         "status": row.status.value,
         "live": row.live,
         "names": list(row.player_names),
-        # Snowflakes as text: a JavaScript number cannot hold them exactly.
-        "player_ids": [str(user) for user in row.player_ids],
         "computer": row.computer_level is not None,
         "winner": row.winner,
         "final_score": list(row.final_score) if row.final_score else None,
         "game": None if row.game is None else game_json(row.game),
     }
+    if with_ids:
+        # Snowflakes as text: a JavaScript number cannot hold them exactly.
+        out["player_ids"] = [str(user) for user in row.player_ids]
+    return out
 
 
 __all__ = ["Json", "absolute", "board_json", "game_json", "match_json", "to_absolute"]

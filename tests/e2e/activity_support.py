@@ -8,6 +8,7 @@ live pages needs. ``login`` runs the documented login over HTTP as the SDK's pag
 from __future__ import annotations
 
 import contextlib
+import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.web import WebConfig, WebServer
+from bot.web.directory import DiscordDirectory, WebReaders
 from bot.web.discord_api import DiscordOAuth, LoginGate
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeMember
@@ -52,6 +54,12 @@ class Activity:
         return dict(seat)
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 @contextlib.asynccontextmanager
 async def activity(
     h: Harness, *, gate: LoginGate | None = None, routes: list[web.RouteDef] | None = None
@@ -64,8 +72,14 @@ async def activity(
         bot_token=h.fake.token,
         api_base=oauth.http_base,
     )
+    readers = WebReaders(DiscordDirectory(bot_token=h.fake.token, api_base=h.fake.http_base))
+    port = free_port()  # WEB_URL names the port: sockets open only from its pages
     server = WebServer(
-        h.services, WebConfig(url="http://127.0.0.1/", port=0), oauth=client, gate=gate
+        h.services,
+        WebConfig(url=f"http://127.0.0.1:{port}/", port=port),
+        oauth=client,
+        readers=readers,
+        gate=gate,
     )
     if routes:
         server.app.add_routes(routes)

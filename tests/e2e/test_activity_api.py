@@ -49,7 +49,7 @@ async def move_by_taps(
     assert row is not None
     status, answer = await a.post(
         "api/activity/act",
-        {"verb": "move", "match": row.id, "version": row.version, "steps": steps},
+        {"verb": "move", "match": row.web_key, "version": row.version, "steps": steps},
         seat,
     )
     assert status == 200, answer
@@ -92,7 +92,7 @@ async def test_a_whole_game_played_in_the_activity(harness: Harness) -> None:
                 assert row is not None
                 status, answer = await a.post(
                     "api/activity/act",
-                    {"verb": "roll", "match": row.id, "version": row.version},
+                    {"verb": "roll", "match": row.web_key, "version": row.version},
                     seat,
                 )
                 assert status == 200, answer
@@ -128,7 +128,7 @@ async def test_forgeries_are_refused_and_change_nothing(harness: Harness) -> Non
         # No session, a forged session: nothing moves.
         row = await h.live()
         assert row is not None
-        move = {"verb": "move", "match": row.id, "version": row.version, "steps": "i3g1"}
+        move = {"verb": "move", "match": row.web_key, "version": row.version, "steps": "i3g1"}
         assert (await a.post("api/activity/act", move))[0] == 401
         assert (await a.post("api/activity/act", move, "forged"))[0] == 401
         # Carol watches the game's channel: she may look, never act.
@@ -172,7 +172,7 @@ async def test_a_resignation_offered_in_the_chat_is_answered_in_the_activity(
         assert offer is not None
         row = await h.live()
         assert row is not None and row.game is not None and row.game.resignation is not None
-        answer = {"verb": "accept", "match": row.id, "version": row.version}
+        answer = {"verb": "accept", "match": row.web_key, "version": row.version}
         status, body = await a.post("api/activity/act", answer, alice["session"])
         assert status == 200, body
         assert body["state"]["live"] is False and body["state"]["winner"] == 0
@@ -195,7 +195,7 @@ async def test_an_activity_in_the_channel_finds_the_game_moved_to_a_thread(
         seat = await a.login(h.alice, instance)
         row = await h.live(thread.id)
         assert row is not None and row.home_channel_id == h.fake.channel_id("games")
-        assert seat["state"]["match"] == row.id and seat["channel"] == str(thread.id)
+        assert seat["state"]["match"] == row.web_key and seat["channel"] == str(thread.id)
         assert seat["notice"] is None
         game = await state_of(a, thread.id)
         assert game.dice is not None
@@ -213,9 +213,9 @@ async def test_an_activity_in_the_channel_finds_the_game_moved_to_a_thread(
         await (await h.press(h.mod, challenge, "accept")).answer()
         carol = await a.login(h.carol, instance)
         theirs = await h.service.store.latest_match(int(carol["channel"]))
-        assert theirs is not None and carol["state"]["match"] == theirs.id != row.id
+        assert theirs is not None and carol["state"]["match"] == theirs.web_key != row.web_key
         alice = await a.login(h.alice, instance)
-        assert alice["state"]["match"] == row.id
+        assert alice["state"]["match"] == row.web_key
         dave = h.fake.create_member("dave")
         watching = await a.login(dave, a.oauth.launch("games", dave))
         assert watching["state"] is None and "moved to threads" in watching["notice"]

@@ -48,7 +48,7 @@ async def test_spectator_page_and_replay(harness: Harness) -> None:
     async with activity(h) as a:
         live = await h.live()
         assert live is not None
-        match = live.id
+        match = live.web_key
         with browser() as driver:
             await asyncio.to_thread(driver.get, f"{a.base}m/{match}")
             seen = str(await version(h))
@@ -86,7 +86,9 @@ async def test_spectator_page_and_replay(harness: Harness) -> None:
                     assert note.get_attribute("data-lost") == "0", note.text
                     assert "Équité perdue" in note.text
                     chart = driver.find_element("id", "chart")
-                    assert chart.is_displayed() and "/chart/1.png" in chart.get_attribute("src")
+                    assert "/chart/1.png" in chart.get_attribute("src")
+                    # Shown once the picture arrives (worked out in the analysis lane).
+                    await asyncio.to_thread(wait_until, chart.is_displayed, 10, "the chart")
             assert driver.find_element("id", "back").text == "Retour"
             assert last >= 3
     h.fake.assert_clean()
@@ -108,7 +110,7 @@ async def test_activity_played_by_taps_with_a_watcher(harness: Harness) -> None:
     async with activity(h, routes=[parent_route()]) as a:
         live = await h.live()
         assert live is not None
-        match = live.id
+        match = live.web_key
         instance = a.oauth.launch("games", h.alice, h.bob)
         with browser() as player, browser() as watcher:
             await asyncio.to_thread(watcher.get, f"{a.base}m/{match}")

@@ -171,7 +171,7 @@ async def test_a_whole_game_played_by_taps_in_the_activity(harness: Harness) -> 
         instance = a.oauth.launch("games", h.alice, h.bob)
         with browser(800) as one, browser(800) as two, browser() as watcher:
             players = {0: one, 1: two}
-            await asyncio.to_thread(watcher.get, f"{a.base}m/{first.id}")
+            await asyncio.to_thread(watcher.get, f"{a.base}m/{first.web_key}")
             await open_activity(a, one, h.alice, instance)
             await open_activity(a, two, h.bob, instance)
             for index, driver in players.items():

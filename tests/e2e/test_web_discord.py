@@ -71,7 +71,9 @@ async def test_boards_link_to_the_page_and_launch_the_activity(
         match = await h.live()
         assert match is not None
         links = [b for b in board.buttons if b.url]
-        assert [b.url for b in links] == [f"{WEB}/m/{match.id}"]
+        # The page by the match's key, never its number (issue 41).
+        assert match.web_key and len(match.web_key) >= 22
+        assert [b.url for b in links] == [f"{WEB}/m/{match.web_key}"]
         result = await fake.click(h.carol, board, "bgweb:launch")
         callback = await result.response()
         assert callback.type == 12
@@ -95,7 +97,8 @@ async def test_without_the_activity_there_is_no_play_here_and_no_launch(
         assert "bgweb:launch" not in board.custom_ids  # a link, but no Launch
         assert any(b.url for b in board.buttons)
         leaderboard = await (await h.slash(h.alice, "leaderboard")).answer()
-        assert leaderboard.embeds[0]["url"] == f"{WEB}/g/{fake.guild.id}"
+        key = await h.service.store.guild_web_key(fake.guild.id)
+        assert leaderboard.embeds[0]["url"] == f"{WEB}/g/{key}" and str(fake.guild.id) not in key
     fake.assert_clean()
 
 
@@ -166,10 +169,12 @@ async def test_python_m_bot_serves_the_web_board_when_web_url_is_set(
     try:
         await fake.wait_for_commands(fake.guild.id, names=["backgammon"], timeout=30)
         async with aiohttp.ClientSession() as http:
-            async with http.get(f"http://127.0.0.1:{port}/g/{fake.guild.id}") as response:
-                assert response.status == 200 and "leaderboard" in await response.text()
-            async with http.get(f"http://127.0.0.1:{port}/m/1") as response:
-                assert response.status == 404
+            async with http.get(f"http://127.0.0.1:{port}/") as response:
+                assert response.status == 200
+            # Nothing is reachable by a bare id (issue 41).
+            for path in (f"g/{fake.guild.id}", "m/1", "r/1", "api/m/1"):
+                async with http.get(f"http://127.0.0.1:{port}/{path}") as response:
+                    assert response.status == 404, path
         assert await bot.terminate() == 0
         with pytest.raises(OSError):
             socket.create_connection(("127.0.0.1", port), timeout=1).close()

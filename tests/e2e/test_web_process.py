@@ -75,7 +75,7 @@ async def test_a_move_in_the_bot_process_reaches_a_watcher_of_the_web_process(
     base = f"http://127.0.0.1:{port}/"
     web_env = bot_env(
         tmp_path / "unused.db",
-        None,
+        fake,  # the bot token: who may see a match is asked of Discord
         log_level="INFO",
         DATABASE_URL=pg_url,
         WORKERS="0",
@@ -108,9 +108,10 @@ async def test_a_move_in_the_bot_process_reaches_a_watcher_of_the_web_process(
         await accepted.wait_for(answered, 15, "the accept")
         snap = await latest(connection, channel_id)
         assert snap.status == "playing" and snap.game is not None and snap.game.dice is not None
+        key = await connection.fetchval("SELECT web_key FROM matches WHERE id = $1", snap.id)
         async with (
             aiohttp.ClientSession() as http,
-            http.ws_connect(f"{base}m/{snap.id}/ws") as ws,
+            http.ws_connect(f"{base}m/{key}/ws") as ws,
         ):
             first = await next_state(ws)
             assert first["version"] == snap.version and first["game"]["phase"] == "move"

@@ -16,6 +16,7 @@ from bot.puzzles import Grade, PuzzleKind, TournamentStage
 from bot.records import MatchRow
 from bot.services import Services
 from bot.session import Player
+from tests.channel_readers import EVERYONE, Readers
 from tests.telling import refuses
 
 pytestmark = pytest.mark.skipif(not computer_available(), reason="needs bgsage")
@@ -56,7 +57,7 @@ async def test_a_finished_match_gives_confirmed_puzzles_owned_by_who_erred(
     assert opening.owner_id == ALICE.id and opening.situation.dice == (3, 1)
     assert await services.puzzles.puzzles.sources() == []
     # Alice's own mistakes come first for her.
-    given = await services.puzzles.next_for(GUILD, ALICE.id)
+    given = await services.puzzles.next_for(GUILD, ALICE.id, EVERYONE)
     assert given.own and given.puzzle.owner_id == ALICE.id
 
 
@@ -64,9 +65,9 @@ async def test_answers_are_graded_and_the_first_one_rated(services: Services, ro
     await blunder_and_drop(services, roller)
     await services.puzzles.idle()
     puzzles = services.puzzles
-    given = await puzzles.next_for(GUILD, CAROL.id)
+    given = await puzzles.next_for(GUILD, CAROL.id, EVERYONE)
     while given.puzzle.kind is not PuzzleKind.CHECKER_PLAY:
-        given = await puzzles.next_for(GUILD, CAROL.id)
+        given = await puzzles.next_for(GUILD, CAROL.id, EVERYONE)
     assert not given.own
     texts = await puzzles.play_texts(GUILD, CAROL.id)
     assert "8/5 6/5" in texts and BAD_OPENING in texts
@@ -133,12 +134,12 @@ async def test_another_servers_puzzle_and_a_revealed_daily_post_are_refused(
         await puzzles.answer(GUILD + 1, CAROL.id, first.puzzle_id, "8/5 6/5")
     await puzzles.set_daily(GUILD, channel_id=77, minute=0)
     clock.advance(DAY)
-    ((post, given),) = await puzzles.due_posts()
+    ((post, given),) = await puzzles.due_posts(EVERYONE)
     assert given.puzzle_id == first.puzzle_id
     await puzzles.post_sent(post.id, 1234)
     assert (await puzzles.daily_post(GUILD, post.id)).id == post.id
     clock.advance(DAY)
-    (reveal,) = await puzzles.due_reveals()
+    (reveal,) = await puzzles.due_reveals(EVERYONE)
     await puzzles.revealed(reveal.post.id)
     with refuses(UserError, "^This daily puzzle is over"):
         await puzzles.daily_post(GUILD, post.id)
@@ -161,3 +162,41 @@ async def test_offline_play_queues_its_matches_for_the_bot(services: Services, r
     await services.puzzles.idle()
     assert await services.puzzles.puzzles.sources() == []
     assert await services.puzzles.puzzles.pool(GUILD)
+
+
+async def test_a_hidden_channels_puzzle_reaches_only_who_can_see_that_channel(
+    services: Services, roller, clock
+) -> None:
+    """Issue 41: the position is the private part, not only the names. A puzzle from a
+    channel hidden from carol is never given to her (as if there were none), nor posted
+    in a daily channel others read; in the hidden channel itself it may be."""
+    staff = 9
+    await blunder_and_drop(services, roller, channel=staff)
+    await services.puzzles.idle()
+    puzzles = services.puzzles
+    hidden = Readers(hidden={staff}, allowed={staff: {ALICE.id}})
+    with refuses(UserError, "^This server has no puzzles yet"):
+        await puzzles.next_for(GUILD, CAROL.id, hidden)
+    assert (await puzzles.next_for(GUILD, ALICE.id, hidden)).puzzle is not None
+    await puzzles.set_daily(GUILD, channel_id=77, minute=0)
+    clock.advance(DAY)
+    assert await puzzles.due_posts(hidden) == []
+    await puzzles.set_daily(GUILD, channel_id=staff, minute=0)
+    clock.advance(DAY)
+    ((post, _given),) = await puzzles.due_posts(hidden)
+    assert post.channel_id == staff
+
+
+async def test_a_daily_puzzle_whose_channel_was_hidden_since_is_not_revealed(
+    services: Services, roller, clock
+) -> None:
+    await blunder_and_drop(services, roller, channel=1)
+    await services.puzzles.idle()
+    puzzles = services.puzzles
+    await puzzles.set_daily(GUILD, channel_id=77, minute=0)
+    clock.advance(DAY)
+    ((post, _given),) = await puzzles.due_posts(EVERYONE)
+    await puzzles.post_sent(post.id, 1234)
+    clock.advance(DAY)
+    (reveal,) = await puzzles.due_reveals(Readers(hidden={1}))
+    assert reveal.puzzle is None and reveal.source is None  # the Answer button only leaves

@@ -25,10 +25,13 @@ async def store(database: Path | str):
     await opened.close()
 
 
+SOURCE_CHANNEL = 5  # where the puzzles' match was played: the pool says so (issue 41)
+
+
 async def a_match(store: Storage) -> int:
     row = await store.create_challenge(
         guild_id=GUILD,
-        channel_id=5,
+        channel_id=SOURCE_CHANNEL,
         players=((ALICE, "alice"), (BOB, "bob")),
         options=MatchOptions(length=3),
         rated=False,
@@ -56,8 +59,8 @@ async def test_puzzles_are_unique_per_server_and_leave_the_pool_with_an_opt_out(
     stored = await puzzles.puzzle(other)
     assert stored is not None and stored.data == '{"x":1}' and stored.players == (BOB, None)
     assert await puzzles.pool(GUILD) == [
-        PoolEntry(first, ALICE, 1500.0),
-        PoolEntry(other, None, 1500.0),
+        PoolEntry(first, ALICE, 1500.0, SOURCE_CHANNEL),
+        PoolEntry(other, None, 1500.0, SOURCE_CHANNEL),
     ]
     await puzzles.set_kept_out(ALICE, True, 5.0)
     assert await puzzles.kept_out([ALICE, BOB]) == {ALICE}
@@ -81,10 +84,11 @@ async def test_only_the_first_attempt_is_kept_and_rated(store) -> None:
         GUILD, "k", "{}", match_id=match, owner_id=BOB, players=(ALICE, BOB), now=2.0
     )
     assert pid is not None
-    assert await puzzles.fresh(GUILD, CAROL) == (1, [PoolEntry(pid, BOB, 1500.0)])
+    entry = PoolEntry(pid, BOB, 1500.0, SOURCE_CHANNEL)
+    assert await puzzles.fresh(GUILD, CAROL) == ([entry], [entry])
     await puzzles.give(GUILD, CAROL, pid, 3.0)
-    assert await puzzles.fresh(GUILD, CAROL) == (1, [])
-    assert await puzzles.fresh(GUILD, ALICE) == (1, [PoolEntry(pid, BOB, 1500.0)])
+    assert await puzzles.fresh(GUILD, CAROL) == ([entry], [])
+    assert await puzzles.fresh(GUILD, ALICE) == ([entry], [entry])
     assert await puzzles.current(GUILD, CAROL) == pid
     assert await puzzles.seen(GUILD, CAROL) == {pid}
     attempt = Attempt(pid, GUILD, CAROL, "a", Grade.RIGHT, 0.0, 4.0)

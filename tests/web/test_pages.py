@@ -11,6 +11,7 @@ import aiohttp
 
 from bot.dice import ScriptedRoller
 from bot.engine import MatchOptions, ResultKind
+from bot.records import GuildSettings
 from tests.web.support import ALICE, BOB, CHANNEL, GUILD, serving, start_match
 
 
@@ -23,12 +24,13 @@ async def fetch(url: str, headers: dict[str, str] | None = None) -> str:
 async def test_live_socket_sends_the_state_then_every_stored_action(tmp_path: Path) -> None:
     roller = ScriptedRoller()
     async with serving(tmp_path, roller=roller) as (server, services, base):
-        match = await start_match(services, roller, (3, 1))
+        row = await start_match(services, roller, (3, 1))
+        match = row.id
         async with aiohttp.ClientSession() as http:
-            async with http.get(f"{base}m/{match}") as page:
+            async with http.get(f"{base}m/{row.web_key}") as page:
                 text = await page.text()
                 assert page.status == 200 and 'data-page="live"' in text
-            async with http.ws_connect(f"{base}m/{match}/ws") as socket:
+            async with http.ws_connect(f"{base}m/{row.web_key}/ws") as socket:
                 first = json.loads((await socket.receive()).data)
                 assert first["state"]["game"]["dice"] == [3, 1]
                 version = first["state"]["version"]
@@ -44,7 +46,8 @@ async def test_live_socket_sends_the_state_then_every_stored_action(tmp_path: Pa
 
 async def test_a_match_that_does_not_exist_is_404(tmp_path: Path) -> None:
     async with serving(tmp_path) as (_server, _services, base), aiohttp.ClientSession() as http:
-        for path in ("m/999", "r/999", "api/r/999", "api/m/999"):
+        unknown = "A" * 22
+        for path in ("m/999", "r/999", "api/r/999", "api/m/999", f"m/{unknown}", f"r/{unknown}"):
             async with http.get(base + path) as response:
                 assert response.status == 404, path
 
@@ -56,7 +59,7 @@ async def test_replay_frames_step_through_the_whole_match(tmp_path: Path) -> Non
         await session.challenge(GUILD, CHANNEL, ALICE, BOB, MatchOptions(length=1))
         roller.extend((3, 1))
         report = await session.accept(CHANNEL, BOB)
-        match = report.match.id
+        match = report.match.web_key
         await session.move(CHANNEL, ALICE, "8/5 6/5")
         await session.resign(CHANNEL, BOB, ResultKind.SINGLE)
         await session.answer_resignation(CHANNEL, ALICE, True)
@@ -73,8 +76,8 @@ async def test_replay_frames_step_through_the_whole_match(tmp_path: Path) -> Non
 async def test_pages_speak_french_when_asked(tmp_path: Path) -> None:
     roller = ScriptedRoller()
     async with serving(tmp_path, roller=roller) as (_server, services, base):
-        match = await start_match(services, roller, (3, 1))
-        text = await fetch(f"{base}r/{match}", {"Accept-Language": "fr-FR"})
+        row = await start_match(services, roller, (3, 1))
+        text = await fetch(f"{base}r/{row.web_key}", {"Accept-Language": "fr-FR"})
         assert '<html lang="fr">' in text and "Relecture" in text
 
 
@@ -88,6 +91,8 @@ async def test_leaderboard_lists_the_server_s_players_escaped(tmp_path: Path) ->
         await session.accept(CHANNEL, BOB)
         await session.resign(CHANNEL, hostile, ResultKind.SINGLE)
         await session.answer_resignation(CHANNEL, BOB, True)
-        text = await fetch(f"{base}g/{GUILD}")
+        store = services.session.store
+        await store.save_guild_settings(GUILD, GuildSettings(public_leaderboard=True))
+        text = await fetch(f"{base}g/{await store.guild_web_key(GUILD)}")
         assert "bob" in text
         assert "<script>x" not in text and "&lt;script&gt;x" in text

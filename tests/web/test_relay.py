@@ -22,6 +22,7 @@ from bot.relay import CHANNEL, Changed, FactNotifier
 from bot.services import build_services
 from bot.storage import open_store
 from bot.web import WebConfig, WebServer, web_server
+from tests.channel_readers import Readers
 from tests.web.support import ALICE, BOB, start_match
 from tests.web.support import CHANNEL as GAMES
 
@@ -90,13 +91,17 @@ async def test_a_change_in_one_process_reaches_the_others_live_board(pg_url: str
     await notifier_a.start(here.facts)
     await notifier_b.start(there.facts)
     server = WebServer(
-        there, WebConfig(url="http://127.0.0.1/", port=0), listen_url=pg_url, origin="b"
+        there,
+        WebConfig(url="http://127.0.0.1/", port=0),
+        listen_url=pg_url,
+        origin="b",
+        readers=Readers(),  # type: ignore[arg-type]
     )
     await server.start()
     listener = server.listener
     assert listener is not None and listener.listening.is_set()
     try:
-        match = await start_match(here, roller, (3, 1))
+        match = (await start_match(here, roller, (3, 1))).web_key
         base = f"http://127.0.0.1:{server.port}/"
         async with aiohttp.ClientSession() as http, http.ws_connect(f"{base}m/{match}/ws") as ws:
             first = await state(ws)

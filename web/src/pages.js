@@ -33,7 +33,7 @@ function live() {
   show();
   let delay = 500;
   function connect() {
-    const socket = new WebSocket(socketUrl(`m/${state.match}/ws`));
+    const socket = new WebSocket(socketUrl(data.paths.socket));
     socket.onopen = () => { delay = 500; document.body.dataset.connected = "1"; };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
@@ -63,8 +63,8 @@ async function replay() {
   chart.alt = words.win_chance;
   chart.hidden = true;
   app.appendChild(chart);
-  const match = data.state.match;
-  const body = await (await fetch(`api/r/${match}`)).json();
+  const paths = data.paths;
+  const body = await (await fetch(paths.frames)).json();
   const frames = body.frames;
   let analysis = null;
   let index = frames.length ? frames.length - 1 : 0;
@@ -83,7 +83,7 @@ async function replay() {
     note.textContent = play ? `${fmt(words, "error_lost", { value: play.lost.toFixed(3) })} · ${words.win_chance}: ${Math.round(play.win * 100)}%` : "";
     note.dataset.lost = play ? String(play.lost) : "";
     if (game) {
-      const src = `r/${match}/chart/${f.game_number}.png?lang=${data.lang}`;
+      const src = `${paths.chart}${f.game_number}.png?lang=${data.lang}`;
       if (chart.getAttribute("src") !== src) chart.setAttribute("src", src);
       chart.hidden = false;
     } else chart.hidden = true;
@@ -109,7 +109,7 @@ async function replay() {
   if (!body.state.live) {
     note.textContent = words.analysing;
     try {
-      analysis = await (await fetch(`api/r/${match}/analysis`)).json();
+      analysis = await (await fetch(paths.analysis)).json();
       if (analysis.error) note.textContent = words.no_analysis;
     } catch (e) {
       note.textContent = words.no_analysis;
