@@ -114,14 +114,7 @@ class ActivityRoutes:
         if user.id not in instance.users:
             raise web.HTTPForbidden(text="the user is not in this activity instance")
         seat = Seat(Player(user.id, user.name), instance.guild_id, instance.channel_id)
-        key = secrets.token_urlsafe(32)
-        now = self.server.clock()
-        if len(self._seats) >= SEATS_KEPT:
-            for old in [k for k, (_s, until) in self._seats.items() if until < now]:
-                del self._seats[old]
-            if len(self._seats) >= SEATS_KEPT:
-                self._seats.pop(next(iter(self._seats)))
-        self._seats[key] = (seat, now + SEAT_LIFETIME)
+        key = self.open_seat(seat)
         placed = await game_for(self.server.services.session, seat)
         row = placed.row
         return web.json_response(
@@ -135,6 +128,18 @@ class ActivityRoutes:
                 else say(present.refusal(UserError(placed.why)), self.server.language(request)),
             }
         )
+
+    def open_seat(self, seat: Seat) -> str:
+        """A session key for a player Discord proved (the oldest go past SEATS_KEPT)."""
+        key = secrets.token_urlsafe(32)
+        now = self.server.clock()
+        if len(self._seats) >= SEATS_KEPT:
+            for old in [k for k, (_s, until) in self._seats.items() if until < now]:
+                del self._seats[old]
+            if len(self._seats) >= SEATS_KEPT:
+                self._seats.pop(next(iter(self._seats)))
+        self._seats[key] = (seat, now + SEAT_LIFETIME)
+        return key
 
     def _seat(self, key: object) -> Seat:
         found = self._seats.get(key) if isinstance(key, str) else None

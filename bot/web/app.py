@@ -69,6 +69,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 RECHECK = 60.0  # a socket's visitor is asked about again this often
+MAX_PATH = 300  # longer than any address of ours
 Check = Callable[[], Awaitable[Verdict]]
 
 
@@ -170,10 +171,11 @@ class WebServer:
         from bot.web.spectate import Spectate
 
         app = web.Application(client_max_size=64 * 1024, middlewares=[self._guard])
+        self.activity_routes = ActivityRoutes(self)
         routes: list[web.AbstractRouteDef] = [
             *Spectate(self).routes(),
             *SignInRoutes(self).routes(),
-            *ActivityRoutes(self).routes(),
+            *self.activity_routes.routes(),
             web.static("/static", STATIC),
         ]
         app.add_routes(routes)
@@ -242,17 +244,21 @@ class WebServer:
         for an Activity's play, limited per player: :mod:`bot.web.activity_routes`), and
         headers that keep addresses and private pages out of other hands."""
         base = self.config.base
-        limited = not request.path.startswith((f"{base}static/", f"{base}api/activity/"))
+        static = request.path.startswith(f"{base}static/")
+        if len(request.path) > MAX_PATH or (static and len(request.path) > len(base) + 80):
+            # No address of ours is this long (the static handler would try to open it).
+            raise web.HTTPNotFound(text="no such page")
+        limited = not static and not request.path.startswith(f"{base}api/activity/")
         if limited and not self.limiter.admit(self.client(request)):
             retry = str(self.limiter.retry_after(self.client(request)))
             raise web.HTTPTooManyRequests(text="too many requests", headers={"Retry-After": retry})
-        response = await handler(request)
-        # A page's address is its key: never sent on to another site, never kept by a cache
-        # shared between visitors.
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        if not request.path.startswith(f"{self.config.base}static/"):
-            response.headers.setdefault("Cache-Control", "no-store")
+        try:
+            response = await handler(request)
+        except web.HTTPException as refused:
+            response = refused
+            _private(response, request.path.startswith(f"{base}static/"))
+            raise
+        _private(response, request.path.startswith(f"{base}static/"))
         return response
 
     def language(self, request: web.Request) -> str:
@@ -382,6 +388,16 @@ class WebServer:
                     return
                 checked = self.clock()
             await socket.send_str(text)
+
+
+def _private(response: web.StreamResponse, static: bool) -> None:
+    """Headers that keep addresses and private pages out of other hands: a page's address
+    is its key, so it is never sent on to another site (``Referrer-Policy``) nor kept by a
+    cache shared between visitors."""
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if not static:
+        response.headers.setdefault("Cache-Control", "no-store")
 
 
 __all__ = ["STATUS", "WebConfig", "WebServer"]

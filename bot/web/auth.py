@@ -69,12 +69,13 @@ class SignInRoutes:
         base = self.server.config.base
         next_path = safe_next(request.query.get("next"), base)
         state, cookie = signer.login_state(next_path)
-        response = web.HTTPFound(
+        response = _redirect(
+            302,
             authorize_url(
                 client_id=oauth.client_id,
                 redirect_uri=self.server.config.redirect_uri,
                 state=state,
-            )
+            ),
         )
         self._cookie(response, STATE_COOKIE, cookie, STATE_LIFETIME)
         return response
@@ -99,7 +100,7 @@ class SignInRoutes:
         except (aiohttp.ClientError, TimeoutError):
             log.warning("Discord did not answer a sign-in")
             return self._failed(request, 502)
-        response = web.HTTPFound(safe_next(next_path, server.config.base))
+        response = _redirect(302, safe_next(next_path, server.config.base))
         self._cookie(response, SESSION_COOKIE, signer.session(user.id, user.name), SESSION_LIFETIME)
         response.del_cookie(STATE_COOKIE, path=server.config.base)
         return response
@@ -109,9 +110,13 @@ class SignInRoutes:
         return self.server.notice(request, None, message=words["sign_in_failed"], status=status)
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
-        response = web.HTTPSeeOther(self.server.config.base)
+        response = _redirect(303, self.server.config.base)
         response.del_cookie(SESSION_COOKIE, path=self.server.config.base)
         return response
+
+
+def _redirect(status: int, location: str) -> web.Response:
+    return web.Response(status=status, headers={"Location": location})
 
 
 __all__ = ["SignInRoutes"]

@@ -19,6 +19,7 @@ from aiohttp import web
 from bot.web import WebConfig, WebServer
 from bot.web.directory import DiscordDirectory, WebReaders
 from bot.web.discord_api import DiscordOAuth, LoginGate
+from bot.web.guard import RateLimiter
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeMember
 from tests.e2e.fake_oauth import FakeOAuth
@@ -62,9 +63,16 @@ def free_port() -> int:
 
 @contextlib.asynccontextmanager
 async def activity(
-    h: Harness, *, gate: LoginGate | None = None, routes: list[web.RouteDef] | None = None
+    h: Harness,
+    *,
+    gate: LoginGate | None = None,
+    routes: list[web.RouteDef] | None = None,
+    limiter: RateLimiter | None = None,
 ) -> AsyncIterator[Activity]:
-    """The web server of ``h``'s bot, with the Activity's login against a fake OAuth2."""
+    """The web server of ``h``'s bot, with the Activity's login against a fake OAuth2.
+
+    Every visitor of a test comes from 127.0.0.1, so the per-client rate limit is wide
+    unless ``limiter`` says otherwise (tests/web/test_guard.py tests the limit itself)."""
     oauth = await FakeOAuth(h.fake).start()
     client = DiscordOAuth(
         client_id=oauth.client_id,
@@ -80,6 +88,7 @@ async def activity(
         oauth=client,
         readers=readers,
         gate=gate,
+        limiter=limiter or RateLimiter(rate=1000.0, burst=1000.0),
     )
     if routes:
         server.app.add_routes(routes)

@@ -16,7 +16,9 @@ What Discord enforces and so does this fake:
 - the token endpoint takes only ``application/x-www-form-urlencoded`` bodies, with
   ``grant_type=authorization_code``, the client id and secret in the body or HTTP Basic
   auth; a wrong client is ``401 {"error": "invalid_client"}``; a code that is unknown, used
-  before, expired (10 minutes) or another app's is ``400 {"error": "invalid_grant"}``;
+  before, expired (10 minutes) or another app's is ``400 {"error": "invalid_grant"}``, and
+  so is a code of the web consent page (``topics/oauth2``, authorization code grant)
+  exchanged without the ``redirect_uri`` it was given to;
 - the answer is ``{"access_token", "token_type": "Bearer", "expires_in", "refresh_token",
   "scope"}``; ``/users/@me`` needs a live Bearer token with the ``identify`` scope, else
   ``401 {"message": "401: Unauthorized", "code": 0}``;
@@ -57,6 +59,7 @@ class _Code:
     client_id: int
     scopes: tuple[str, ...]
     expires: float
+    redirect_uri: str | None = None
     used: bool = False
 
 
@@ -114,10 +117,19 @@ class FakeOAuth:
 
     # --- the Discord client's side ------------------------------------------------------
 
-    def code_for(self, user: FakeUser | FakeMember, scopes: tuple[str, ...] = ("identify",)) -> str:
-        """The code the SDK's ``authorize`` would hand the Activity after ``user`` agreed."""
+    def code_for(
+        self,
+        user: FakeUser | FakeMember,
+        scopes: tuple[str, ...] = ("identify",),
+        *,
+        redirect_uri: str | None = None,
+    ) -> str:
+        """The code the SDK's ``authorize`` would hand the Activity after ``user`` agreed, or
+        (``redirect_uri``) the one Discord's consent page sends to a web sign-in's callback."""
         code = secrets.token_urlsafe(20)
-        self._codes[code] = _Code(user.id, self.client_id, scopes, self.clock() + CODE_LIFETIME)
+        self._codes[code] = _Code(
+            user.id, self.client_id, scopes, self.clock() + CODE_LIFETIME, redirect_uri
+        )
         return code
 
     def launch(self, channel: FakeChannel | str, *users: FakeUser | FakeMember) -> str:
@@ -217,6 +229,10 @@ class FakeOAuth:
             )
         if code.client_id != self.client_id:
             return _error(400, {"error": "invalid_grant"})
+        if code.redirect_uri is not None and form.get("redirect_uri") != code.redirect_uri:
+            # RFC 6749 4.1.3, as Discord applies it: a code given to a redirect URI is
+            # exchanged only with that same URI.
+            return _error(400, {"error": "invalid_grant", "error_description": "redirect_uri"})
         code.used = True
         token = secrets.token_urlsafe(24)
         self._tokens[token] = _Token(code.user_id, code.scopes, self.clock() + TOKEN_LIFETIME)
