@@ -2,9 +2,10 @@
 
 Two people share one keyboard, or one person plays the computer (``--computer``). Commands
 come from standard input, one a line, so a game can be scripted; after every action the
-board is printed as text and written as a PNG to the output folder. A game left unfinished
-is saved and resumed on the next run. ``--lang fr`` speaks French throughout (the commands
-typed stay the English words).
+board is printed as text and written as a PNG to a folder of its match in the output folder
+(``out/match-12/``), numbered on from the pictures already there, so nothing is written
+over. A game left unfinished is saved and resumed on the next run. ``--lang fr`` speaks
+French throughout (the commands typed stay the English words).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ class Terminal:
         self.out = out
         self.stdout = stdout
         self.language = language_of(language)
-        self.images = 0
+        self.images: dict[int, int] = {}  # match id -> the number of its latest picture
 
     def say(self, text: Text | str) -> None:
         print(say(text, self.language), file=self.stdout, flush=True)
@@ -94,9 +95,17 @@ class Terminal:
             self.say(step)
 
     def write_png(self, row: MatchRow, game: Game) -> None:
-        self.images += 1
-        self.out.mkdir(parents=True, exist_ok=True)
-        path = self.out / f"board-{self.images:04d}.png"
+        """The board as a picture in its match's folder, numbered after any already there
+        (a resumed match goes on; a database started afresh reuses ids but never files)."""
+        folder = self.out / f"match-{row.id}"
+        number = self.images.get(row.id)
+        if number is None:
+            folder.mkdir(parents=True, exist_ok=True)
+            taken = (_picture_number(p.name) for p in folder.glob("board-*.png"))
+            number = max((n for n in taken if n is not None), default=0)
+        number += 1
+        self.images[row.id] = number
+        path = folder / f"board-{number:04d}.png"
         png = render_board(
             game,
             perspective=present.perspective(game),
@@ -271,3 +280,9 @@ async def _loop(terminal: Terminal) -> int:
                 return 0
             terminal.say(notices.GAME_OVER)
             return 0
+
+
+def _picture_number(name: str) -> int | None:
+    """The number of a picture named ``board-0007.png``; None for any other name."""
+    digits = name.removeprefix("board-").removesuffix(".png")
+    return int(digits) if digits.isdigit() else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -87,7 +88,7 @@ def test_offline_scripted_game_writes_boards_and_ends(tmp_path: Path) -> None:
     assert "bob takes" in text
     # There is no double pending any more, so a drop is refused and changes nothing.
     assert "There is no double to answer." in text or "no double to drop" in text
-    pngs = sorted(out.glob("*.png"))
+    pngs = sorted(out.rglob("*.png"))
     assert len(pngs) >= 5
     for png in pngs:
         with Image.open(png) as image:
@@ -131,7 +132,7 @@ def test_offline_game_against_the_computer(tmp_path: Path) -> None:
     assert "GammonBot rolls 3-1 and plays 8/5 6/5." in text
     assert "Proper cube action: No double" in text
     assert "GammonBot wins a single game: 1 point (alice resigned)." in text
-    assert len(list((tmp_path / "out").glob("*.png"))) == 4
+    assert len(list((tmp_path / "out").rglob("*.png"))) == 4
 
 
 def test_offline_play_uses_the_bots_postgresql_when_database_url_is_set(
@@ -168,3 +169,36 @@ def test_offline_words_run_their_actions_and_an_unknown_word_changes_nothing(
     assert "bob doubles to 2." in text
     assert "alice drops." in text
     assert "Game over" in text
+
+
+# --- the status line, resuming, and each match's pictures -----------------------------------
+
+
+def board_images(text: str) -> list[Path]:
+    """The pictures a run says it wrote, in order."""
+    return [Path(m) for m in re.findall(r"^\[board image: (.+)\]$", text, flags=re.M)]
+
+
+def test_a_resumed_or_new_match_never_overwrites_earlier_pictures(tmp_path: Path) -> None:
+    out, db = tmp_path / "out", tmp_path / "p.db"
+    files = ["--out", str(out), "--db", str(db)]
+    runs = [
+        (["--dice", "3,1"], "8/5 6/5\n"),  # the first match: two pictures
+        (["--dice", "6,5"], "roll\n"),  # resumed: its board, then the roll
+        (["--new", "--dice", "4,2"], "8/4 6/4\n"),  # a second match
+    ]
+    kept: dict[Path, bytes] = {}
+    folders = []
+    for extra, stdin in runs:
+        result = run_bot(["play", "--names", "alice,bob", *extra, *files], tmp_path, stdin=stdin)
+        assert result.returncode == 0, result.stderr
+        written = [tmp_path / p if not p.is_absolute() else p for p in board_images(result.stdout)]
+        assert len(written) == 2, result.stdout
+        assert not set(written) & set(kept), "a picture was written over"
+        for path, png in kept.items():
+            assert path.read_bytes() == png, f"{path} changed"
+        kept.update({path: path.read_bytes() for path in written})
+        folders.append({path.parent for path in written})
+    assert folders[0] == folders[1]  # one match, one folder
+    assert not folders[2] & folders[0]  # the second match's pictures apart
+    assert all(path.is_relative_to(out) for path in kept)
