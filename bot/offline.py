@@ -2,10 +2,11 @@
 
 Two people share one keyboard, or one person plays the computer (``--computer``). Commands
 come from standard input, one a line, so a game can be scripted; after every action the
-board is printed as text and written as a PNG to a folder of its match in the output folder
-(``out/match-12/``), numbered on from the pictures already there, so nothing is written
-over. A game left unfinished is saved and resumed on the next run. ``--lang fr`` speaks
-French throughout (the commands typed stay the English words).
+board is printed as text with a status line under it (pips, cube, score, dice) and written
+as a PNG to a folder of its match in the output folder (``out/match-12/``), numbered on from
+the pictures already there, so nothing is written over. A game left unfinished is saved and
+resumed on the next run. ``--lang fr`` speaks French throughout (the commands typed stay the
+English words).
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ class Terminal:
             viewer = present.perspective(game)
             self.say(game.position_for(viewer).ascii())
             self.say(notices.sides_line(row.player_names[viewer], row.player_names[1 - viewer]))
+            self.say(notices.status_line(game, row.player_names))
         step = present.next_step(row, commands=False, language=self.language)
         if step:
             self.say(step)

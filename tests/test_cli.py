@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import subprocess
@@ -174,9 +175,71 @@ def test_offline_words_run_their_actions_and_an_unknown_word_changes_nothing(
 # --- the status line, resuming, and each match's pictures -----------------------------------
 
 
+def status_lines(text: str) -> list[str]:
+    """The status lines, each as printed under a board (the line after "(X = ..., O = ...)")."""
+    lines = text.splitlines()
+    return [after for before, after in itertools.pairwise(lines) if before.startswith("(X = ")]
+
+
 def board_images(text: str) -> list[Path]:
     """The pictures a run says it wrote, in order."""
     return [Path(m) for m in re.findall(r"^\[board image: (.+)\]$", text, flags=re.M)]
+
+
+def test_offline_status_line_under_every_board_shows_pips_cube_score_and_dice(
+    tmp_path: Path,
+) -> None:
+    """A user reads, under each board: both pip counts, the cube and who owns it, the score
+    and match length, and the dice once rolled."""
+    files = ["--out", str(tmp_path / "out"), "--db", str(tmp_path / "s.db")]
+    result = run_bot(
+        ["play", "--names", "alice,bob", "--length", "5", "--dice", "3,1,6,5", *files],
+        tmp_path,
+        stdin="8/5 6/5\ndouble\ntake\nroll\n24/13\nboard\n",
+    )
+    assert result.returncode == 0, result.stderr
+    score = "Score: alice 0, bob 0, match to 5"
+    middle = f"Pips: alice 163, bob 167 · Cube: 1, in the middle · {score}"
+    taken = f"Pips: alice 163, bob 167 · Cube: 2, owned by alice · {score}"
+    moved = f"Pips: alice 163, bob 156 · Cube: 2, owned by alice · {score}"
+    assert status_lines(result.stdout) == [
+        f"Pips: alice 167, bob 167 · Cube: 1, in the middle · {score} · Dice: 3-1",
+        middle,  # alice played: bob to roll, no dice out
+        middle,  # bob doubles: the cube is still 1 until alice answers
+        taken,
+        f"{taken} · Dice: 6-5",
+        moved,
+        moved,  # "board" shows it again
+    ]
+
+
+def test_offline_status_line_of_a_money_game_without_the_cube(tmp_path: Path) -> None:
+    files = ["--out", str(tmp_path / "out"), "--db", str(tmp_path / "m.db")]
+    result = run_bot(
+        ["play", "--names", "alice,bob", "--no-cube", "--dice", "6,1", *files],
+        tmp_path,
+        stdin="13/7 8/7\n",
+    )
+    assert result.returncode == 0, result.stderr
+    assert status_lines(result.stdout) == [
+        "Pips: alice 167, bob 167 · No cube · Money game · Dice: 6-1",
+        "Pips: alice 160, bob 167 · No cube · Money game",
+    ]
+
+
+def test_the_status_line_says_the_crawford_game() -> None:
+    from bot.engine import Game, MatchOptions, Phase
+    from bot.i18n import say
+    from bot.present import notices
+
+    game = Game(options=MatchOptions(length=5), score=(4, 2), crawford=True, phase=Phase.ROLL)
+    line = say(notices.status_line(game, ("alice", "bob")), "en")
+    assert line == (
+        "Pips: alice 167, bob 167 · Cube: 1, in the middle · "
+        "Score: alice 4, bob 2, match to 5, Crawford game"
+    )
+    french = say(notices.status_line(game, ("alice", "bob")), "fr")
+    assert french.startswith("Points : alice 167, bob 167 · Videau : 1, au centre")
 
 
 def test_a_resumed_or_new_match_never_overwrites_earlier_pictures(tmp_path: Path) -> None:
