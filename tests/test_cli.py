@@ -242,6 +242,60 @@ def test_the_status_line_says_the_crawford_game() -> None:
     assert french.startswith("Points : alice 167, bob 167 · Videau : 1, au centre")
 
 
+def test_resuming_a_saved_game_with_other_players_asks_first(tmp_path: Path) -> None:
+    """A command for other players (or other options) says what the saved game is and asks;
+    "n" abandons it (no result) and starts the game asked for, "y" resumes the saved one,
+    and the command of the saved game itself resumes it without a question."""
+    files = ["--out", str(tmp_path / "out"), "--db", str(tmp_path / "r.db")]
+    first = run_bot(
+        ["play", "--names", "alice,bob", "--length", "5", "--dice", "3,1", *files],
+        tmp_path,
+        stdin="8/5 6/5\n",
+    )
+    assert first.returncode == 0, first.stderr
+    assert "(y/n)" not in first.stdout  # nothing saved yet: nothing to ask
+
+    other = run_bot(
+        ["play", "--names", "carol,dave", "--dice", "4,2", *files],
+        tmp_path,
+        stdin="maybe\nn\n8/4 6/4\n",
+    )
+    assert other.returncode == 0, other.stderr
+    text = other.stdout
+    question = text.index("Your saved game is alice vs bob, a 5-point match")
+    assert "(y/n)" in text[question:]
+    assert "Resuming" not in text
+    assert text.index("Answer y or n.") > question
+    abandoned = text.index("The saved game is abandoned, with no result.")
+    assert text.index("carol rolls 4, dave rolls 2") > abandoned
+    assert "carol rolls 4-2 and plays 8/4 6/4." in text
+
+    back = run_bot(["play", "--names", "alice,bob", "--length", "5", *files], tmp_path, stdin="y\n")
+    assert back.returncode == 0, back.stderr
+    assert "Your saved game is carol vs dave, a money game" in back.stdout
+    assert "Resuming your saved game" in back.stdout
+    assert status_lines(back.stdout) == [
+        "Pips: carol 161, dave 167 · Cube: 1, in the middle · Money game"
+    ]
+
+    same = run_bot(["play", "--names", "carol,dave", *files], tmp_path, stdin="")
+    assert same.returncode == 0, same.stderr
+    assert "(y/n)" not in same.stdout and "Resuming your saved game" in same.stdout
+
+
+def test_other_options_ask_too_and_no_answer_keeps_the_saved_game(tmp_path: Path) -> None:
+    files = ["--out", str(tmp_path / "out"), "--db", str(tmp_path / "o.db")]
+    first = run_bot(["play", "--names", "alice,bob", "--dice", "3,1", *files], tmp_path)
+    assert first.returncode == 0, first.stderr
+    asked = run_bot(["play", "--names", "alice,bob", "--length", "3", *files], tmp_path, stdin="")
+    assert asked.returncode == 0, asked.stderr
+    assert "Your saved game is alice vs bob, a money game" in asked.stdout
+    assert "Game saved" in asked.stdout
+    kept = run_bot(["play", "--names", "alice,bob", *files], tmp_path, stdin="8/5 6/5\n")
+    assert "(y/n)" not in kept.stdout and "Resuming your saved game" in kept.stdout
+    assert "alice rolls 3-1 and plays 8/5 6/5." in kept.stdout
+
+
 def test_a_resumed_or_new_match_never_overwrites_earlier_pictures(tmp_path: Path) -> None:
     out, db = tmp_path / "out", tmp_path / "p.db"
     files = ["--out", str(out), "--db", str(db)]

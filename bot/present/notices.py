@@ -3,12 +3,12 @@ the terminal says around a game. Words only; the front end decides when to say t
 
 from __future__ import annotations
 
-from bot.engine import EngineErrorCode, Game, Phase
+from bot.engine import EngineErrorCode, Game, MatchOptions, Phase
 from bot.i18n import Text, _, join
 from bot.present.club import versus_names
 from bot.present.refusals import ENGINE_SENTENCES
 from bot.present.web import WEB_WORDS
-from bot.present.words import dice_words
+from bot.present.words import dice_words, level_words, match_words
 from bot.records import Action
 
 # --- the Discord publisher ------------------------------------------------------------------
@@ -190,3 +190,24 @@ def status_line(game: Game, names: tuple[str, str]) -> Text:
     if game.phase is Phase.MOVE and game.dice is not None:
         parts.append(_("Dice: {dice}", dice=dice_words(game.dice)))
     return join(parts, " · ")
+
+
+def saved_game_question(names: tuple[str, str], options: MatchOptions, level: str | None) -> Text:
+    """Before resuming a saved game other than the one the command asks for: what it is, and
+    what each answer does."""
+    players = versus_names(*names)
+    if level is not None:
+        players = _("{players} ({level})", players=players, level=level_words(level))
+    what = match_words(options.length)
+    if not options.cube:
+        what = _("{what} without the cube", what=what)
+    return _(
+        "Your saved game is {players}, {what}, not the game this command asks for.\n"
+        "y: resume the saved game; n: abandon it (no result) and start the new one. (y/n)",
+        players=players,
+        what=what,
+    )
+
+
+ANSWER_YES_OR_NO = _("Answer y or n.")
+SAVED_GAME_ABANDONED = _("The saved game is abandoned, with no result.")
