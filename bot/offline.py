@@ -2,9 +2,12 @@
 
 Two people share one keyboard, or one person plays the computer (``--computer``). Commands
 come from standard input, one a line, so a game can be scripted; after every action the
-board is printed as text and written as a PNG to the output folder. A game left unfinished
-is saved and resumed on the next run. ``--lang fr`` speaks French throughout (the commands
-typed stay the English words).
+board is printed as text with a status line under it (pips, cube, score, dice) and written
+as a PNG to a folder of its match in the output folder (``out/match-12/``), numbered on from
+the pictures already there, so nothing is written over. A game left unfinished is saved and
+resumed on the next run; a run for other players or options asks first (``y`` resumes the
+saved game, ``n`` cancels it with no result and starts the one asked for). ``--lang fr``
+speaks French throughout (the commands typed stay the English words).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from renderers.panels import ENGLISH
 OFFLINE_GUILD = 0
 OFFLINE_CHANNEL = 0
 COMPUTER_ID = 3
+COMPUTER_NAME = "GammonBot"
 
 
 # The words typed, as the game actions they run (a play may also be typed on its own).
@@ -50,6 +54,9 @@ COMMAND_ACTIONS = {
     "accept": Action.RESIGN_ACCEPT,
     "reject": Action.RESIGN_REJECT,
 }
+# The answers to a yes-or-no question (French readers may answer o/oui).
+YES = {"y", "yes", "o", "oui"}
+NO = {"n", "no", "non"}
 
 
 def _board_words(language: str) -> BoardWords:
@@ -74,7 +81,7 @@ class Terminal:
         self.out = out
         self.stdout = stdout
         self.language = language_of(language)
-        self.images = 0
+        self.images: dict[int, int] = {}  # match id -> the number of its latest picture
 
     def say(self, text: Text | str) -> None:
         print(say(text, self.language), file=self.stdout, flush=True)
@@ -89,14 +96,23 @@ class Terminal:
             viewer = present.perspective(game)
             self.say(game.position_for(viewer).ascii())
             self.say(notices.sides_line(row.player_names[viewer], row.player_names[1 - viewer]))
+            self.say(notices.status_line(game, row.player_names))
         step = present.next_step(row, commands=False, language=self.language)
         if step:
             self.say(step)
 
     def write_png(self, row: MatchRow, game: Game) -> None:
-        self.images += 1
-        self.out.mkdir(parents=True, exist_ok=True)
-        path = self.out / f"board-{self.images:04d}.png"
+        """The board as a picture in its match's folder, numbered after any already there
+        (a resumed match goes on; a database started afresh reuses ids but never files)."""
+        folder = self.out / f"match-{row.id}"
+        number = self.images.get(row.id)
+        if number is None:
+            folder.mkdir(parents=True, exist_ok=True)
+            taken = (_picture_number(p.name) for p in folder.glob("board-*.png"))
+            number = max((n for n in taken if n is not None), default=0)
+        number += 1
+        self.images[row.id] = number
+        path = folder / f"board-{number:04d}.png"
         png = render_board(
             game,
             perspective=present.perspective(game),
@@ -105,6 +121,28 @@ class Terminal:
         )
         path.write_bytes(png)
         self.say(notices.board_image_line(path))
+
+    async def read_line(self, prompt: str = "") -> str | None:
+        """One line typed (echoed when it comes from a pipe), or None at the end of input."""
+        print(prompt, end="", file=self.stdout, flush=True)
+        line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        if not line:
+            return None
+        if not sys.stdin.isatty():
+            self.say(line.rstrip())
+        return line
+
+    async def ask(self, question: Text) -> bool | None:
+        """A yes-or-no question, asked again until answered; None at the end of input."""
+        self.say(question)
+        while True:
+            line = await self.read_line("> ")
+            if line is None:
+                return None
+            answer = line.strip().lower()
+            if answer in YES or answer in NO:
+                return answer in YES
+            self.say(notices.ANSWER_YES_OR_NO)
 
     def actor(self, row: MatchRow) -> Player:
         """Who types next: the player the game is waiting for."""
@@ -168,7 +206,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
     language = getattr(args, "lang", None) or "en"
     names = [n.strip() for n in str(args.names).split(",")]
     if args.computer and len(names) == 1:
-        names.append("GammonBot")
+        names.append(COMPUTER_NAME)
     if len(names) != 2 or not all(names) or names[0] == names[1]:
         print("gammon-bot: --names takes two different names, like alice,bob", file=sys.stderr)
         return 2
@@ -198,6 +236,24 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         if row is not None and args.new:
             await service.act(OFFLINE_CHANNEL, Player(0, "you"), Action.CANCEL)
             row = None
+        wanted = (players[0].name, COMPUTER_NAME if args.computer else players[1].name)
+        if (
+            row is not None
+            and row.status == Status.PLAYING
+            and (row.player_names, row.computer_level, row.options)
+            != (wanted, args.computer, options)
+        ):
+            question = notices.saved_game_question(
+                row.player_names, row.options, row.computer_level
+            )
+            resume = await terminal.ask(question)
+            if resume is None:
+                terminal.say("\n" + say(GAME_SAVED, terminal.language))
+                return 0
+            if not resume:
+                await service.act(OFFLINE_CHANNEL, Player(0, "you"), Action.CANCEL)
+                terminal.say(notices.SAVED_GAME_ABANDONED)
+                row = None
         if row is not None and row.status == Status.PLAYING:
             terminal.players = (
                 Player(row.player_ids[0], row.player_names[0]),
@@ -210,7 +266,7 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
             if row is not None:
                 await service.act(OFFLINE_CHANNEL, Player(0, "you"), Action.CANCEL)
             if args.computer:
-                computer = Player(COMPUTER_ID, "GammonBot", is_bot=True)
+                computer = Player(COMPUTER_ID, COMPUTER_NAME, is_bot=True)
                 terminal.players = (players[0], computer)
                 terminal.show(
                     await service.play_computer(
@@ -239,20 +295,15 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _loop(terminal: Terminal) -> int:
-    loop = asyncio.get_running_loop()
     while True:
         row = await terminal.service.current(OFFLINE_CHANNEL)
         if row is None or row.status != Status.PLAYING:
             terminal.say(notices.GAME_OVER)
             return 0
-        prompt = f"{terminal.actor(row).name}> "
-        print(prompt, end="", file=terminal.stdout, flush=True)
-        line = await loop.run_in_executor(None, sys.stdin.readline)
-        if not line:
+        line = await terminal.read_line(f"{terminal.actor(row).name}> ")
+        if line is None:
             terminal.say("\n" + say(GAME_SAVED, terminal.language))
             return 0
-        if not sys.stdin.isatty():
-            terminal.say(line.rstrip())
         try:
             keep_going = await terminal.handle(line)
         except UserError as exc:
@@ -271,3 +322,9 @@ async def _loop(terminal: Terminal) -> int:
                 return 0
             terminal.say(notices.GAME_OVER)
             return 0
+
+
+def _picture_number(name: str) -> int | None:
+    """The number of a picture named ``board-0007.png``; None for any other name."""
+    digits = name.removeprefix("board-").removesuffix(".png")
+    return int(digits) if digits.isdigit() else None

@@ -3,10 +3,11 @@
 The public board of a player who must move carries a **Play** button. Pressing it opens a
 picker only that player sees (an ephemeral message): their board with the play so far
 drawn, a menu of the checkers that can move, a menu of where the chosen one can go (with
-the dice each uses), every whole play when there are at most 25, and Undo, Reset, Confirm
-and Resign. Each tap answers by replacing the picker (interaction response type 7,
-picture included); Confirm sends the play through the same session action as
-``/backgammon move`` (the session's one entry, :meth:`~bot.session.SessionService.act`).
+the dice each uses) or, before any checker is chosen, every whole play when there are at
+most 25, and Undo, Reset, Confirm and Resign. Each tap answers by replacing the picker
+(interaction response type 7, picture included); Confirm sends the play through the same
+session action as ``/backgammon move`` (the session's one entry,
+:meth:`~bot.session.SessionService.act`).
 
 Restart-proof and multi-process safe: every component's ``custom_id`` carries the match,
 the match's stored version (the turn it was built for) and the groups taken so far
@@ -302,7 +303,7 @@ async def _tap(
     """Every tap that acts on nothing: open, choose, undo, reset, resign menu, back."""
     tap = reply.tap
     row, game = await _turn(cog, interaction, tap)
-    partial, source = advance(_partial(game, tap.steps), tap.verb, values)
+    partial, source = advance(_partial(game, tap.steps), tap, values)
     resigning = tap.verb == "g"
     language = language_of(interaction.locale)
     state = Tap("", row.id, row.version, encode_steps(partial.groups))
@@ -320,12 +321,15 @@ async def _tap(
         await reply.show(new=False, attachments=[picture], **kwargs)
 
 
-def advance(partial: PartialPlay, verb: str, values: list[str]) -> tuple[PartialPlay, int | None]:
+def advance(partial: PartialPlay, tap: Tap, values: list[str]) -> tuple[PartialPlay, int | None]:
     """What one tap does to the play being built: the new partial play, and the checker
-    chosen (the ``s`` menu) whose destinations to offer next. Verbs that change nothing
-    here (open, resign, back) leave it as it is. A choice no longer possible (a forged or
-    stale id) is :class:`~bot.errors.StaleButtonError`. Shared with the puzzles' picker."""
+    chosen (the ``s`` menu) whose destinations to offer next. Undo takes back the last
+    choice: the checker chosen, when the tap carries one, else the last group (a whole play
+    is one group). Verbs that change nothing here (open, resign, back) leave it as it is. A
+    choice no longer possible (a forged or stale id) is :class:`~bot.errors.StaleButtonError`.
+    Shared with the puzzles' picker."""
     source: int | None = None
+    verb = tap.verb
     try:
         if verb == "s":
             source = int(values[0])
@@ -335,14 +339,16 @@ def advance(partial: PartialPlay, verb: str, values: list[str]) -> tuple[Partial
             (group,) = decode_steps(values[0])
             partial = partial.then(group)
         elif verb == "a":
-            partial = partial.reset()
-            groups = decode_steps(values[0])
-            for group in groups:
-                partial = partial.then(group)
+            # Offered only before anything is built: never a swap of the moves made.
+            if partial.groups:
+                raise StepError("a whole play over moves already built")
+            (group,) = decode_steps(values[0])
+            partial = partial.then(group)
             if not partial.complete:
                 raise StepError("a whole play that is not whole")
         elif verb == "u":
-            partial = partial.undo()
+            if tap.source is None:
+                partial = partial.undo()
         elif verb == "r":
             partial = partial.reset()
     except (StepError, ValueError, IndexError) as exc:
@@ -400,17 +406,23 @@ def _picker_view(
     select: type[PickerSelect] | None = None,
     resign: bool = True,
 ) -> discord.ui.View:
-    """At most 4 rows: the checker menu, its destinations, every whole play (when 25 or
-    fewer), and the buttons. ``button`` and ``select``: another picker's components (a
-    puzzle's, whose ids carry the puzzle), built from the same choices; ``resign``: offer
-    Resign (a puzzle has none)."""
+    """At most 4 rows: the checker menu, then either the chosen checker's destinations or,
+    before any checker is chosen or moved, every whole play (when 25 or fewer), and the
+    buttons. One way to build at a time, so the whole plays never contradict moves built nor
+    repeat a destination's label. ``source``: the checker the player chose (the only one
+    that can move is chosen for them, unless the whole plays are listed). ``button`` and
+    ``select``: another picker's components (a puzzle's, whose ids carry the puzzle), built
+    from the same choices; ``resign``: offer Resign (a puzzle has none)."""
     PickerSelect_ = select or PickerSelect
     PickerButton_ = button or PickerButton
     view = discord.ui.View(timeout=None)
     row = 0
+    chosen = source
+    listed = source is None and not partial.groups and not partial.complete
+    listed = listed and len(partial.plays) <= PLAYS_LISTED
     sources = partial.sources()
     if sources:
-        if source is None and len(sources) == 1:
+        if source is None and len(sources) == 1 and not listed:
             source = sources[0].point
         options = [
             discord.SelectOption(
@@ -443,12 +455,11 @@ def _picker_view(
             PickerSelect_(tap, options, _cut(say(words.where_to(source), language)), row=row)
         )
         row += 1
-    plays = partial.plays
-    if not partial.complete and len(plays) <= PLAYS_LISTED:
-        whole = sorted(((str(p), partial.with_play(p)) for p in plays), key=lambda pair: pair[0])
+    elif listed:
+        whole = sorted((str(p), partial.whole(p)) for p in partial.plays)
         options = [
-            discord.SelectOption(label=_cut(text), value=encode_steps(built.groups))
-            for text, built in whole
+            discord.SelectOption(label=_cut(text), value=encode_steps((group,)))
+            for text, group in whole
         ]
         view.add_item(
             PickerSelect_(
@@ -459,7 +470,8 @@ def _picker_view(
             )
         )
         row += 1
-    taken = bool(partial.groups)
+    # Undo and Reset take back a checker chosen, too: the whole plays come back with them.
+    taken = bool(partial.groups) or chosen is not None
     buttons = [
         ("u", words.UNDO, discord.ButtonStyle.secondary, not taken),
         ("r", words.RESET, discord.ButtonStyle.secondary, not taken),
@@ -468,7 +480,7 @@ def _picker_view(
     if resign:
         buttons.append(("g", words.RESIGN, discord.ButtonStyle.danger, False))
     for verb, label, style, disabled in buttons:
-        tap = dataclasses.replace(state, verb=verb)
+        tap = dataclasses.replace(state, verb=verb, source=chosen if verb == "u" else None)
         view.add_item(PickerButton_(tap, say(label, language), style, disabled=disabled, row=row))
     return view
 

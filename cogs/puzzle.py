@@ -443,7 +443,7 @@ class Puzzles(
             )
             await reply.show(new=False, content=self._outcome(answered, interaction), view=None)
             return
-        partial, source = advance(partial, tap.verb, values)
+        partial, source = advance(partial, tap, values)
         state = Tap("", tap.match_id, 0, encode_steps(partial.groups), prefix=PREFIX)
         view = picker_view(
             state, partial, source, language, button=PuzzleButton, select=PuzzleSelect, resign=False

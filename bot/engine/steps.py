@@ -10,9 +10,10 @@ die when only one can be played, as much of a double as possible) hold at every 
 every legal play can be built (its own moves are such a sequence).
 
 The unit a player taps is a *group*: one checker moved by one die, or by several in a row
-(``24/13`` with 6-5, ``8/4`` with four 1s). Undo takes back the last group. Groups travel
-between taps as a short text (:func:`encode_steps`), so the partial play can live in a
-button's id and nowhere else.
+(``24/13`` with 6-5, ``8/4`` with four 1s), or a whole play picked from a list at once
+(:meth:`PartialPlay.whole`). Undo takes back the last group, so a choice is always taken
+back whole. Groups travel between taps as a short text (:func:`encode_steps`), so the
+partial play can live in a button's id and nowhere else.
 
 Pure and stdlib only: may import the rest of :mod:`bot.engine`.
 """
@@ -34,7 +35,7 @@ class Step:
     die: int
 
 
-Group = tuple[Step, ...]  # one tap: a checker moved by one die or several in a row
+Group = tuple[Step, ...]  # one tap: a checker moved by one or more dice, or a whole play
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,15 +152,20 @@ class PartialPlay:
     def reset(self) -> PartialPlay:
         return PartialPlay(self.position, self.dice, oracle=self._oracle)
 
+    def whole(self, play: Play) -> Group:
+        """A legal ``play`` as one group from the start of the turn: every move of it in one
+        tap, so one Undo takes the whole play back (a group may move several checkers)."""
+        steps = _dice_for(list(self.position.board), list(play.moves), list(self.all_dice))
+        if steps is None or not steps:
+            raise StepError(f"{play} is not a play of {self.dice[0]}-{self.dice[1]}")
+        return tuple(steps)
+
     def with_play(self, play: Play) -> PartialPlay:
         """The whole of a legal ``play`` taken at once, one group a move."""
-        board = list(self.position.board)
-        groups = _dice_for(board, list(play.moves), list(self.all_dice))
-        if groups is None:
-            raise StepError(f"{play} is not a play of {self.dice[0]}-{self.dice[1]}")
-        return PartialPlay(
-            self.position, self.dice, tuple((s,) for s in groups), oracle=self._oracle
-        )
+        if not play.moves:
+            return self.reset()
+        groups = tuple((s,) for s in self.whole(play))
+        return PartialPlay(self.position, self.dice, groups, oracle=self._oracle)
 
     # --- the choices ---------------------------------------------------------------------
 

@@ -3,11 +3,12 @@ the terminal says around a game. Words only; the front end decides when to say t
 
 from __future__ import annotations
 
-from bot.engine import EngineErrorCode
-from bot.i18n import Text, _
+from bot.engine import EngineErrorCode, Game, MatchOptions, Phase
+from bot.i18n import Text, _, join
 from bot.present.club import versus_names
 from bot.present.refusals import ENGINE_SENTENCES
 from bot.present.web import WEB_WORDS
+from bot.present.words import dice_words, level_words, match_words
 from bot.records import Action
 
 # --- the Discord publisher ------------------------------------------------------------------
@@ -159,3 +160,69 @@ def board_image_line(path: object) -> Text:
 
 def unknown_command(command: str) -> Text:
     return _("Unknown command '{command}'. {commands}", command=command, commands=COMMANDS)
+
+
+def status_line(game: Game, names: tuple[str, str]) -> Text:
+    """The line under the terminal's board: both pip counts, the cube and its owner, the
+    score and match length (or a money game), and the dice once rolled. Players in seat
+    order, so the line reads the same whoever is on roll."""
+    first, second = names
+    pips = game.pips()
+    parts = [_("Pips: {first} {a}, {second} {b}", first=first, a=pips[0], second=second, b=pips[1])]
+    if not game.options.cube:
+        parts.append(_("No cube"))
+    elif game.cube_owner is None:
+        parts.append(_("Cube: {value}, in the middle", value=game.cube))
+    else:
+        owner = names[game.cube_owner]
+        parts.append(_("Cube: {value}, owned by {owner}", value=game.cube, owner=owner))
+    a, b = game.score
+    length = game.options.length
+    if game.options.is_money:
+        parts.append(_("Money game"))
+    elif game.crawford:
+        parts.append(
+            _(
+                "Score: {first} {a}, {second} {b}, match to {length}, Crawford game",
+                first=first,
+                a=a,
+                second=second,
+                b=b,
+                length=length,
+            )
+        )
+    else:
+        parts.append(
+            _(
+                "Score: {first} {a}, {second} {b}, match to {length}",
+                first=first,
+                a=a,
+                second=second,
+                b=b,
+                length=length,
+            )
+        )
+    if game.phase is Phase.MOVE and game.dice is not None:
+        parts.append(_("Dice: {dice}", dice=dice_words(game.dice)))
+    return join(parts, " · ")
+
+
+def saved_game_question(names: tuple[str, str], options: MatchOptions, level: str | None) -> Text:
+    """Before resuming a saved game other than the one the command asks for: what it is, and
+    what each answer does."""
+    players = versus_names(*names)
+    if level is not None:
+        players = _("{players} ({level})", players=players, level=level_words(level))
+    what = match_words(options.length)
+    if not options.cube:
+        what = _("{what} without the cube", what=what)
+    return _(
+        "Your saved game is {players}, {what}, not the game this command asks for.\n"
+        "y: resume the saved game; n: abandon it (no result) and start the new one. (y/n)",
+        players=players,
+        what=what,
+    )
+
+
+ANSWER_YES_OR_NO = _("Answer y or n.")
+SAVED_GAME_ABANDONED = _("The saved game is abandoned, with no result.")

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cogs.picker import PLAYS_LISTED, PickerSelect, Tap
+from bot.engine import Position
+from bot.engine.steps import PartialPlay, Step, decode_steps, encode_steps
+from bot.errors import StaleButtonError
+from cogs.picker import PLAYS_LISTED, PickerButton, PickerSelect, Tap, advance
 from renderers import render_board
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeDiscord, _ApiError, _validate_components
@@ -103,6 +106,67 @@ async def test_a_whole_game_played_only_with_taps(harness: Harness) -> None:
     winner = players[plan.winner or 0].user.username
     assert f"{winner} wins" in board.content, board.content
     h.fake.assert_clean()
+
+
+async def test_the_whole_play_menu_leaves_once_a_checker_is_chosen_or_moved(
+    harness: Harness,
+) -> None:
+    """One way to build at a time: the whole plays are offered before any checker is chosen;
+    a chosen checker's destinations replace them (no menu repeats another's label, 24/13 with
+    6-5), Undo takes the choice back and brings them again, and once a checker has moved no
+    whole play is listed, so none can contradict or silently replace the moves built."""
+    h = harness
+    board = await start_game(h, (6, 5))
+    picker = await open_picker(h, h.alice, board)
+    whole = options(picker, "a")
+    assert "24/13" in whole and len(whole) > 1
+    picker = await tapped(h, h.alice, picker, "s", "24")
+    assert sorted(options(picker, "d")) == ["24/13", "24/18"]
+    assert not [c for c in picker.custom_ids if c.startswith("bgpk:a:")]
+    assert not picker.component(custom_id(picker, "u")).disabled
+    picker = await tapped(h, h.alice, picker, "u")  # the choice of checker taken back
+    assert "choose a checker to move" in picker.content
+    assert options(picker, "a") == whole
+    assert picker.component(custom_id(picker, "u")).disabled  # nothing left to take back
+    picker = await choose(h, h.alice, picker, "24/18")
+    assert "24/18 so far" in picker.content
+    assert not [c for c in picker.custom_ids if c.startswith("bgpk:a:")]
+    picker = await choose(h, h.alice, picker, "13/8")
+    assert not [c for c in picker.custom_ids if c.startswith("bgpk:a:")]
+    after = await confirm(h, h.alice, picker)
+    assert "alice rolls 6-5 and plays 24/18 13/8." in after.content
+    h.fake.assert_clean()
+
+
+async def test_undo_after_a_whole_play_takes_back_the_whole_play(harness: Harness) -> None:
+    """ "Undo takes back your last choice": a whole play picked from the list is one choice,
+    so one Undo leaves nothing built and the list is offered again."""
+    h = harness
+    board = await start_game(h, (3, 1))
+    picker = await open_picker(h, h.alice, board)
+    whole = options(picker, "a")
+    picker = await tapped(h, h.alice, picker, "a", whole["8/5 6/5"])
+    assert "8/5 6/5. Press Confirm" in picker.content
+    picker = await tapped(h, h.alice, picker, "u")
+    assert "choose a checker to move" in picker.content, picker.content
+    assert options(picker, "a") == whole
+    assert picker.component(custom_id(picker, "c")).disabled
+    assert picker.component(custom_id(picker, "u")).disabled
+    picker = await tapped(h, h.alice, picker, "a", whole["24/23 13/10"])
+    after = await confirm(h, h.alice, picker)
+    assert "alice rolls 3-1 and plays 24/23 13/10." in after.content
+    h.fake.assert_clean()
+
+
+def test_a_whole_play_tap_never_replaces_moves_already_built() -> None:
+    """A whole-play tap carrying moves already built (a forged or stale id: the menu is gone
+    by then) is refused, not a silent swap of the moves for the tapped play."""
+    start = PartialPlay(Position.start(), (3, 1))
+    built = start.then((Step(8, 3),))
+    whole = encode_steps(((Step(13, 3), Step(24, 1)),))
+    assert start.then(decode_steps(whole)[0]).complete  # the same tap from nothing is fine
+    with pytest.raises(StaleButtonError):
+        advance(built, Tap("a", 1, 1, encode_steps(built.groups)), [whole])
 
 
 async def refused(h: Harness, result) -> str:
@@ -307,9 +371,18 @@ async def test_a_picker_of_a_claimed_game_says_the_game_is_over(harness: Harness
     h.fake.assert_clean()
 
 
-def test_the_longest_custom_id_fits_discords_limit_and_parses_back() -> None:
-    tap = Tap("d", 2**63 - 1, 10**12 - 1, "y1x1.w1v1", 25)
+@pytest.mark.parametrize(
+    "tap, item",
+    [
+        (Tap("d", 2**63 - 1, 10**12 - 1, "y1x1.w1v1", 25), PickerSelect),
+        (Tap("u", 2**63 - 1, 10**12 - 1, "y1.x1.w1", 25), PickerButton),  # a chosen checker
+        (Tap("a", 2**63 - 1, 10**12 - 1, "y1x1w1v1"), PickerSelect),  # a whole play, one tap
+    ],
+)
+def test_the_longest_custom_id_fits_discords_limit_and_parses_back(
+    tap: Tap, item: type[PickerSelect | PickerButton]
+) -> None:
     text = tap.custom_id()
     assert len(text) <= 100
-    match = re.fullmatch(PickerSelect.__discord_ui_compiled_template__, text)
+    match = re.fullmatch(item.__discord_ui_compiled_template__, text)
     assert match is not None and Tap.parse(match) == tap

@@ -10,7 +10,7 @@ positions and rolls; and nothing offered may ever lead nowhere.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bot.engine import Position, legal_plays
@@ -99,6 +99,24 @@ def test_any_legal_play_taken_whole_round_trips_through_the_text(
     again = PartialPlay(position, dice, decode_steps(encode_steps(whole.groups)))
     assert again.board == whole.board and again.complete
     assert len(encode_steps(whole.groups)) <= 11
+
+
+@PROPERTY_SETTINGS
+@given(position=positions(), dice=dice_rolls, data=st.data())
+def test_a_whole_play_chosen_at_once_is_one_group_and_one_undo(
+    position: Position, dice: tuple[int, int], data: st.DataObject
+) -> None:
+    """A whole play picked from a list is one choice: one group, taken back by one Undo."""
+    plays = legal_plays(position, dice)
+    assume(plays.max_dice > 0)  # no move at all: there is nothing to choose
+    play = data.draw(st.sampled_from(list(plays)))
+    start = PartialPlay(position, dice)
+    chosen = start.then(start.whole(play))
+    assert len(chosen.groups) == 1
+    assert chosen.complete and chosen.play() == plays.play_for(position.apply(play))
+    assert chosen.undo().board == start.board and chosen.undo().groups == ()
+    text = encode_steps(chosen.groups)
+    assert len(text) <= 11 and PartialPlay(position, dice, decode_steps(text)).complete
 
 
 def test_only_the_larger_die_when_only_one_can_be_played() -> None:
