@@ -70,6 +70,7 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
 RECHECK = 60.0  # a socket's visitor is asked about again this often
 MAX_PATH = 300  # longer than any address of ours
+HOLD_REFUSED = 1.0  # seconds a request over its client's rate waits for its 429
 Check = Callable[[], Awaitable[Verdict]]
 
 
@@ -250,8 +251,13 @@ class WebServer:
             raise web.HTTPNotFound(text="no such page")
         limited = not static and not request.path.startswith(f"{base}api/activity/")
         if limited and not self.limiter.admit(self.client(request)):
-            retry = str(self.limiter.retry_after(self.client(request)))
-            raise web.HTTPTooManyRequests(text="too many requests", headers={"Retry-After": retry})
+            retry = self.limiter.retry_after(self.client(request))
+            # Held before it is answered: a client looping as fast as it is answered would
+            # otherwise cost the event loop a thousand refusals a second.
+            await asyncio.sleep(min(float(retry), HOLD_REFUSED))
+            raise web.HTTPTooManyRequests(
+                text="too many requests", headers={"Retry-After": str(retry)}
+            )
         try:
             response = await handler(request)
         except web.HTTPException as refused:

@@ -11,11 +11,14 @@ May import aiohttp, :mod:`bot` services and records, :mod:`bot.present`, rendere
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import gzip
+import json
 import logging
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from aiohttp import web
 
@@ -37,6 +40,27 @@ log = logging.getLogger(__name__)
 KEY = r"{key:[A-Za-z0-9_-]{16,64}}"
 GAME = r"{game:\d{1,4}}"
 MAX_GAME = 999
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """An answer kept for every visitor, as it is and compressed (a long match's frames
+    are megabytes of JSON that gzip takes to a twentieth, once)."""
+
+    raw: bytes
+    gzipped: bytes
+
+    @classmethod
+    def of(cls, body: bytes) -> Encoded:
+        return cls(body, gzip.compress(body, compresslevel=5))
+
+    def response(self, request: web.Request, content_type: str) -> web.Response:
+        if "gzip" in request.headers.get("Accept-Encoding", "")[:200]:
+            response = web.Response(body=self.gzipped, content_type=content_type)
+            response.headers["Content-Encoding"] = "gzip"
+            response.headers["Vary"] = "Accept-Encoding"
+            return response
+        return web.Response(body=self.raw, content_type=content_type)
 
 
 class Door(StrEnum):
@@ -168,12 +192,13 @@ class Spectate:
         assert not isinstance(opened, web.Response)
         row, server = opened.row, self.server
 
-        async def work() -> bytes:
+        async def work() -> Encoded:
             events = await server.store.events(row.id)
-            return await server.services.workers.lane_call(frames_body, row, events)
+            body = await server.services.workers.lane_call(frames_body, row, events)
+            return await asyncio.to_thread(Encoded.of, body)
 
-        body = await server.frames.get((row.id, row.version), work)
-        return web.Response(body=body, content_type="application/json")
+        encoded = await server.frames.get((row.id, row.version), work)
+        return encoded.response(request, "application/json")
 
     async def replay_analysis(self, door: Door, request: web.Request) -> web.Response:
         """The reviews of the match's finished games (none for a game still being played).
@@ -187,17 +212,17 @@ class Spectate:
         if row.live:
             return web.json_response({"games": {}, "live": True})
 
-        async def work() -> dict[str, Any]:
+        async def work() -> Encoded:
             async with server.analysing:
                 review = await server.services.reviews.review(row)
-            return analysis_json(review.luck)
+            return Encoded.of(json.dumps(analysis_json(review.luck)).encode())
 
         try:
-            body = await server.analyses.get((row.id, row.version), work)
+            encoded = await server.analyses.get((row.id, row.version), work)
         except Exception:
             log.exception("no analysis for match %s", row.id)
             return web.json_response({"games": {}, "error": True})
-        return web.json_response(body)
+        return encoded.response(request, "application/json")
 
     async def replay_chart(self, door: Door, request: web.Request) -> web.Response:
         opened = await self._open(request, door, page=False)
