@@ -3,7 +3,9 @@
 The families answer different questions a player asks after a refusal: "did I type it
 wrong?" (:class:`InvalidNotationError`), "why is that move illegal?"
 (:class:`IllegalPlayError`) and "why can't I do that now?" (:class:`NotAllowedNowError`);
-:class:`InvalidPositionError` is a board, Position ID or Match ID that is not real.
+:class:`InvalidPositionError` is a board, Position ID or Match ID that is not real, and its
+subclass :class:`InvalidIdError` is text a player pasted (an XGID, a Position ID, a Match ID)
+that cannot be read as a state to analyse.
 
 Every error carries a :class:`EngineErrorCode` and the facts it names as attributes (and in
 ``params``): its message is English for logs and tests, naming the input and the context,
@@ -124,6 +126,15 @@ def _rebuild(
 
 class InvalidPositionError(EngineError):
     """A board, Position ID or Match ID that does not describe a real position."""
+
+
+class InvalidIdError(InvalidPositionError):
+    """Text that is not an XGID or GNU Backgammon IDs, or that describes a state no game
+    can be in (more than 15 checkers, a score past the match length, impossible dice...).
+
+    Every reader of pasted IDs raises only this, whatever the text, so a front end can catch
+    one class and show the player the sentence for its ``code``.
+    """
 
 
 class InvalidNotationError(EngineError):
