@@ -28,6 +28,7 @@ from bot.engine.match_id import MatchIdFields
 from bot.engine.moves import Dice, LegalPlays, Move, Play, legal_plays
 from bot.engine.notation import format_moves, parse_play
 from bot.engine.position import Position
+from bot.engine.xgid import XgidFields
 
 __all__ = [
     "Dice",
@@ -50,6 +51,7 @@ __all__ = [
     "Position",
     "Resignation",
     "ResultKind",
+    "XgidFields",
     "format_moves",
     "legal_plays",
     "parse_play",

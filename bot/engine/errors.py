@@ -32,6 +32,11 @@ class EngineErrorCode(StrEnum):
     MATCH_ID_FIELD = "match_id_field"  # field, value
     MATCH_ID_LENGTH = "match_id_length"  # text
     MATCH_ID_INVALID = "match_id_invalid"  # text
+    # --- text pasted as a position (an XGID, GNU IDs) that cannot be read -----------------
+    XGID_FIELD_COUNT = "xgid_field_count"  # count
+    XGID_BOARD = "xgid_board"  # board
+    XGID_FIELD = "xgid_field"  # number (1-10, as XG counts them), value
+    DICE_INVALID = "dice_invalid"  # dice
     # --- notation: not a play at all ------------------------------------------------------
     NO_SUCH_POINT = "no_such_point"  # text, point
     TOO_LONG = "too_long"

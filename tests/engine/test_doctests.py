@@ -15,6 +15,7 @@ MODULES = [
     "bot.engine.notation",
     "bot.engine.position",
     "bot.engine.steps",
+    "bot.engine.xgid",
 ]
 
 
