@@ -28,9 +28,11 @@ from bot.engine.match_id import MatchIdFields
 from bot.engine.moves import Dice, LegalPlays, Move, Play, legal_plays
 from bot.engine.notation import format_moves, parse_play
 from bot.engine.position import Position
+from bot.engine.record import CubeOffer, PositionRecord
 from bot.engine.xgid import XgidFields
 
 __all__ = [
+    "CubeOffer",
     "Dice",
     "EndReason",
     "EngineError",
@@ -49,6 +51,7 @@ __all__ = [
     "Phase",
     "Play",
     "Position",
+    "PositionRecord",
     "Resignation",
     "ResultKind",
     "XgidFields",

@@ -33,10 +33,15 @@ class EngineErrorCode(StrEnum):
     MATCH_ID_LENGTH = "match_id_length"  # text
     MATCH_ID_INVALID = "match_id_invalid"  # text
     # --- text pasted as a position (an XGID, GNU IDs) that cannot be read -----------------
+    ID_NOT_RECOGNISED = "id_not_recognised"  # text
     XGID_FIELD_COUNT = "xgid_field_count"  # count
     XGID_BOARD = "xgid_board"  # board
     XGID_FIELD = "xgid_field"  # number (1-10, as XG counts them), value
     DICE_INVALID = "dice_invalid"  # dice
+    CUBE_TOO_HIGH = "cube_too_high"  # cube, most
+    SCORE_INVALID = "score_invalid"  # score, length
+    CRAWFORD_SCORE = "crawford_score"
+    RACCOONS_OFF = "raccoons_off"
     # --- notation: not a play at all ------------------------------------------------------
     NO_SUCH_POINT = "no_such_point"  # text, point
     TOO_LONG = "too_long"

@@ -14,6 +14,7 @@ MODULES = [
     "bot.engine.moves",
     "bot.engine.notation",
     "bot.engine.position",
+    "bot.engine.record",
     "bot.engine.steps",
     "bot.engine.xgid",
 ]
