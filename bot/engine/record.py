@@ -31,7 +31,8 @@ from bot.engine.xgid import DEFAULT_MAX_CUBE_LOG2, XgidFields, XgOffer
 # The words around IDs that GNU Backgammon shows or copies ("Position ID: ... Match ID: ..."),
 # skipped so a pasted line reads as its two IDs.
 _GNU_LABELS = frozenset({"gnu", "gnubg", "backgammon", "position", "match", "id"})
-_SEPARATORS = re.compile(r"[\s:,;]+")
+_SEPARATORS = re.compile(r"[\s:,;`'\"]+")
+_QUOTES = "`'\""  # Discord's code marks and quotes around a pasted ID
 _XGID_START = re.compile("XGID=", re.IGNORECASE)
 
 
@@ -178,6 +179,7 @@ class PositionRecord:
         An XGID may stand anywhere after ``XGID=`` (XG copies it above a text diagram: the
         rest of that line is the XGID). GNU IDs may be ``posid:matchid`` as GNU Backgammon
         copies them, two words in either order, or its ``Position ID: ... Match ID: ...``.
+        Quotes and Discord's code marks around either are dropped.
         Raises only :class:`InvalidIdError`, whatever the text.
 
         >>> PositionRecord.parse('Position ID: 4HPwATDgc/ABMA  Match ID: cImqAAAAAAAE').dice
@@ -185,9 +187,9 @@ class PositionRecord:
         """
         found = _XGID_START.search(text)
         if found:
-            return cls.from_xgid(text[found.start() :].splitlines()[0])
+            return cls.from_xgid(text[found.start() :].splitlines()[0].strip().strip(_QUOTES))
         if text.count(":") >= 3:  # GNU IDs have one, or two with their labels
-            return cls.from_xgid(text)
+            return cls.from_xgid(text.strip().strip(_QUOTES))
         words = [w for w in _SEPARATORS.split(text) if w and w.lower() not in _GNU_LABELS]
         if len(words) == 1:
             return cls.from_gnu(words[0])

@@ -17,7 +17,8 @@ An XGID is ten fields separated by colons, usually after ``XGID=``::
 8. the rules: in a match, ``1`` in the Crawford game; in a money game, 1 for the Jacoby rule
    plus 2 for beavers;
 9. the match length, ``0`` for a money game;
-10. the highest cube as a power of two (XG writes ``10``); ``0`` means no cube at all.
+10. the highest cube as a power of two, XG's setting (usually ``10``; ``8`` is seen too);
+    ``0`` means no cube at all.
 
 This module only converts between that text and :class:`XgidFields`: whether the fields make
 a state a game can be in is :class:`~bot.engine.record.PositionRecord`'s business. The board
@@ -46,7 +47,7 @@ from bot.engine.position import Position
 
 PREFIX = "XGID="
 FIELDS = 10
-# XG's usual highest cube, 2**10, written when nothing asks for more.
+# XG's usual highest cube setting, 2**10, written when nothing asks for more.
 DEFAULT_MAX_CUBE_LOG2 = 10
 
 _INTEGER = re.compile(r"-?[0-9]{1,3}")  # ASCII digits only: int() would take "٣" or "1_0"

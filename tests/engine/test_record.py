@@ -73,6 +73,17 @@ def test_the_opening_in_both_forms() -> None:
     assert repr(record) == f"PositionRecord({OPENING!r})"
 
 
+def test_a_pair_published_with_another_xgid_reader() -> None:
+    # An XGID and the GNUbg ID given for it by a third-party XGID tool: money with Jacoby
+    # and beavers (3), the bottom player on roll with 2-1 and owning a 2-cube, one top
+    # checker on the bar.
+    record = PositionRecord.parse("aFBBB-A---A-------A---c-b-:1:1:1:21:0:0:3:0:10")
+    assert f"{record.position_id()}:{record.match_id()}" == "cwAAoN82IUAAAA:UQkFAAAAAAAA"
+    assert PositionRecord.parse("cwAAoN82IUAAAA:UQkFAAAAAAAA") == dataclasses.replace(
+        record, beavers=False
+    )
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -83,6 +94,11 @@ def test_the_opening_in_both_forms() -> None:
         # XG copies the XGID above a text diagram
         f"{OPENING}\n\nX:Player 2   O:Player 1\nScore is X:0 O:0 5 pt.(s) match.\n +13-14-15",
         f"Position: {OPENING}",
+        f"`{OPENING}`",
+        f"```\n{OPENING}\n```",
+        f"`{OPENING.removeprefix('XGID=')}`",
+        f"`{START_ID}:cImqAAAAAAAE`",
+        f'"{START_ID}" "cImqAAAAAAAE"',
         f"{START_ID}:cImqAAAAAAAE",  # as GNU Backgammon copies its IDs
         f"{START_ID} cImqAAAAAAAE",
         f"cImqAAAAAAAE {START_ID}",
