@@ -1,9 +1,11 @@
 """Drive the real GNU Backgammon (Debian's ``gnubg``) from the tests.
 
-One gnubg process reads a batch of ``.mat`` or ``.sgf`` files with its embedded Python and
-writes what it read back as JSON: each game's records (the position before every move, the
-dice, cube actions, resignations), each game's result, and the final Position and Match IDs.
-Reading many files in one process also proves a file leaves no state behind for the next.
+:func:`run_script` runs a script with gnubg's embedded Python over a batch of work in one
+process, which starts once (about a second) whatever the batch. :func:`import_files` is one
+such script: a batch of ``.mat`` or ``.sgf`` files, each read back as JSON (each game's
+records: the position before every move, the dice, cube actions, resignations; each game's
+result; the final Position and Match IDs). Reading many files in one process also proves a
+file leaves no state behind for the next.
 """
 
 from __future__ import annotations
@@ -91,45 +93,44 @@ class Imported:
         ]
 
 
-def import_files(
-    files: Sequence[tuple[Path, bool]], workdir: Path, *, timeout: float = 60.0
-) -> list[Imported]:
-    """Read each (path, jacoby) in one gnubg process, in order.
+@dataclass(frozen=True)
+class ScriptRun:
+    """What one gnubg process made of a script: the JSON it wrote, and what it printed."""
 
-    ``.mat`` files are imported (``import mat``) and ``.sgf`` files loaded (``load match``);
-    ``jacoby`` is gnubg's own setting while it reads the file, which ``.mat`` cannot state.
+    result: Any
+    output: str
+
+
+def run_script(script: str, job: object, workdir: Path, *, timeout: float = 60.0) -> ScriptRun:
+    """Run ``script`` with gnubg's embedded Python, in one gnubg process.
+
+    The script reads ``job`` as JSON from the file named by ``$GAMMON_GNUBG_JOB`` and writes
+    its result as JSON to the file named by ``$GAMMON_GNUBG_OUT``. gnubg's settings live in a
+    home of the test's own, and its input is closed: a question it asks (``set xgid`` asks
+    whether to swap the players) takes its non-interactive answer, yes, instead of waiting
+    for a terminal.
     """
     gnubg = require_gnubg()
     workdir.mkdir(parents=True, exist_ok=True)
     driver = workdir / "gnubg_driver.py"
-    driver.write_text(_DRIVER, encoding="utf-8")
-    job = workdir / "gnubg_job.json"
+    driver.write_text(script, encoding="utf-8")
+    job_file = workdir / "gnubg_job.json"
     out = workdir / "gnubg_out.json"
-    job.write_text(
-        json.dumps(
-            [
-                {
-                    "path": str(path),
-                    "jacoby": jacoby,
-                    "command": "load match" if path.suffix == ".sgf" else "import mat",
-                }
-                for path, jacoby in files
-            ]
-        ),
-        encoding="utf-8",
-    )
+    out.unlink(missing_ok=True)
+    job_file.write_text(json.dumps(job), encoding="utf-8")
     home = workdir / "home"
     home.mkdir(exist_ok=True)
     env = {
         **os.environ,
         "HOME": str(home),  # gnubg keeps settings in ~/.gnubg: keep the tests' own
-        "GAMMON_GNUBG_JOB": str(job),
+        "GAMMON_GNUBG_JOB": str(job_file),
         "GAMMON_GNUBG_OUT": str(out),
     }
     done = subprocess.run(
         [gnubg, "-t", "-q", "-p", str(driver)],
         cwd=workdir,
         env=env,
+        stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
         errors="replace",
@@ -138,10 +139,29 @@ def import_files(
     )
     if not out.exists():
         raise AssertionError(f"gnubg failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-    results = json.loads(out.read_text(encoding="utf-8"))
-    chunks = done.stdout.split("@@@ FILE ")[1:]
+    return ScriptRun(json.loads(out.read_text(encoding="utf-8")), done.stdout)
+
+
+def import_files(
+    files: Sequence[tuple[Path, bool]], workdir: Path, *, timeout: float = 60.0
+) -> list[Imported]:
+    """Read each (path, jacoby) in one gnubg process, in order.
+
+    ``.mat`` files are imported (``import mat``) and ``.sgf`` files loaded (``load match``);
+    ``jacoby`` is gnubg's own setting while it reads the file, which ``.mat`` cannot state.
+    """
+    job = [
+        {
+            "path": str(path),
+            "jacoby": jacoby,
+            "command": "load match" if path.suffix == ".sgf" else "import mat",
+        }
+        for path, jacoby in files
+    ]
+    run = run_script(_DRIVER, job, workdir, timeout=timeout)
+    chunks = run.output.split("@@@ FILE ")[1:]
     imported = []
-    for index, result in enumerate(results):
+    for index, result in enumerate(run.result):
         chunk = chunks[index] if index < len(chunks) else ""
         final = result["final"]
         imported.append(Imported(result["match"], (final[0], final[1]) if final else None, chunk))

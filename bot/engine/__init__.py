@@ -10,6 +10,7 @@ from bot.engine.errors import (
     EngineError,
     EngineErrorCode,
     IllegalPlayError,
+    InvalidIdError,
     InvalidNotationError,
     InvalidPositionError,
     NotAllowedNowError,
@@ -27,8 +28,11 @@ from bot.engine.match_id import MatchIdFields
 from bot.engine.moves import Dice, LegalPlays, Move, Play, legal_plays
 from bot.engine.notation import format_moves, parse_play
 from bot.engine.position import Position
+from bot.engine.record import CubeOffer, PositionRecord
+from bot.engine.xgid import XgidFields
 
 __all__ = [
+    "CubeOffer",
     "Dice",
     "EndReason",
     "EngineError",
@@ -36,6 +40,7 @@ __all__ = [
     "Game",
     "GameResult",
     "IllegalPlayError",
+    "InvalidIdError",
     "InvalidNotationError",
     "InvalidPositionError",
     "LegalPlays",
@@ -46,8 +51,10 @@ __all__ = [
     "Phase",
     "Play",
     "Position",
+    "PositionRecord",
     "Resignation",
     "ResultKind",
+    "XgidFields",
     "format_moves",
     "legal_plays",
     "parse_play",

@@ -3,7 +3,9 @@
 The families answer different questions a player asks after a refusal: "did I type it
 wrong?" (:class:`InvalidNotationError`), "why is that move illegal?"
 (:class:`IllegalPlayError`) and "why can't I do that now?" (:class:`NotAllowedNowError`);
-:class:`InvalidPositionError` is a board, Position ID or Match ID that is not real.
+:class:`InvalidPositionError` is a board, Position ID or Match ID that is not real, and its
+subclass :class:`InvalidIdError` is text a player pasted (an XGID, a Position ID, a Match ID)
+that cannot be read as a state to analyse.
 
 Every error carries a :class:`EngineErrorCode` and the facts it names as attributes (and in
 ``params``): its message is English for logs and tests, naming the input and the context,
@@ -30,6 +32,16 @@ class EngineErrorCode(StrEnum):
     MATCH_ID_FIELD = "match_id_field"  # field, value
     MATCH_ID_LENGTH = "match_id_length"  # text
     MATCH_ID_INVALID = "match_id_invalid"  # text
+    # --- text pasted as a position (an XGID, GNU IDs) that cannot be read -----------------
+    ID_NOT_RECOGNISED = "id_not_recognised"  # text
+    XGID_FIELD_COUNT = "xgid_field_count"  # count
+    XGID_BOARD = "xgid_board"  # board
+    XGID_FIELD = "xgid_field"  # number (1-10, as XG counts them), value
+    DICE_INVALID = "dice_invalid"  # dice
+    CUBE_TOO_HIGH = "cube_too_high"  # cube, most
+    SCORE_INVALID = "score_invalid"  # score, length
+    CRAWFORD_SCORE = "crawford_score"
+    RACCOONS_OFF = "raccoons_off"
     # --- notation: not a play at all ------------------------------------------------------
     NO_SUCH_POINT = "no_such_point"  # text, point
     TOO_LONG = "too_long"
@@ -124,6 +136,15 @@ def _rebuild(
 
 class InvalidPositionError(EngineError):
     """A board, Position ID or Match ID that does not describe a real position."""
+
+
+class InvalidIdError(InvalidPositionError):
+    """Text that is not an XGID or GNU Backgammon IDs, or that describes a state no game
+    can be in (more than 15 checkers, a score past the match length, impossible dice...).
+
+    Every reader of pasted IDs raises only this, whatever the text, so a front end can catch
+    one class and show the player the sentence for its ``code``.
+    """
 
 
 class InvalidNotationError(EngineError):

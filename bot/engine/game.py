@@ -324,6 +324,20 @@ class Game:
     def position_id(self) -> str:
         return self.position.position_id()
 
+    def xgid(self) -> str:
+        """eXtreme Gammon's XGID for this state, player 1 at the bottom (as GNU Backgammon
+        reads an XGID); see :class:`~bot.engine.record.PositionRecord`.
+
+        Raises :class:`NotAllowedNowError` before the opening roll and once the game is over:
+        an XGID needs a player on roll.
+
+        >>> Game.new(MatchOptions(length=5)).opening_roll(5, 2).xgid()
+        'XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:0:0:0:5:10'
+        """
+        from bot.engine.record import PositionRecord
+
+        return PositionRecord.from_game(self).xgid()
+
     # --- actions -------------------------------------------------------------------------
 
     def opening_roll(self, die0: int, die1: int) -> Game:

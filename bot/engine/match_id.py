@@ -10,7 +10,7 @@ import base64
 from dataclasses import dataclass
 
 from bot.engine.errors import EngineErrorCode as Code
-from bot.engine.errors import InvalidPositionError
+from bot.engine.errors import InvalidIdError, InvalidPositionError
 
 # GNU Backgammon's game states.
 GAME_NONE = 0
@@ -100,20 +100,24 @@ class MatchIdFields:
 
     @classmethod
     def decode(cls, match_id: str) -> MatchIdFields:
-        """Read a Match ID back into its fields."""
+        """Read a Match ID back into its fields; :class:`InvalidIdError` if it is not one.
+
+        Any 12 valid characters decode: whether the fields describe a state a game can be in
+        is for the reader to check (:class:`~bot.engine.record.PositionRecord` does).
+        """
         text = match_id.strip()
         if len(text) != 12:
-            raise InvalidPositionError(
+            raise InvalidIdError(
                 f"{match_id!r} is not a 12-character Match ID", Code.MATCH_ID_LENGTH, text=match_id
             )
         try:
             raw = base64.b64decode(text, validate=True)
         except ValueError as exc:
-            raise InvalidPositionError(
+            raise InvalidIdError(
                 f"{match_id!r} is not a valid Match ID", Code.MATCH_ID_INVALID, text=match_id
             ) from exc
         if len(raw) != 9:  # padding inside the 12 characters
-            raise InvalidPositionError(
+            raise InvalidIdError(
                 f"{match_id!r} is not a valid Match ID", Code.MATCH_ID_INVALID, text=match_id
             )
         bits = int.from_bytes(raw, "little")

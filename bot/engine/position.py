@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.engine.errors import EngineErrorCode as Code
-from bot.engine.errors import InvalidPositionError
+from bot.engine.errors import InvalidIdError, InvalidPositionError
 
 if TYPE_CHECKING:
     from bot.engine.moves import LegalPlays, Play
@@ -79,14 +79,14 @@ class Position:
 
     @classmethod
     def from_id(cls, position_id: str) -> Position:
-        """Decode a GNU Backgammon Position ID.
+        """Decode a GNU Backgammon Position ID; :class:`InvalidIdError` if it is not one.
 
         >>> Position.from_id('4HPwATDgc/ABMA') == Position.start()
         True
         """
         text = position_id.strip()
         if len(text) != 14:
-            raise InvalidPositionError(
+            raise InvalidIdError(
                 f"{position_id!r} is not a 14-character Position ID",
                 Code.POSITION_ID_LENGTH,
                 text=position_id,
@@ -94,7 +94,7 @@ class Position:
         try:
             raw = base64.b64decode(text + "==", validate=True)
         except ValueError as exc:
-            raise InvalidPositionError(
+            raise InvalidIdError(
                 f"{position_id!r} is not a valid Position ID",
                 Code.POSITION_ID_INVALID,
                 text=position_id,
@@ -116,14 +116,17 @@ class Position:
         for point in range(1, 25):
             board[point] = mine[point - 1] - theirs[24 - point]
             if mine[point - 1] and theirs[24 - point]:
-                raise InvalidPositionError(
+                raise InvalidIdError(
                     f"{position_id!r} puts both sides on one point",
                     Code.POSITION_ID_SHARED_POINT,
                     text=position_id,
                 )
         board[25] = mine[24]
         board[0] = theirs[24]
-        return cls(tuple(board))
+        try:
+            return cls(tuple(board))
+        except InvalidPositionError as exc:  # more than 15 checkers: still the text's fault
+            raise InvalidIdError(f"{position_id!r}: {exc}", exc.code, **exc.params) from None
 
     # --- views ---------------------------------------------------------------------------
 

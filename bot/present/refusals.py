@@ -29,6 +29,22 @@ ENGINE_SENTENCES: dict[EngineErrorCode, Text] = {
     Code.MATCH_ID_FIELD: _("That position does not fit a Match ID."),
     Code.MATCH_ID_LENGTH: _("'{text}' is not a Match ID: it has 12 characters."),
     Code.MATCH_ID_INVALID: _("'{text}' is not a valid Match ID."),
+    Code.XGID_FIELD_COUNT: _(
+        "An XGID has 10 fields separated by colons, not {count}: copy it whole."
+    ),
+    Code.XGID_BOARD: _("'{board}' is not an XGID board: 26 characters, each -, A-P or a-p."),
+    Code.XGID_FIELD: _("Field {number} of that XGID cannot be '{value}'."),
+    Code.DICE_INVALID: _("'{dice}' is not a roll: give two dice from 1 to 6, like 52."),
+    Code.ID_NOT_RECOGNISED: _(
+        "That is neither an XGID nor a GNU Backgammon Position ID: paste one, like "
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10 or 4HPwATDgc/ABMA:cImqAAAAAAAE."
+    ),
+    Code.CUBE_TOO_HIGH: _("The cube goes up to {most}, not {cube}."),
+    Code.SCORE_INVALID: _("A score of {score} is not possible in a {length}-point match."),
+    Code.CRAWFORD_SCORE: _(
+        "The Crawford game is played only when one player is one point from winning the match."
+    ),
+    Code.RACCOONS_OFF: _("Raccoons are not played here: paste the position before the raccoon."),
     Code.NO_SUCH_POINT: _("There is no point {point}: use 1-24, bar or off."),
     Code.TOO_LONG: _("That is too long to be a backgammon play."),
     Code.EMPTY_PLAY: _("Write a play like 13/7 8/7 (from/to for each checker)."),

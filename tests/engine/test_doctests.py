@@ -14,7 +14,9 @@ MODULES = [
     "bot.engine.moves",
     "bot.engine.notation",
     "bot.engine.position",
+    "bot.engine.record",
     "bot.engine.steps",
+    "bot.engine.xgid",
 ]
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from bot.engine import (
     Game,
+    InvalidIdError,
     InvalidPositionError,
     MatchIdFields,
     MatchOptions,
@@ -123,7 +124,7 @@ def test_every_case_in_a_match_has_the_bit_set_and_money_games_have_it_clear() -
     ],
 )
 def test_decode_refuses_what_is_not_a_match_id(text: str, why: str) -> None:
-    with pytest.raises(InvalidPositionError, match=why):
+    with pytest.raises(InvalidIdError, match=why):  # an InvalidPositionError, for old callers
         MatchIdFields.decode(text)
 
 

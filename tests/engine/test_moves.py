@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import InvalidPositionError, Move, Play, Position, legal_plays
+from bot.engine import (
+    EngineErrorCode,
+    InvalidIdError,
+    InvalidPositionError,
+    Move,
+    Play,
+    Position,
+    legal_plays,
+)
 from tests.engine.support import formatted, pos
 
 ALL_ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
@@ -271,14 +279,17 @@ def test_invalid_boards_are_rejected(board: list[int], message: str) -> None:
 
 @pytest.mark.parametrize("text", ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB!A"])
 def test_malformed_position_ids_are_rejected(text: str) -> None:
-    with pytest.raises(InvalidPositionError):
+    with pytest.raises(InvalidIdError):
         Position.from_id(text)
 
 
 def test_position_id_with_too_many_checkers_is_rejected() -> None:
-    # Eighty 1-bits: every checker of the opponent's count lands on one point.
-    with pytest.raises(InvalidPositionError, match="at most 15"):
+    # Eighty 1-bits: every checker of the opponent's count lands on one point. The text is
+    # to blame, so the error is the one for pasted IDs.
+    with pytest.raises(InvalidIdError, match="at most 15") as refused:
         Position.from_id("//////////////")
+    assert refused.value.code is EngineErrorCode.TOO_MANY_CHECKERS
+    assert refused.value.params == {"mine": 0, "theirs": 80}
 
 
 def test_apply_refuses_impossible_moves() -> None:
