@@ -187,7 +187,7 @@ def test_both_backends_supply_every_primitive() -> None:
     from bot.storage.postgres import PostgresStore
     from bot.storage.sqlite import Store
 
-    assert {"_fetch", "_write", "_write_row", "_transaction"} <= PRIMITIVES
+    assert {"fetch", "write", "write_row", "transaction"} <= PRIMITIVES
     for store in (Store, PostgresStore):
         assert issubclass(store, SQLStore)
         assert not store.__abstractmethods__, store
@@ -199,7 +199,7 @@ def test_the_checks_catch_a_statement_and_a_method_written_twice() -> None:
     twice = """
 class {name}:
     async def leaderboard(self, guild_id):
-        return await self._fetch(
+        return await self.fetch(
             f"SELECT {{PLAYER_COLUMNS}} FROM players WHERE guild_id = {mark} "
             "ORDER BY rating DESC", guild_id)
 """
@@ -359,36 +359,36 @@ async def shared(database: Path | str) -> AsyncIterator[SQLStore]:
 
 
 async def test_a_write_says_how_many_rows_it_changed(shared: SQLStore) -> None:
-    assert await shared._write("DELETE FROM user_settings WHERE user_id = $1", 5) == 0
+    assert await shared.write("DELETE FROM user_settings WHERE user_id = $1", 5) == 0
     await shared.save_user_settings(5, UserSettings(theme="dark"))
     await shared.save_user_settings(6, UserSettings())
-    assert await shared._write("UPDATE user_settings SET theme = $1", "classic") == 2
-    assert await shared._write_row("DELETE FROM user_settings WHERE user_id = $1", 7) is None
-    row = await shared._write_row(
+    assert await shared.write("UPDATE user_settings SET theme = $1", "classic") == 2
+    assert await shared.write_row("DELETE FROM user_settings WHERE user_id = $1", 7) is None
+    row = await shared.write_row(
         "UPDATE user_settings SET notify = $2 WHERE user_id = $1 RETURNING user_id, notify",
         5,
         "off",
     )
     assert row is not None and tuple(row) == (5, "off")
-    assert [tuple(r) for r in await shared._fetch("SELECT notify FROM user_settings")] in (
+    assert [tuple(r) for r in await shared.fetch("SELECT notify FROM user_settings")] in (
         [("off",), ("on",)],
         [("on",), ("off",)],
     )
 
 
 async def test_a_transaction_commits_whole_or_not_at_all(shared: SQLStore) -> None:
-    async with shared._transaction() as tx:
+    async with shared.transaction() as tx:
         await tx.execute("INSERT INTO user_settings (user_id, theme) VALUES ($1, $2)", 1, "a")
         await tx.executemany(
             "INSERT INTO user_settings (user_id, theme) VALUES ($1, $2)", [(2, "b"), (3, "c")]
         )
         assert len(await tx.fetch("SELECT user_id FROM user_settings")) == 3
     with pytest.raises(RuntimeError, match="half-way"):
-        async with shared._transaction() as tx:
+        async with shared.transaction() as tx:
             await tx.execute("DELETE FROM user_settings WHERE user_id = $1", 1)
             await tx.execute("INSERT INTO user_settings (user_id) VALUES ($1)", 4)
             raise RuntimeError("half-way")
-    kept = await shared._fetch("SELECT user_id, theme FROM user_settings ORDER BY user_id")
+    kept = await shared.fetch("SELECT user_id, theme FROM user_settings ORDER BY user_id")
     assert [tuple(row) for row in kept] == [(1, "a"), (2, "b"), (3, "c")]
     # The store works on after a rolled-back transaction.
     await shared.save_user_settings(4, UserSettings(theme="d"))
@@ -426,14 +426,14 @@ class Notes(StoreBase):
     this test mixes it into each store class instead."""
 
     async def add_notes(self, user_id: int, texts: list[str]) -> None:
-        async with self._transaction() as tx:
+        async with self.transaction() as tx:
             await tx.executemany(
                 "INSERT INTO notes (user_id, text) VALUES ($1, $2)",
                 [(user_id, text) for text in texts],
             )
 
     async def notes(self, user_id: int) -> list[str]:
-        rows = await self._fetch("SELECT text FROM notes WHERE user_id = $1 ORDER BY text", user_id)
+        rows = await self.fetch("SELECT text FROM notes WHERE user_id = $1 ORDER BY text", user_id)
         return [str(row[0]) for row in rows]
 
 
@@ -454,7 +454,7 @@ async def test_a_feature_written_once_runs_on_both_databases(database: Path | st
     else:
         store = cast(SQLiteWithNotes, await SQLiteWithNotes.open(database))
     try:
-        async with store._transaction() as tx:  # its migration, in each schema list
+        async with store.transaction() as tx:  # its migration, in each schema list
             await tx.execute("CREATE TABLE notes (user_id BIGINT NOT NULL, text TEXT NOT NULL)")
         await store.add_notes(1, ["b", "a"])
         refused = (sqlite3.IntegrityError, asyncpg.NotNullViolationError)
@@ -478,13 +478,13 @@ async def test_a_transaction_on_a_disk_gone_read_only_is_told_as_unavailable(
     try:
         await store._db.execute("PRAGMA query_only = ON")  # as a failing volume would
         with pytest.raises(StoreUnavailableError):
-            async with store._transaction() as tx:
+            async with store.transaction() as tx:
                 await tx.execute("INSERT INTO user_settings (user_id) VALUES ($1)", 1)
         assert not store._db.in_transaction
         await store._db.execute("PRAGMA query_only = OFF")
-        async with store._transaction() as tx:
+        async with store.transaction() as tx:
             await tx.execute("INSERT INTO user_settings (user_id) VALUES ($1)", 1)
         assert await store.user_settings(1) == UserSettings()
-        assert [tuple(r) for r in await store._fetch("SELECT user_id FROM user_settings")] == [(1,)]
+        assert [tuple(r) for r in await store.fetch("SELECT user_id FROM user_settings")] == [(1,)]
     finally:
         await store.close()

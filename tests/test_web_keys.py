@@ -104,7 +104,7 @@ async def test_rows_from_before_the_keys_get_random_ones(tmp_path: Path) -> None
         db.execute(f"PRAGMA user_version = {len(MIGRATIONS[:10])}")
     store = await Store.open(path)
     try:
-        keys = [row[0] for row in await store._fetch("SELECT web_key FROM matches")]
+        keys = [row[0] for row in await store.fetch("SELECT web_key FROM matches")]
         assert len(keys) == 2 and keys[0] != keys[1]
         assert all(re.fullmatch(r"[0-9a-f]{32}", key) for key in keys)
     finally:

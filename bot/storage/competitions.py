@@ -1,10 +1,10 @@
 """Where competitions are kept: tournaments, entrants, pairings and their results, ladders.
 
-A class of its own over the store's connection (:class:`CompetitionStore`, declared by the
-:class:`CompetitionStorage` protocol), so the match store's modules stay as they are. One
-SQL text serves both backends: a small driver runs statements on SQLite (the store's one
-writing connection, under its lock) or PostgreSQL (a pooled connection), each batch in one
-transaction.
+A class of its own (:class:`CompetitionStore`, declared by the :class:`CompetitionStorage`
+protocol) composed over the store's public primitives (:class:`bot.storage.base.Database`):
+one SQL text in ``$n`` placeholders for both backends, each batch in one transaction of the
+store's, whose failures read as every action's do (a database that went away: "unavailable,
+nothing changed", or "may or may not have been stored" when only COMMIT's answer was lost).
 
 Results are written once: a pairing's result columns are set only while they are empty
 (``... WHERE result_kind IS NULL``), so two processes that both learn a match is over, or
@@ -16,12 +16,12 @@ May import the competition core and the records; never Discord or the services.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from bot.competitions import Format, Phase, Result
 from bot.errors import ConflictError
+from bot.storage.base import Database
 from bot.storage.competition_rows import (
     COPY_TABLES,
     ENTRANT_COLUMNS,
@@ -37,82 +37,26 @@ from bot.storage.competition_rows import (
     result_columns,
 )
 
-if TYPE_CHECKING:
-    from bot.storage.postgres import PostgresStore
-    from bot.storage.sqlite import Store
-
 Statement = tuple[str, Sequence[Any]]
 
 
-# --- the drivers -------------------------------------------------------------------------------
+async def _select(db: Database, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    return await db.fetch(sql, *params)
 
 
-class _Driver(Protocol):
-    async def select(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-
-    async def run(
-        self, statements: Sequence[Statement], *, versioned: bool = False
-    ) -> list[list[tuple[Any, ...]]]:
-        """Every statement in one transaction; the rows each returned. ``versioned``: the
-        first is a versioned update, and when it finds no row the whole batch is undone
-        and :class:`~bot.errors.ConflictError` raised."""
-        ...
-
-
-class _SQLite:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    async def select(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in await self.store._select(sql, params)]
-
-    async def run(
-        self, statements: Sequence[Statement], *, versioned: bool = False
-    ) -> list[list[tuple[Any, ...]]]:
-        db = self.store._db
-        out: list[list[tuple[Any, ...]]] = []
-        async with self.store._lock:
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                for sql, params in statements:
-                    out.append([tuple(r) for r in await db.execute_fetchall(sql, params)])
-                    if versioned and len(out) == 1 and not out[0]:
-                        raise ConflictError()
-                await db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
-        return out
-
-
-_MARK = re.compile(r"\?")
-
-
-def _numbered(sql: str) -> str:
-    """SQLite's ``?`` marks as PostgreSQL's ``$1, $2 ...``."""
-    count = iter(range(1, 1000))
-    return _MARK.sub(lambda _m: f"${next(count)}", sql)
-
-
-class _Postgres:
-    def __init__(self, store: PostgresStore) -> None:
-        self.store = store
-
-    async def select(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        async with self.store._pool.acquire() as conn:
-            return [tuple(r) for r in await conn.fetch(_numbered(sql), *params)]
-
-    async def run(
-        self, statements: Sequence[Statement], *, versioned: bool = False
-    ) -> list[list[tuple[Any, ...]]]:
-        out: list[list[tuple[Any, ...]]] = []
-        async with self.store._pool.acquire() as conn, conn.transaction():
-            for sql, params in statements:
-                out.append([tuple(r) for r in await conn.fetch(_numbered(sql), *params)])
-                if versioned and len(out) == 1 and not out[0]:
-                    raise ConflictError()
-        return out
+async def _run(
+    db: Database, statements: Sequence[Statement], *, versioned: bool = False
+) -> list[list[Any]]:
+    """Every statement in one transaction of the store's; the rows each returned.
+    ``versioned``: the first is a versioned update, and when it finds no row the whole batch
+    is undone and :class:`~bot.errors.ConflictError` raised."""
+    out: list[list[Any]] = []
+    async with db.transaction() as tx:
+        for sql, params in statements:
+            out.append(list(await tx.fetch(sql, *params)))
+            if versioned and len(out) == 1 and not out[0]:
+                raise ConflictError()
+    return out
 
 
 # --- the interface ---------------------------------------------------------------------------
@@ -223,13 +167,8 @@ def _value(value: Any) -> Any:
 class CompetitionStore:
     """The competition tables of an open store (either backend)."""
 
-    def __init__(self, store: Any) -> None:
-        from bot.storage.sqlite import Store
-
-        if isinstance(store, Store):
-            self._db: _Driver = _SQLite(store)
-        else:
-            self._db = _Postgres(store)
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     # --- tournaments ---------------------------------------------------------------------
 
@@ -250,12 +189,13 @@ class CompetitionStore:
         racing for one id collide on the key, and the loser tries again."""
         for _attempt in range(5):
             try:
-                [rows] = await self._db.run(
+                [rows] = await _run(
+                    self._db,
                     [
                         (
                             "INSERT INTO tournaments (id, guild_id, channel_id, name, format, "
                             "phase, options, created_by, created_at, rng_seed) "
-                            "SELECT COALESCE(MAX(id), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ? "
+                            "SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5, $6, $7, $8, $9 "
                             f"FROM tournaments RETURNING {TOURNAMENT_COLUMNS}",
                             (
                                 guild_id,
@@ -269,7 +209,7 @@ class CompetitionStore:
                                 rng_seed,
                             ),
                         )
-                    ]
+                    ],
                 )
                 return parse_tournament(rows[0])
             except Exception as exc:  # a unique violation on either backend
@@ -278,8 +218,10 @@ class CompetitionStore:
         raise ConflictError()
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
-        rows = await self._db.select(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        rows = await _select(
+            self._db,
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = $1",
+            (tournament_id,),
         )
         return parse_tournament(rows[0]) if rows else None
 
@@ -290,15 +232,17 @@ class CompetitionStore:
         where: list[str] = []
         params: list[Any] = []
         if guild_id is not None:
-            where.append("guild_id = ?")
             params.append(guild_id)
+            where.append(f"guild_id = ${len(params)}")
         if phases is not None:
-            marks = ", ".join("?" for _ in phases)
-            where.append(f"phase IN ({marks})")
-            params.extend(str(p) for p in phases)
+            marks = []
+            for phase in phases:
+                params.append(str(phase))
+                marks.append(f"${len(params)}")
+            where.append(f"phase IN ({', '.join(marks)})")
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        rows = await self._db.select(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments{clause} ORDER BY id", params
+        rows = await _select(
+            self._db, f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments{clause} ORDER BY id", params
         )
         return [parse_tournament(r) for r in rows]
 
@@ -306,9 +250,11 @@ class CompetitionStore:
         unknown = set(changes) - TOURNAMENT_FIELDS
         if unknown:
             raise ValueError(f"not a tournament field: {sorted(unknown)}")
-        sets = "".join(f"{name} = ?, " for name in changes)
+        sets = "".join(f"{name} = ${n}, " for n, name in enumerate(changes, start=1))
+        after = len(changes)
         return (
-            f"UPDATE tournaments SET {sets}version = version + 1 WHERE id = ? AND version = ? "
+            f"UPDATE tournaments SET {sets}version = version + 1 WHERE id = ${after + 1} "
+            f"AND version = ${after + 2} "
             f"RETURNING {TOURNAMENT_COLUMNS}",
             (*(_value(v) for v in changes.values()), row.id, row.version),
         )
@@ -316,14 +262,15 @@ class CompetitionStore:
     async def update_tournament(self, row: TournamentRow, **changes: Any) -> TournamentRow:
         """Change fields of ``row`` if nobody changed it since it was read (its version);
         else :class:`~bot.errors.ConflictError` and nothing is written."""
-        [rows] = await self._db.run([self._update_statement(row, changes)], versioned=True)
+        [rows] = await _run(self._db, [self._update_statement(row, changes)], versioned=True)
         return parse_tournament(rows[0])
 
     # --- entrants ------------------------------------------------------------------------
 
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
-        rows = await self._db.select(
-            f"SELECT {ENTRANT_COLUMNS} FROM tournament_entrants WHERE tournament_id = ? "
+        rows = await _select(
+            self._db,
+            f"SELECT {ENTRANT_COLUMNS} FROM tournament_entrants WHERE tournament_id = $1 "
             "ORDER BY joined_at, user_id",
             (tournament_id,),
         )
@@ -331,11 +278,12 @@ class CompetitionStore:
 
     async def add_entrant(self, tournament_id: int, entrant: EntrantRow) -> bool:
         """Whether the player was added (False: already there)."""
-        [rows] = await self._db.run(
+        [rows] = await _run(
+            self._db,
             [
                 (
                     f"INSERT INTO tournament_entrants (tournament_id, {ENTRANT_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING user_id",
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING user_id",
                     (
                         tournament_id,
                         entrant.user_id,
@@ -347,19 +295,20 @@ class CompetitionStore:
                         int(entrant.withdrawn),
                     ),
                 )
-            ]
+            ],
         )
         return bool(rows)
 
     async def remove_entrant(self, tournament_id: int, user_id: int) -> bool:
-        [rows] = await self._db.run(
+        [rows] = await _run(
+            self._db,
             [
                 (
-                    "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ? "
+                    "DELETE FROM tournament_entrants WHERE tournament_id = $1 AND user_id = $2 "
                     "RETURNING user_id",
                     (tournament_id, user_id),
                 )
-            ]
+            ],
         )
         return bool(rows)
 
@@ -367,15 +316,17 @@ class CompetitionStore:
         unknown = set(changes) - ENTRANT_FIELDS - {"user_id"}
         if unknown:
             raise ValueError(f"not an entrant field: {sorted(unknown)}")
-        sets = ", ".join(f"{name} = ?" for name in changes)
-        await self._db.run(
+        sets = ", ".join(f"{name} = ${n}" for n, name in enumerate(changes, start=1))
+        after = len(changes)
+        await _run(
+            self._db,
             [
                 (
                     f"UPDATE tournament_entrants SET {sets} "
-                    "WHERE tournament_id = ? AND user_id = ?",
+                    f"WHERE tournament_id = ${after + 1} AND user_id = ${after + 2}",
                     (*(_value(v) for v in changes.values()), tournament_id, user_id),
                 )
-            ]
+            ],
         )
 
     async def draw(
@@ -385,21 +336,21 @@ class CompetitionStore:
         the event's own changes (its phase), checked against its version."""
         statements: list[Statement] = [
             (
-                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                "DELETE FROM tournament_entrants WHERE tournament_id = $1 AND user_id = $2",
                 (row.id, user),
             )
             for user in dropped
         ]
         statements += [
             (
-                "UPDATE tournament_entrants SET seed = ? WHERE tournament_id = ? AND user_id = ?",
+                "UPDATE tournament_entrants SET seed = $1 WHERE tournament_id = $2 AND user_id = $3",
                 (number, row.id, user),
             )
             for number, user in enumerate(seeds, start=1)
         ]
         # The version check goes first: a lost race writes nothing.
         statements.insert(0, self._update_statement(row, changes))
-        out = await self._db.run(statements, versioned=True)
+        out = await _run(self._db, statements, versioned=True)
         return parse_tournament(out[0][0])
 
     # --- pairings ------------------------------------------------------------------------
@@ -416,7 +367,7 @@ class CompetitionStore:
                 (
                     "INSERT INTO tournament_matches (tournament_id, match_key, round, player_a, "
                     "player_b, length, result_kind, winner, loser, score_won, score_lost, "
-                    "decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "decided_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
                     "ON CONFLICT DO NOTHING",
                     (
                         tournament_id,
@@ -435,11 +386,12 @@ class CompetitionStore:
                 )
             )
         if statements:
-            await self._db.run(statements)
+            await _run(self._db, statements)
 
     async def pairings(self, tournament_id: int) -> list[PairingRow]:
-        rows = await self._db.select(
-            f"SELECT {PAIRING_COLUMNS} FROM tournament_matches WHERE tournament_id = ? "
+        rows = await _select(
+            self._db,
+            f"SELECT {PAIRING_COLUMNS} FROM tournament_matches WHERE tournament_id = $1 "
             "ORDER BY round, match_key",
             (tournament_id,),
         )
@@ -449,41 +401,45 @@ class CompetitionStore:
         self, tournament_id: int, key: str, *, channel_id: int, opened_at: float, deadline: float
     ) -> bool:
         """Take the pairing to open its match: True for the one caller that got it."""
-        [rows] = await self._db.run(
+        [rows] = await _run(
+            self._db,
             [
                 (
-                    "UPDATE tournament_matches SET channel_id = ?, opened_at = ?, deadline = ? "
-                    "WHERE tournament_id = ? AND match_key = ? AND opened_at IS NULL "
+                    "UPDATE tournament_matches SET channel_id = $1, opened_at = $2, deadline = $3 "
+                    "WHERE tournament_id = $4 AND match_key = $5 AND opened_at IS NULL "
                     "AND result_kind IS NULL RETURNING match_key",
                     (channel_id, opened_at, deadline, tournament_id, key),
                 )
-            ]
+            ],
         )
         return bool(rows)
 
     async def attach_match(self, tournament_id: int, key: str, match_id: int) -> None:
-        await self._db.run(
+        await _run(
+            self._db,
             [
                 (
-                    "UPDATE tournament_matches SET match_id = ? "
-                    "WHERE tournament_id = ? AND match_key = ?",
+                    "UPDATE tournament_matches SET match_id = $1 "
+                    "WHERE tournament_id = $2 AND match_key = $3",
                     (match_id, tournament_id, key),
                 )
-            ]
+            ],
         )
 
     async def pairing_of_match(self, match_id: int) -> tuple[int, PairingRow] | None:
-        rows = await self._db.select(
-            f"SELECT tournament_id, {PAIRING_COLUMNS} FROM tournament_matches WHERE match_id = ?",
+        rows = await _select(
+            self._db,
+            f"SELECT tournament_id, {PAIRING_COLUMNS} FROM tournament_matches WHERE match_id = $1",
             (match_id,),
         )
         return (int(rows[0][0]), parse_pairing(rows[0][1:])) if rows else None
 
     async def pairing_in_channel(self, channel_id: int) -> tuple[int, PairingRow] | None:
         """The latest event match opened in this thread (or channel), if any."""
-        rows = await self._db.select(
+        rows = await _select(
+            self._db,
             f"SELECT tournament_id, {PAIRING_COLUMNS} FROM tournament_matches "
-            "WHERE channel_id = ? ORDER BY opened_at DESC LIMIT 1",
+            "WHERE channel_id = $1 ORDER BY opened_at DESC LIMIT 1",
             (channel_id,),
         )
         return (int(rows[0][0]), parse_pairing(rows[0][1:])) if rows else None
@@ -500,16 +456,17 @@ class CompetitionStore:
     ) -> bool:
         """Write the pairing's result unless it has one: True when this call wrote it."""
         kind, winner, loser, won, lost = result_columns(result)
-        [rows] = await self._db.run(
+        [rows] = await _run(
+            self._db,
             [
                 (
-                    "UPDATE tournament_matches SET result_kind = ?, winner = ?, loser = ?, "
-                    "score_won = ?, score_lost = ?, decided_by = ?, reason = ?, decided_at = ? "
-                    "WHERE tournament_id = ? AND match_key = ? AND result_kind IS NULL "
+                    "UPDATE tournament_matches SET result_kind = $1, winner = $2, loser = $3, "
+                    "score_won = $4, score_lost = $5, decided_by = $6, reason = $7, decided_at = $8 "
+                    "WHERE tournament_id = $9 AND match_key = $10 AND result_kind IS NULL "
                     "RETURNING match_key",
                     (kind, winner, loser, won, lost, decided_by, reason, now, tournament_id, key),
                 )
-            ]
+            ],
         )
         return bool(rows)
 
@@ -521,26 +478,26 @@ class CompetitionStore:
         statements: list[Statement] = [
             (
                 "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, "
-                "joined_at, checked_in, seed, withdrawn) VALUES (?, ?, ?, ?, ?, 1, ?, 0) "
+                "joined_at, checked_in, seed, withdrawn) VALUES ($1, $2, $3, $4, $5, 1, $6, 0) "
                 "ON CONFLICT DO NOTHING RETURNING user_id",
                 (tournament_id, new.user_id, new.name, new.rating, new.joined_at, seed),
             ),
             (
-                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                "DELETE FROM tournament_entrants WHERE tournament_id = $1 AND user_id = $2",
                 (tournament_id, old),
             ),
         ]
         for column in ("player_a", "player_b"):
             statements.append(
                 (
-                    f"UPDATE tournament_matches SET {column} = ?, opened_at = NULL, "
+                    f"UPDATE tournament_matches SET {column} = $1, opened_at = NULL, "
                     "match_id = NULL, channel_id = NULL, deadline = NULL, reminders = '' "
-                    f"WHERE tournament_id = ? AND {column} = ? AND result_kind IS NULL",
+                    f"WHERE tournament_id = $2 AND {column} = $3 AND result_kind IS NULL",
                     (new.user_id, tournament_id, old),
                 )
             )
         try:
-            await self._db.run(statements, versioned=True)
+            await _run(self._db, statements, versioned=True)
         except ConflictError:
             return False
         return True
@@ -550,15 +507,16 @@ class CompetitionStore:
     ) -> bool:
         """Replace the pairing's sent reminders if they are still ``before``: True for the
         one caller (of several processes keeping time) that gets to send the reminder."""
-        [rows] = await self._db.run(
+        [rows] = await _run(
+            self._db,
             [
                 (
-                    "UPDATE tournament_matches SET reminders = ? WHERE tournament_id = ? "
-                    "AND match_key = ? AND reminders = ? AND result_kind IS NULL "
+                    "UPDATE tournament_matches SET reminders = $1 WHERE tournament_id = $2 "
+                    "AND match_key = $3 AND reminders = $4 AND result_kind IS NULL "
                     "RETURNING match_key",
                     (_value(after), tournament_id, key, _value(before)),
                 )
-            ]
+            ],
         )
         return bool(rows)
 
@@ -566,40 +524,45 @@ class CompetitionStore:
         unknown = set(changes) - PAIRING_FIELDS
         if unknown:
             raise ValueError(f"not a pairing field: {sorted(unknown)}")
-        sets = ", ".join(f"{name} = ?" for name in changes)
-        await self._db.run(
+        sets = ", ".join(f"{name} = ${n}" for n, name in enumerate(changes, start=1))
+        after = len(changes)
+        await _run(
+            self._db,
             [
                 (
-                    f"UPDATE tournament_matches SET {sets} WHERE tournament_id = ? "
-                    "AND match_key = ?",
+                    f"UPDATE tournament_matches SET {sets} WHERE tournament_id = ${after + 1} "
+                    f"AND match_key = ${after + 2}",
                     (*(_value(v) for v in changes.values()), tournament_id, key),
                 )
-            ]
+            ],
         )
 
     # --- settings and ladders ------------------------------------------------------------
 
     async def td_role(self, guild_id: int) -> int | None:
-        rows = await self._db.select(
-            "SELECT td_role_id FROM competition_settings WHERE guild_id = ?", (guild_id,)
+        rows = await _select(
+            self._db, "SELECT td_role_id FROM competition_settings WHERE guild_id = $1", (guild_id,)
         )
         return None if not rows or rows[0][0] is None else int(rows[0][0])
 
     async def set_td_role(self, guild_id: int, role_id: int | None) -> None:
-        await self._db.run(
+        await _run(
+            self._db,
             [
                 (
-                    "INSERT INTO competition_settings (guild_id, td_role_id) VALUES (?, ?) "
+                    "INSERT INTO competition_settings (guild_id, td_role_id) VALUES ($1, $2) "
                     "ON CONFLICT (guild_id) DO UPDATE SET td_role_id = excluded.td_role_id",
                     (guild_id, role_id),
                 )
-            ]
+            ],
         )
 
     async def ladder_state(self, guild_id: int) -> tuple[int, str, int] | None:
         """(channel, state JSON, version) of the server's ladder, if it has one."""
-        rows = await self._db.select(
-            "SELECT channel_id, state, version FROM ladders WHERE guild_id = ?", (guild_id,)
+        rows = await _select(
+            self._db,
+            "SELECT channel_id, state, version FROM ladders WHERE guild_id = $1",
+            (guild_id,),
         )
         return (int(rows[0][0]), rows[0][1], int(rows[0][2])) if rows else None
 
@@ -610,17 +573,17 @@ class CompetitionStore:
         ladder); the new version, or :class:`~bot.errors.ConflictError`."""
         if expected_version is None:
             sql = (
-                "INSERT INTO ladders (guild_id, channel_id, state, version) VALUES (?, ?, ?, 1) "
+                "INSERT INTO ladders (guild_id, channel_id, state, version) VALUES ($1, $2, $3, 1) "
                 "ON CONFLICT DO NOTHING RETURNING version"
             )
             params: tuple[Any, ...] = (guild_id, channel_id, state)
         else:
             sql = (
-                "UPDATE ladders SET state = ?, channel_id = ?, version = version + 1 "
-                "WHERE guild_id = ? AND version = ? RETURNING version"
+                "UPDATE ladders SET state = $1, channel_id = $2, version = version + 1 "
+                "WHERE guild_id = $3 AND version = $4 RETURNING version"
             )
             params = (state, channel_id, guild_id, expected_version)
-        [rows] = await self._db.run([(sql, params)])
+        [rows] = await _run(self._db, [(sql, params)])
         if not rows:
             raise ConflictError()
         return int(rows[0][0])

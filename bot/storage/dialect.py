@@ -39,14 +39,14 @@ def qmark(sql: str) -> str:
 
 class Tx(Protocol):
     """A transaction's connection as the shared statements use it: asyncpg's method names,
-    ``$n`` placeholders. An asyncpg connection is one as it is; SQLite's store hands an
-    adapter that translates the placeholders (:class:`bot.storage.sqlite.SQLiteTx`)."""
+    ``$n`` placeholders; ``execute`` says how many rows it changed. Each store hands an
+    adapter (:class:`bot.storage.sqlite.SQLiteTx`, :class:`bot.storage.postgres.PgTx`)."""
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]: ...
 
-    async def execute(self, sql: str, *args: Any) -> Any: ...
+    async def execute(self, sql: str, *args: Any) -> int: ...
 
-    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> Any: ...
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None: ...
 
 
 __all__ = ["Tx", "qmark"]

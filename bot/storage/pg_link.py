@@ -67,8 +67,10 @@ async def keep_session(conn: asyncpg.Connection) -> None:
 
 
 def row_count(reply: str) -> int:
-    """The row count of a command tag such as ``UPDATE 1``."""
-    return int(reply.rsplit(" ", 1)[-1])
+    """The row count of a command tag such as ``UPDATE 1`` (0 for one with no count, such
+    as ``CREATE TABLE``)."""
+    last = reply.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
 
 
 def is_lost(exc: BaseException) -> bool:

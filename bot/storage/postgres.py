@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any, ClassVar
 
 import asyncpg
@@ -55,6 +55,25 @@ from bot.storage.shared import SQLStore
 log = logging.getLogger(__name__)
 
 
+class PgTx:
+    """A transaction's asyncpg connection as a :class:`~bot.storage.dialect.Tx`: ``execute``
+    says how many rows it changed, as SQLite's cursor does."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        return list(await self._conn.fetch(sql, *args))
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return row_count(str(await self._conn.execute(sql, *args)))
+
+    async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
+        await self._conn.executemany(sql, args)
+
+
 class PostgresStore(SQLStore):
     """The database on a PostgreSQL server. Open with :meth:`open`; all methods are coroutines.
 
@@ -64,6 +83,8 @@ class PostgresStore(SQLStore):
     """
 
     _unique_violation: ClassVar[tuple[type[Exception], ...]] = (asyncpg.UniqueViolationError,)
+    # Rows a transaction reads and writes back stay locked to its end (see Database).
+    row_lock: ClassVar[str] = " FOR NO KEY UPDATE"
 
     def __init__(self, pool: asyncpg.Pool, locks: asyncpg.Pool, url: str) -> None:
         super().__init__()
@@ -151,17 +172,17 @@ class PostgresStore(SQLStore):
 
     # --- the primitives of the shared queries (bot.storage.base) -------------------------
 
-    async def _fetch(self, sql: str, *args: Any) -> list[Any]:
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
         return await self._db.fetch(sql, *args)
 
-    async def _write(self, sql: str, *args: Any) -> int:
+    async def write(self, sql: str, *args: Any) -> int:
         return row_count(await self._db.write(sql, *args))
 
-    async def _write_row(self, sql: str, *args: Any) -> Any | None:
+    async def write_row(self, sql: str, *args: Any) -> Any | None:
         return await self._db.write_row(sql, *args)
 
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self) -> AsyncIterator[Tx]:
         """A transaction on a connection of the statement pool, told apart by where a lost
         server interrupts it: before COMMIT nothing was written (the server discards it),
         during COMMIT it may have been (:class:`~bot.errors.StoreInDoubtError`)."""
@@ -170,7 +191,7 @@ class PostgresStore(SQLStore):
             with nothing_written("transaction"):
                 await transaction.start()
                 try:
-                    yield conn
+                    yield PgTx(conn)
                 except BaseException:
                     # A server that went away discarded the transaction itself; rolling
                     # back on its dead connection would only hide why the action failed.
@@ -192,7 +213,7 @@ class PostgresStore(SQLStore):
         longer ``expected_version``: of two processes racing the same action, one wins.
         """
         try:
-            async with self._transaction() as tx:
+            async with self.transaction() as tx:
                 row = await self._apply(tx, change)
         except StoreUnavailableError:
             self._live.forget(change.match_id)  # it may have been written: read it afresh

@@ -28,10 +28,12 @@ from bot.records import (
     PlayerStats,
     UserSettings,
 )
+from bot.storage.base import Database
 
 
-class Storage(Protocol):
-    """Matches with their event logs, results, player records and settings."""
+class Storage(Database, Protocol):
+    """Matches with their event logs, results, player records and settings, and the
+    primitives a feature's storage composes (:class:`~bot.storage.base.Database`)."""
 
     path: str  # what messages name: the file, or the URL without its password
 

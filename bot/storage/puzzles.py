@@ -1,6 +1,8 @@
 """Where the server's puzzles live: puzzles, attempts, ratings, the daily post, opt-outs.
 
-Its own module, over either store's connection (:mod:`bot.storage.puzzle_sql`), so the two
+Its own module, composed over either store's public primitives
+(:class:`bot.storage.base.Database`: one SQL text in ``$n`` placeholders, and failures told
+as an action's are), so the two
 store classes do not grow; :func:`puzzle_store` gives the :class:`PuzzleStorage` of a store.
 The tables (migration 8 of SQLite, 5 of PostgreSQL):
 
@@ -31,8 +33,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.puzzles import Glicko, Grade, PoolEntry, SolverStanding
+from bot.storage.base import Database
 from bot.storage.puzzle_queue import PuzzleQueue
-from bot.storage.puzzle_sql import Sql, sql_of
 
 __all__ = [
     "Attempt",
@@ -242,13 +244,13 @@ class PuzzleStore(PuzzleQueue):
     """:class:`PuzzleStorage` over a store's connection (:func:`puzzle_store` makes one);
     the queue of matches owed their puzzles is :class:`~.puzzle_queue.PuzzleQueue`'s."""
 
-    def __init__(self, sql: Sql) -> None:
-        self.sql = sql
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     # --- extraction (the queue: PuzzleQueue) ------------------------------------------
 
     async def keys(self, guild_id: int) -> set[str]:
-        rows = await self.sql.fetch("SELECT puzzle_key FROM puzzles WHERE guild_id = ?", guild_id)
+        rows = await self.db.fetch("SELECT puzzle_key FROM puzzles WHERE guild_id = $1", guild_id)
         return {str(row[0]) for row in rows}
 
     async def add_puzzle(
@@ -267,8 +269,8 @@ class PuzzleStore(PuzzleQueue):
         match was worked on: checked in the same transaction as the insert; the pool leaves
         out a player who opts out later)."""
         humans = [uid for uid in players if uid is not None]
-        marks = ", ".join("?" for _ in humans) or "NULL"
-        async with self.sql.transaction() as tx:
+        marks = ", ".join(f"${n}" for n in range(1, len(humans) + 1)) or "NULL"
+        async with self.db.transaction() as tx:
             if humans and await tx.fetch(
                 f"SELECT 1 FROM puzzle_optouts WHERE user_id IN ({marks})", *humans
             ):
@@ -276,7 +278,7 @@ class PuzzleStore(PuzzleQueue):
             rows = await tx.fetch(
                 "INSERT INTO puzzles (guild_id, puzzle_key, match_id, owner_id, player0_id, "
                 "player1_id, data, rating, deviation, volatility, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
                 "ON CONFLICT (guild_id, puzzle_key) DO NOTHING RETURNING id",
                 guild_id,
                 key,
@@ -293,9 +295,9 @@ class PuzzleStore(PuzzleQueue):
     # --- solving ------------------------------------------------------------------------
 
     async def puzzle(self, puzzle_id: int) -> StoredPuzzle | None:
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             "SELECT id, guild_id, data, rating, deviation, volatility, player0_id, player1_id, "
-            "created_at FROM puzzles WHERE id = ?",
+            "created_at FROM puzzles WHERE id = $1",
             puzzle_id,
         )
         if not rows:
@@ -312,9 +314,9 @@ class PuzzleStore(PuzzleQueue):
 
     async def pool(self, guild_id: int) -> list[PoolEntry]:
         """The server's puzzles a solver may be given (no kept-out player's)."""
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             f"SELECT p.id, p.owner_id, p.rating, {_SOURCE} FROM puzzles p {_SOURCE_JOIN} "
-            f"WHERE p.guild_id = ? AND {_IN_POOL} ORDER BY p.id",
+            f"WHERE p.guild_id = $1 AND {_IN_POOL} ORDER BY p.id",
             guild_id,
         )
         return [_entry(r) for r in rows]
@@ -322,11 +324,11 @@ class PuzzleStore(PuzzleQueue):
     async def fresh(self, guild_id: int, user_id: int) -> tuple[list[PoolEntry], list[PoolEntry]]:
         """The server's pool, and the puzzles of it the solver was never given nor
         answered: one read, for the reply to /puzzle get."""
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             f"SELECT p.id, p.owner_id, p.rating, {_SOURCE}, EXISTS (SELECT 1 FROM puzzle_given g "
-            "WHERE g.guild_id = p.guild_id AND g.user_id = ? AND g.puzzle_id = p.id) "
+            "WHERE g.guild_id = p.guild_id AND g.user_id = $1 AND g.puzzle_id = p.id) "
             "OR EXISTS (SELECT 1 FROM puzzle_attempts a WHERE a.puzzle_id = p.id "
-            f"AND a.user_id = ?) FROM puzzles p {_SOURCE_JOIN} WHERE p.guild_id = ? "
+            f"AND a.user_id = $2) FROM puzzles p {_SOURCE_JOIN} WHERE p.guild_id = $3 "
             f"AND {_IN_POOL} ORDER BY p.id",
             user_id,
             user_id,
@@ -336,9 +338,9 @@ class PuzzleStore(PuzzleQueue):
         return pool, [entry for entry, row in zip(pool, rows, strict=True) if not row[4]]
 
     async def seen(self, guild_id: int, user_id: int) -> set[int]:
-        rows = await self.sql.fetch(
-            "SELECT puzzle_id FROM puzzle_given WHERE guild_id = ? AND user_id = ? "
-            "UNION SELECT puzzle_id FROM puzzle_attempts WHERE guild_id = ? AND user_id = ?",
+        rows = await self.db.fetch(
+            "SELECT puzzle_id FROM puzzle_given WHERE guild_id = $1 AND user_id = $2 "
+            "UNION SELECT puzzle_id FROM puzzle_attempts WHERE guild_id = $3 AND user_id = $4",
             guild_id,
             user_id,
             guild_id,
@@ -347,9 +349,9 @@ class PuzzleStore(PuzzleQueue):
         return {int(row[0]) for row in rows}
 
     async def give(self, guild_id: int, user_id: int, puzzle_id: int, now: float) -> None:
-        await self.sql.execute(
+        await self.db.write(
             "INSERT INTO puzzle_given (guild_id, user_id, puzzle_id, given_at) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id, puzzle_id) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, user_id, puzzle_id) "
             "DO UPDATE SET given_at = excluded.given_at",
             guild_id,
             user_id,
@@ -359,8 +361,8 @@ class PuzzleStore(PuzzleQueue):
 
     async def current(self, guild_id: int, user_id: int) -> int | None:
         """The latest puzzle given to the solver and not answered yet, if any."""
-        rows = await self.sql.fetch(
-            "SELECT g.puzzle_id FROM puzzle_given g WHERE g.guild_id = ? AND g.user_id = ? "
+        rows = await self.db.fetch(
+            "SELECT g.puzzle_id FROM puzzle_given g WHERE g.guild_id = $1 AND g.user_id = $2 "
             "AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a "
             "WHERE a.puzzle_id = g.puzzle_id AND a.user_id = g.user_id) "
             "ORDER BY g.given_at DESC, g.puzzle_id DESC LIMIT 1",
@@ -370,9 +372,9 @@ class PuzzleStore(PuzzleQueue):
         return int(rows[0][0]) if rows else None
 
     async def attempt_of(self, puzzle_id: int, user_id: int) -> Attempt | None:
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             "SELECT puzzle_id, guild_id, user_id, answer, grade, equity_lost, answered_at "
-            "FROM puzzle_attempts WHERE puzzle_id = ? AND user_id = ?",
+            "FROM puzzle_attempts WHERE puzzle_id = $1 AND user_id = $2",
             puzzle_id,
             user_id,
         )
@@ -394,10 +396,10 @@ class PuzzleStore(PuzzleQueue):
         rated against a rating another answer is replacing. The puzzle's row is taken
         first and the solver's second, always, so two answers never wait on each other.
         """
-        async with self.sql.transaction() as tx:
-            lock = tx.row_lock
+        async with self.db.transaction() as tx:
+            lock = self.db.row_lock
             rows = await tx.fetch(
-                f"SELECT rating, deviation, volatility FROM puzzles WHERE id = ?{lock}",
+                f"SELECT rating, deviation, volatility FROM puzzles WHERE id = $1{lock}",
                 attempt.puzzle_id,
             )
             if not rows:
@@ -405,7 +407,7 @@ class PuzzleStore(PuzzleQueue):
             puzzle = Glicko(float(rows[0][0]), float(rows[0][1]), float(rows[0][2]))
             added = await tx.execute(
                 "INSERT INTO puzzle_attempts (puzzle_id, guild_id, user_id, answer, grade, "
-                "equity_lost, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "equity_lost, answered_at) VALUES ($1, $2, $3, $4, $5, $6, $7) "
                 "ON CONFLICT (puzzle_id, user_id) DO NOTHING",
                 attempt.puzzle_id,
                 attempt.guild_id,
@@ -421,7 +423,7 @@ class PuzzleStore(PuzzleQueue):
             # in flight waits here for this one, then reads what it wrote).
             await tx.execute(
                 "INSERT INTO puzzle_solvers (guild_id, user_id, rating, deviation, volatility, "
-                "solved, attempts) VALUES (?, ?, ?, ?, ?, 0, 0) "
+                "solved, attempts) VALUES ($1, $2, $3, $4, $5, 0, 0) "
                 "ON CONFLICT (guild_id, user_id) DO NOTHING",
                 attempt.guild_id,
                 attempt.user_id,
@@ -429,7 +431,7 @@ class PuzzleStore(PuzzleQueue):
             )
             rows = await tx.fetch(
                 "SELECT rating, deviation, volatility FROM puzzle_solvers "
-                f"WHERE guild_id = ? AND user_id = ?{lock}",
+                f"WHERE guild_id = $1 AND user_id = $2{lock}",
                 attempt.guild_id,
                 attempt.user_id,
             )
@@ -437,24 +439,24 @@ class PuzzleStore(PuzzleQueue):
             after, puzzle_after = rate(before, puzzle)
             right = 1 if attempt.grade is Grade.RIGHT else 0
             await tx.execute(
-                "UPDATE puzzle_solvers SET rating = ?, deviation = ?, volatility = ?, "
-                "solved = solved + ?, attempts = attempts + 1 WHERE guild_id = ? AND user_id = ?",
+                "UPDATE puzzle_solvers SET rating = $1, deviation = $2, volatility = $3, "
+                "solved = solved + $4, attempts = attempts + 1 WHERE guild_id = $5 AND user_id = $6",
                 *_glicko(after),
                 right,
                 attempt.guild_id,
                 attempt.user_id,
             )
             await tx.execute(
-                "UPDATE puzzles SET rating = ?, deviation = ?, volatility = ? WHERE id = ?",
+                "UPDATE puzzles SET rating = $1, deviation = $2, volatility = $3 WHERE id = $4",
                 *_glicko(puzzle_after),
                 attempt.puzzle_id,
             )
         return before, after
 
     async def solver(self, guild_id: int, user_id: int) -> SolverStanding | None:
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             "SELECT user_id, rating, deviation, volatility, solved, attempts FROM puzzle_solvers "
-            "WHERE guild_id = ? AND user_id = ?",
+            "WHERE guild_id = $1 AND user_id = $2",
             guild_id,
             user_id,
         )
@@ -462,8 +464,8 @@ class PuzzleStore(PuzzleQueue):
 
     async def solver_history(self, guild_id: int, user_id: int) -> list[tuple[Grade, float]]:
         """(grade, when) of every answer of the solver on the server, oldest first."""
-        rows = await self.sql.fetch(
-            "SELECT grade, answered_at FROM puzzle_attempts WHERE guild_id = ? AND user_id = ? "
+        rows = await self.db.fetch(
+            "SELECT grade, answered_at FROM puzzle_attempts WHERE guild_id = $1 AND user_id = $2 "
             "ORDER BY answered_at, puzzle_id",
             guild_id,
             user_id,
@@ -472,9 +474,9 @@ class PuzzleStore(PuzzleQueue):
 
     async def standings(self, guild_id: int) -> list[SolverStanding]:
         """Every solver of the server, kept-out players left off (they never appear)."""
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             "SELECT s.user_id, s.rating, s.deviation, s.volatility, s.solved, s.attempts "
-            "FROM puzzle_solvers s WHERE s.guild_id = ? AND NOT EXISTS "
+            "FROM puzzle_solvers s WHERE s.guild_id = $1 AND NOT EXISTS "
             "(SELECT 1 FROM puzzle_optouts o WHERE o.user_id = s.user_id)",
             guild_id,
         )
@@ -483,9 +485,9 @@ class PuzzleStore(PuzzleQueue):
     async def solved_by(self, puzzle_id: int, since: float, until: float) -> list[int]:
         """Who answered the puzzle right between ``since`` and ``until`` (kept-out players
         left off), first first."""
-        rows = await self.sql.fetch(
-            "SELECT a.user_id FROM puzzle_attempts a WHERE a.puzzle_id = ? AND a.grade = ? "
-            "AND a.answered_at >= ? AND a.answered_at <= ? AND NOT EXISTS "
+        rows = await self.db.fetch(
+            "SELECT a.user_id FROM puzzle_attempts a WHERE a.puzzle_id = $1 AND a.grade = $2 "
+            "AND a.answered_at >= $3 AND a.answered_at <= $4 AND NOT EXISTS "
             "(SELECT 1 FROM puzzle_optouts o WHERE o.user_id = a.user_id) "
             "ORDER BY a.answered_at, a.user_id",
             puzzle_id,
@@ -498,9 +500,9 @@ class PuzzleStore(PuzzleQueue):
     # --- the daily puzzle ---------------------------------------------------------------
 
     async def settings(self, guild_id: int) -> PuzzleSettings:
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             "SELECT channel_id, post_minute, next_post_at, name_players FROM puzzle_settings "
-            "WHERE guild_id = ?",
+            "WHERE guild_id = $1",
             guild_id,
         )
         if not rows:
@@ -514,9 +516,9 @@ class PuzzleStore(PuzzleQueue):
         )
 
     async def save_settings(self, guild_id: int, settings: PuzzleSettings) -> None:
-        await self.sql.execute(
+        await self.db.write(
             "INSERT INTO puzzle_settings (guild_id, channel_id, post_minute, next_post_at, "
-            "name_players) VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "name_players) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (guild_id) DO UPDATE SET "
             "channel_id = excluded.channel_id, post_minute = excluded.post_minute, "
             "next_post_at = excluded.next_post_at, name_players = excluded.name_players",
             guild_id,
@@ -527,9 +529,9 @@ class PuzzleStore(PuzzleQueue):
         )
 
     async def due_daily(self, now: float) -> list[tuple[int, PuzzleSettings]]:
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             "SELECT guild_id, channel_id, post_minute, next_post_at, name_players "
-            "FROM puzzle_settings WHERE channel_id IS NOT NULL AND next_post_at <= ? "
+            "FROM puzzle_settings WHERE channel_id IS NOT NULL AND next_post_at <= $1 "
             "ORDER BY next_post_at, guild_id",
             now,
         )
@@ -549,10 +551,10 @@ class PuzzleStore(PuzzleQueue):
         """Claim today's post before sending it: the next one is moved on in the same
         transaction, so two processes (or a retry) never post twice; None when another
         claimed it first. :meth:`post_sent` records the message once sent."""
-        async with self.sql.transaction() as tx:
+        async with self.db.transaction() as tx:
             moved = await tx.execute(
-                "UPDATE puzzle_settings SET next_post_at = ? WHERE guild_id = ? "
-                "AND next_post_at <= ?",
+                "UPDATE puzzle_settings SET next_post_at = $1 WHERE guild_id = $2 "
+                "AND next_post_at <= $3",
                 next_post_at,
                 guild_id,
                 now,
@@ -561,7 +563,7 @@ class PuzzleStore(PuzzleQueue):
                 return None
             rows = await tx.fetch(
                 "INSERT INTO puzzle_posts (guild_id, puzzle_id, channel_id, posted_at, reveal_at, "
-                f"revealed) VALUES (?, ?, ?, ?, ?, 0) RETURNING {_POST}",
+                f"revealed) VALUES ($1, $2, $3, $4, $5, 0) RETURNING {_POST}",
                 guild_id,
                 puzzle_id,
                 channel_id,
@@ -575,8 +577,8 @@ class PuzzleStore(PuzzleQueue):
     ) -> None:
         """The claimed post is out: its day runs from when it was sent (a post sent late,
         after a refusal, still has its full day before the reveal)."""
-        await self.sql.execute(
-            "UPDATE puzzle_posts SET message_id = ?, posted_at = ?, reveal_at = ? WHERE id = ?",
+        await self.db.write(
+            "UPDATE puzzle_posts SET message_id = $1, posted_at = $2, reveal_at = $3 WHERE id = $4",
             message_id,
             sent_at,
             reveal_at,
@@ -584,7 +586,7 @@ class PuzzleStore(PuzzleQueue):
         )
 
     async def unsent_posts(self) -> list[DailyPost]:
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             f"SELECT {_POST} FROM puzzle_posts WHERE message_id IS NULL AND revealed = 0 "
             "ORDER BY id"
         )
@@ -593,24 +595,24 @@ class PuzzleStore(PuzzleQueue):
     async def due_reveals(self, now: float) -> list[DailyPost]:
         """The sent posts not revealed yet whose day is over, or whose puzzle left the pool
         (a player of its match keeps their games out): those are withdrawn at once."""
-        rows = await self.sql.fetch(
+        rows = await self.db.fetch(
             f"SELECT {_POST} FROM puzzle_posts WHERE revealed = 0 AND message_id IS NOT NULL "
-            "AND (reveal_at <= ? OR NOT EXISTS (SELECT 1 FROM puzzles p "
+            "AND (reveal_at <= $1 OR NOT EXISTS (SELECT 1 FROM puzzles p "
             f"WHERE p.id = puzzle_posts.puzzle_id AND {_IN_POOL})) ORDER BY reveal_at, id",
             now,
         )
         return [_post(row) for row in rows]
 
     async def revealed(self, post_id: int) -> None:
-        await self.sql.execute("UPDATE puzzle_posts SET revealed = 1 WHERE id = ?", post_id)
+        await self.db.write("UPDATE puzzle_posts SET revealed = 1 WHERE id = $1", post_id)
 
     async def post(self, post_id: int) -> DailyPost | None:
-        rows = await self.sql.fetch(f"SELECT {_POST} FROM puzzle_posts WHERE id = ?", post_id)
+        rows = await self.db.fetch(f"SELECT {_POST} FROM puzzle_posts WHERE id = $1", post_id)
         return _post(rows[0]) if rows else None
 
     async def posted_puzzles(self, guild_id: int) -> set[int]:
-        rows = await self.sql.fetch(
-            "SELECT puzzle_id FROM puzzle_posts WHERE guild_id = ?", guild_id
+        rows = await self.db.fetch(
+            "SELECT puzzle_id FROM puzzle_posts WHERE guild_id = $1", guild_id
         )
         return {int(row[0]) for row in rows}
 
@@ -618,22 +620,22 @@ class PuzzleStore(PuzzleQueue):
 
     async def set_kept_out(self, user_id: int, kept_out: bool, now: float) -> None:
         if kept_out:
-            await self.sql.execute(
-                "INSERT INTO puzzle_optouts (user_id, since) VALUES (?, ?) "
+            await self.db.write(
+                "INSERT INTO puzzle_optouts (user_id, since) VALUES ($1, $2) "
                 "ON CONFLICT (user_id) DO NOTHING",
                 user_id,
                 now,
             )
         else:
-            await self.sql.execute("DELETE FROM puzzle_optouts WHERE user_id = ?", user_id)
+            await self.db.write("DELETE FROM puzzle_optouts WHERE user_id = $1", user_id)
 
     async def kept_out(self, user_ids: Sequence[int]) -> set[int]:
         """Which of ``user_ids`` keep their games out of puzzles (one read)."""
         wanted = sorted(set(user_ids))
         if not wanted:
             return set()
-        marks = ", ".join("?" for _ in wanted)
-        rows = await self.sql.fetch(
+        marks = ", ".join(f"${n}" for n in range(1, len(wanted) + 1))
+        rows = await self.db.fetch(
             f"SELECT user_id FROM puzzle_optouts WHERE user_id IN ({marks})", *wanted
         )
         return {int(row[0]) for row in rows}
@@ -643,6 +645,6 @@ def _glicko(rating: Glicko) -> tuple[float, float, float]:
     return (rating.rating, rating.deviation, rating.volatility)
 
 
-def puzzle_store(store: Any) -> PuzzleStore:
-    """The puzzle tables of ``store`` (either backend)."""
-    return PuzzleStore(sql_of(store))
+def puzzle_store(store: Database) -> PuzzleStore:
+    """The puzzle tables of ``store`` (either backend), over its public primitives."""
+    return PuzzleStore(store)

@@ -79,7 +79,7 @@ class SQLStore(WebKeys, StoreBase):
 
         Raises :class:`UnreadableMatchError` when the row's saved state no longer parses.
         """
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {MATCH_COLUMNS} FROM matches WHERE channel_id = $1 AND {_LIVE}", channel_id
         )
         if not rows:
@@ -113,16 +113,16 @@ class SQLStore(WebKeys, StoreBase):
         )
 
     async def _one_match(self, sql: str, *args: Any) -> MatchRow | None:
-        rows = await self._fetch(sql, *args)
+        rows = await self.fetch(sql, *args)
         return parse_match(rows[0]) if rows else None
 
     async def live_matches(self) -> list[MatchRow]:
-        rows = await self._fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE {_LIVE} ORDER BY id")
+        rows = await self.fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE {_LIVE} ORDER BY id")
         return [parse_match(row) for row in rows]
 
     async def live_matches_in(self, guild_id: int) -> list[MatchRow]:
         """Every live challenge and match on a server (unreadable ones left out)."""
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {MATCH_COLUMNS} FROM matches WHERE guild_id = $1 AND {_LIVE} ORDER BY id",
             guild_id,
         )
@@ -133,7 +133,7 @@ class SQLStore(WebKeys, StoreBase):
         return matches
 
     async def reminder_candidates(self, now: float) -> list[MatchRow]:
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {MATCH_COLUMNS_OF_M} FROM matches AS m "
             "WHERE m.status = 'playing' "
             "AND (m.notified_version IS NULL OR m.notified_version <> m.version) "
@@ -161,7 +161,7 @@ class SQLStore(WebKeys, StoreBase):
         """Store a new challenge; the channel must be free (else :class:`ChannelBusyError`)."""
         (p0, n0), (p1, n1) = players
         try:
-            row = await self._write_row(
+            row = await self.write_row(
                 "INSERT INTO matches (guild_id, channel_id, status, player0_id, player0_name, "
                 "player1_id, player1_name, options, rated, computer_level, created_at, "
                 "updated_at, last_action_at, expires_at, dice_secret, dice_commitment, "
@@ -195,7 +195,7 @@ class SQLStore(WebKeys, StoreBase):
         The row keeps its unreadable state for whoever investigates; ``end_reason`` says
         why it ended, and reads of the channel's latest match skip it.
         """
-        await self._write(
+        await self.write(
             "UPDATE matches SET status = 'cancelled', end_reason = $1, updated_at = $2, "
             f"version = version + 1 WHERE id = $3 AND {_LIVE}",
             UNREADABLE,
@@ -207,7 +207,7 @@ class SQLStore(WebKeys, StoreBase):
     async def relocate(self, match_id: int, channel_id: int, home_channel_id: int) -> MatchRow:
         """Move a live match to another channel (its own thread), remembering its home."""
         try:
-            row = await self._write_row(
+            row = await self.write_row(
                 "UPDATE matches SET channel_id = $1, home_channel_id = $2, "
                 f"version = version + 1 WHERE id = $3 AND {_LIVE} RETURNING {MATCH_COLUMNS}",
                 channel_id,
@@ -225,7 +225,7 @@ class SQLStore(WebKeys, StoreBase):
 
     async def note_board(self, match_id: int, channel_id: int, message_id: int) -> None:
         """Remember the match's latest board message (not a change of the game: no version)."""
-        await self._write(
+        await self.write(
             "UPDATE matches SET board_channel_id = $1, board_message_id = $2 WHERE id = $3",
             channel_id,
             message_id,
@@ -237,7 +237,7 @@ class SQLStore(WebKeys, StoreBase):
 
         The check and the write are one statement, so two processes never both remind.
         """
-        changed = await self._write(
+        changed = await self.write(
             "UPDATE matches SET notified_version = $1 WHERE id = $2 AND version = $1 "
             "AND (notified_version IS NULL OR notified_version <> $1)",
             version,
@@ -255,7 +255,7 @@ class SQLStore(WebKeys, StoreBase):
 
     async def queue_review(self, match_id: int, game_number: int, now: float) -> None:
         """Remember that a finished game's review is owed (until :meth:`review_posted`)."""
-        await self._write(
+        await self.write(
             "INSERT INTO pending_reviews (match_id, game_number, queued_at) VALUES ($1, $2, $3) "
             "ON CONFLICT DO NOTHING",
             match_id,
@@ -264,7 +264,7 @@ class SQLStore(WebKeys, StoreBase):
         )
 
     async def review_posted(self, match_id: int, game_number: int) -> None:
-        await self._write(
+        await self.write(
             "DELETE FROM pending_reviews WHERE match_id = $1 AND game_number = $2",
             match_id,
             game_number,
@@ -272,7 +272,7 @@ class SQLStore(WebKeys, StoreBase):
 
     async def pending_reviews(self) -> list[tuple[int, int]]:
         """(match id, game number) of every review owed, oldest first."""
-        rows = await self._fetch(
+        rows = await self.fetch(
             "SELECT match_id, game_number FROM pending_reviews "
             "ORDER BY queued_at, match_id, game_number"
         )
@@ -280,7 +280,7 @@ class SQLStore(WebKeys, StoreBase):
 
     async def save_game_review(self, match_id: int, game_number: int, review: str) -> None:
         """Keep a finished game's review (JSON): it never changes."""
-        await self._write(
+        await self.write(
             "INSERT INTO game_reviews (match_id, game_number, review) VALUES ($1, $2, $3) "
             "ON CONFLICT (match_id, game_number) DO UPDATE SET review = excluded.review",
             match_id,
@@ -289,7 +289,7 @@ class SQLStore(WebKeys, StoreBase):
         )
 
     async def game_review(self, match_id: int, game_number: int) -> str | None:
-        rows = await self._fetch(
+        rows = await self.fetch(
             "SELECT review FROM game_reviews WHERE match_id = $1 AND game_number = $2",
             match_id,
             game_number,
@@ -299,13 +299,13 @@ class SQLStore(WebKeys, StoreBase):
     # --- events and results --------------------------------------------------------------
 
     async def events(self, match_id: int) -> list[EventRecord]:
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {EVENT_COLUMNS} FROM events WHERE match_id = $1 ORDER BY seq", match_id
         )
         return [event_from_row(row) for row in rows]
 
     async def game_results(self, match_id: int) -> list[FinishedGame]:
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {GAME_RESULT_COLUMNS} FROM game_results WHERE match_id = $1 "
             "ORDER BY game_number",
             match_id,
@@ -315,7 +315,7 @@ class SQLStore(WebKeys, StoreBase):
     async def roll_events(self, guild_id: int) -> list[tuple[tuple[int, int], list[EventRecord]]]:
         """Every match's rolls on a server (opening and roll events), with its two players."""
         columns = ", ".join(f"e.{column}" for column in EVENT_COLUMNS.split(", "))
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT m.id, m.player0_id, m.player1_id, {columns} "
             "FROM events e JOIN matches m ON m.id = e.match_id "
             "WHERE m.guild_id = $1 AND e.action IN ('opening', 'roll') "
@@ -331,7 +331,7 @@ class SQLStore(WebKeys, StoreBase):
     # --- players -------------------------------------------------------------------------
 
     async def player_stats(self, guild_id: int, user_id: int) -> PlayerStats | None:
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = $1 AND user_id = $2",
             guild_id,
             user_id,
@@ -340,7 +340,7 @@ class SQLStore(WebKeys, StoreBase):
 
     async def computer_results(self, guild_id: int, user_id: int) -> list[ComputerResults]:
         """A player's record against the computer on a server, one row per level."""
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {COMPUTER_COLUMNS} FROM computer_results "
             "WHERE guild_id = $1 AND user_id = $2 ORDER BY level",
             guild_id,
@@ -350,7 +350,7 @@ class SQLStore(WebKeys, StoreBase):
 
     async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
         """A player's rating after each rated match on a server: (time, rating), oldest first."""
-        rows = await self._fetch(
+        rows = await self.fetch(
             "SELECT rated_at, rating FROM rating_history WHERE guild_id = $1 AND user_id = $2 "
             "ORDER BY rated_at, match_id",
             guild_id,
@@ -362,7 +362,7 @@ class SQLStore(WebKeys, StoreBase):
         self, guild_id: int, *, min_rated_matches: int = 1, limit: int = 10
     ) -> list[PlayerStats]:
         """Players of a server by rating, among those with enough rated matches."""
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {PLAYER_COLUMNS} FROM players WHERE guild_id = $1 AND rated_matches >= $2 "
             "ORDER BY rating DESC, rated_matches DESC, user_id LIMIT $3",
             guild_id,
@@ -374,13 +374,13 @@ class SQLStore(WebKeys, StoreBase):
     # --- settings ------------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {GUILD_SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = $1", guild_id
         )
         return guild_settings_from_row(rows[0] if rows else None)
 
     async def save_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
-        await self._write(
+        await self.write(
             f"INSERT INTO guild_settings (guild_id, {GUILD_SETTINGS_COLUMNS}) "
             "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (guild_id) DO UPDATE SET "
             "threads = excluded.threads, language = excluded.language, claim = excluded.claim, "
@@ -390,13 +390,13 @@ class SQLStore(WebKeys, StoreBase):
         )
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {USER_SETTINGS_COLUMNS} FROM user_settings WHERE user_id = $1", user_id
         )
         return user_settings_from_row(rows[0] if rows else None)
 
     async def save_user_settings(self, user_id: int, settings: UserSettings) -> None:
-        await self._write(
+        await self.write(
             f"INSERT INTO user_settings (user_id, {USER_SETTINGS_COLUMNS}) "
             "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET "
             "notify = excluded.notify, notify_minutes = excluded.notify_minutes, "
@@ -408,11 +408,11 @@ class SQLStore(WebKeys, StoreBase):
     # --- copying (python -m bot copy-db) -------------------------------------------------
 
     async def export_rows(self, table: str, columns: str) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in await self._fetch(f"SELECT {columns} FROM {table}")]
+        return [tuple(row) for row in await self.fetch(f"SELECT {columns} FROM {table}")]
 
     async def is_empty(self, tables: Sequence[str]) -> bool:
         for table in tables:
-            if await self._fetch(f"SELECT 1 FROM {table} LIMIT 1"):
+            if await self.fetch(f"SELECT 1 FROM {table} LIMIT 1"):
                 return False
         return True
 

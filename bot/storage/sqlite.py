@@ -23,7 +23,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import aiosqlite
 
@@ -64,6 +64,14 @@ def _told(exc: Exception) -> Exception:
     return exc
 
 
+def _raise_told(exc: sqlite3.Error) -> NoReturn:
+    """Raise ``exc`` as the player should hear it (see :func:`_told`)."""
+    told = _told(exc)
+    if told is exc:
+        raise exc
+    raise told from exc
+
+
 def _prepare_file(path: Path) -> None:
     """Create the database's folder (0700) and file (0600) if missing: games are private."""
     try:
@@ -100,8 +108,12 @@ class SQLiteTx:
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
         return list(await self._db.execute_fetchall(qmark(sql), args))
 
-    async def execute(self, sql: str, *args: Any) -> None:
-        await self._db.execute(qmark(sql), args)
+    async def execute(self, sql: str, *args: Any) -> int:
+        cursor = await self._db.execute(qmark(sql), args)
+        try:
+            return int(cursor.rowcount)
+        finally:
+            await cursor.close()
 
     async def executemany(self, sql: str, args: Iterable[Sequence[Any]]) -> None:
         await self._db.executemany(qmark(sql), args)
@@ -223,21 +235,30 @@ class Store(SQLStore):
         async with self._lock:
             return list(await self._db.execute_fetchall(sql, params))
 
-    async def _fetch(self, sql: str, *args: Any) -> list[Any]:
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
         return await self._select(qmark(sql), args)
 
-    async def _write(self, sql: str, *args: Any) -> int:
+    async def write(self, sql: str, *args: Any) -> int:
         async with self._lock:
-            cursor = await self._db.execute(qmark(sql), args)
-        return int(cursor.rowcount)
+            try:
+                cursor = await self._db.execute(qmark(sql), args)
+            except sqlite3.Error as exc:
+                _raise_told(exc)
+            try:
+                return int(cursor.rowcount)
+            finally:
+                await cursor.close()
 
-    async def _write_row(self, sql: str, *args: Any) -> Any | None:
+    async def write_row(self, sql: str, *args: Any) -> Any | None:
         async with self._lock:
-            rows = list(await self._db.execute_fetchall(qmark(sql), args))
+            try:
+                rows = list(await self._db.execute_fetchall(qmark(sql), args))
+            except sqlite3.Error as exc:
+                _raise_told(exc)
         return rows[0] if rows else None
 
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self) -> AsyncIterator[Tx]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT`` under the lock (between group commits); a
         database that cannot be written reads as :class:`StoreUnavailableError`."""
         db = self._db

@@ -32,28 +32,28 @@ class WebKeys(StoreBase):
     """The keys the web board's addresses carry, and the rows they name."""
 
     async def match_by_web_key(self, key: str) -> MatchRow | None:
-        rows = await self._fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE web_key = $1", key)
+        rows = await self.fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE web_key = $1", key)
         return parse_match(rows[0]) if rows else None
 
     async def guild_web_key(self, guild_id: int) -> str:
         """The server's leaderboard key, made the first time it is asked for (two processes
         asking at once both get the one stored)."""
-        await self._write(
+        await self.write(
             "INSERT INTO web_guild_keys (guild_id, web_key) VALUES ($1, $2) "
             "ON CONFLICT (guild_id) DO NOTHING",
             guild_id,
             new_web_key(),
         )
-        rows = await self._fetch("SELECT web_key FROM web_guild_keys WHERE guild_id = $1", guild_id)
+        rows = await self.fetch("SELECT web_key FROM web_guild_keys WHERE guild_id = $1", guild_id)
         return str(rows[0][0])
 
     async def guild_by_web_key(self, key: str) -> int | None:
-        rows = await self._fetch("SELECT guild_id FROM web_guild_keys WHERE web_key = $1", key)
+        rows = await self.fetch("SELECT guild_id FROM web_guild_keys WHERE web_key = $1", key)
         return int(rows[0][0]) if rows else None
 
     async def share_replay(self, match_id: int, user_id: int, now: float) -> str:
         """The match's share token: the one it has, or a new one made now by ``user_id``."""
-        await self._write(
+        await self.write(
             "INSERT INTO replay_shares (token, match_id, shared_by, shared_at) "
             "VALUES ($1, $2, $3, $4) ON CONFLICT (match_id) DO NOTHING",
             new_web_key(),
@@ -66,15 +66,15 @@ class WebKeys(StoreBase):
         return token
 
     async def replay_share(self, match_id: int) -> str | None:
-        rows = await self._fetch("SELECT token FROM replay_shares WHERE match_id = $1", match_id)
+        rows = await self.fetch("SELECT token FROM replay_shares WHERE match_id = $1", match_id)
         return str(rows[0][0]) if rows else None
 
     async def stop_sharing(self, match_id: int) -> bool:
         """Withdraw the match's share link; whether there was one."""
-        return await self._write("DELETE FROM replay_shares WHERE match_id = $1", match_id) > 0
+        return await self.write("DELETE FROM replay_shares WHERE match_id = $1", match_id) > 0
 
     async def shared_match(self, token: str) -> MatchRow | None:
-        rows = await self._fetch(
+        rows = await self.fetch(
             f"SELECT {MATCH_COLUMNS_OF_M} FROM replay_shares s "
             "JOIN matches m ON m.id = s.match_id WHERE s.token = $1",
             token,
