@@ -283,7 +283,8 @@ class CompetitionStore:
             [
                 (
                     f"INSERT INTO tournament_entrants (tournament_id, {ENTRANT_COLUMNS}) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING user_id",
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING "
+                    "RETURNING user_id",
                     (
                         tournament_id,
                         entrant.user_id,
@@ -343,7 +344,8 @@ class CompetitionStore:
         ]
         statements += [
             (
-                "UPDATE tournament_entrants SET seed = $1 WHERE tournament_id = $2 AND user_id = $3",
+                "UPDATE tournament_entrants SET seed = $1 WHERE tournament_id = $2 "
+                "AND user_id = $3",
                 (number, row.id, user),
             )
             for number, user in enumerate(seeds, start=1)
@@ -461,7 +463,8 @@ class CompetitionStore:
             [
                 (
                     "UPDATE tournament_matches SET result_kind = $1, winner = $2, loser = $3, "
-                    "score_won = $4, score_lost = $5, decided_by = $6, reason = $7, decided_at = $8 "
+                    "score_won = $4, score_lost = $5, decided_by = $6, reason = $7, "
+                    "decided_at = $8 "
                     "WHERE tournament_id = $9 AND match_key = $10 AND result_kind IS NULL "
                     "RETURNING match_key",
                     (kind, winner, loser, won, lost, decided_by, reason, now, tournament_id, key),

@@ -440,7 +440,8 @@ class PuzzleStore(PuzzleQueue):
             right = 1 if attempt.grade is Grade.RIGHT else 0
             await tx.execute(
                 "UPDATE puzzle_solvers SET rating = $1, deviation = $2, volatility = $3, "
-                "solved = solved + $4, attempts = attempts + 1 WHERE guild_id = $5 AND user_id = $6",
+                "solved = solved + $4, attempts = attempts + 1 "
+                "WHERE guild_id = $5 AND user_id = $6",
                 *_glicko(after),
                 right,
                 attempt.guild_id,
