@@ -242,6 +242,19 @@ class ClubService:
         await self.store.save_guild_settings(guild_id, settings)
         return settings
 
+    async def match_by_key(self, key: str) -> MatchRow | None:
+        """The match whose web address carries ``key`` (never found by its number)."""
+        return await self.store.match_by_web_key(key)
+
+    async def shared_match(self, token: str) -> MatchRow | None:
+        """The finished match shared on purpose under ``token``, while it is shared."""
+        row = await self.store.shared_match(token)
+        return row if row is not None and not row.live else None
+
+    async def guild_by_key(self, key: str) -> int | None:
+        """The server whose leaderboard page carries ``key``."""
+        return await self.store.guild_by_web_key(key)
+
     async def leaderboard_key(self, guild_id: int) -> str:
         """The key of the server's leaderboard page (made the first time it is linked)."""
         return await self.store.guild_web_key(guild_id)

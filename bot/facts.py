@@ -3,7 +3,9 @@
 The session stores a change and then publishes its facts: the match started, a game is over
 with its result, the match is over, the cube turned, who acts next. Front ends and services
 subscribe to the bus instead of reaching into the session or the store: the Discord
-publisher, tournaments (a match over decides a pairing), puzzles, a live web board.
+publisher, tournaments (a match over decides a pairing), puzzles, a live web board. Feature
+services publish their own facts on the same bus (a tournament over, which puzzles wait
+for).
 
 Facts carry values, never words: a front end tells them in its reader's language. A
 subscriber that fails is logged and skipped; it never undoes or loses the stored action.
@@ -122,6 +124,15 @@ class PlayedElsewhere:
     report: Report
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentOver:
+    """A tournament ended (finished, or cancelled by its directors): its matches may now
+    become puzzles, whose positions would have helped its players while it ran."""
+
+    tournament_id: int
+    guild_id: int
+
+
 Fact = (
     ActionTaken
     | MatchStarted
@@ -132,6 +143,7 @@ Fact = (
     | ComputerStuck
     | TurnResumed
     | PlayedElsewhere
+    | TournamentOver
 )
 Subscriber = Callable[[Sequence[Fact]], Awaitable[None]]
 
@@ -211,6 +223,7 @@ __all__ = [
     "Step",
     "Subscriber",
     "ToAct",
+    "TournamentOver",
     "TurnResumed",
     "facts_of",
 ]

@@ -374,7 +374,7 @@ class LadderService:
 
         state = await self._change(guild_id, 0, change)
         match_id, channel = state.matches.get(challenge.id, (0, 0))
-        match = await self.session.store.get_match(match_id) if match_id else None
+        match = await self.session.match(match_id) if match_id else None
         if match is not None and match.live:
             try:
                 await self.session.cancel(channel, Player(0, "ladder"))
@@ -401,10 +401,10 @@ class LadderService:
         """An accepted match past its time: the stalled player loses (a timeout), nobody
         moved: a double forfeit; both active: the challenger's match is given more time."""
         match_id, channel = state.matches.get(challenge.id, (0, 0))
-        match = await self.session.store.get_match(match_id)
+        match = await self.session.match(match_id)
         if match is None or not match.live or challenge.play_by is None:
             return
-        events = await self.session.store.events(match.id)
+        events = await self.session.events(match.id)
         accepted_at = challenge.play_by - self.rules_play_within(state)
         first, second = activity_of(match, events, accepted_at.timestamp())
         decision = decide_at_deadline(

@@ -12,9 +12,8 @@
   board: every decision is valued at the computer's 1-ply ("expert"), the candidates
   chosen by :func:`bot.puzzles.select_puzzles`, and each is confirmed at the strongest level (the
   analysis search, world-class's 3 plies) before it is kept. A tournament's matches wait
-  in the queue while :attr:`PuzzleService.tournament_stage` says their tournament runs
-  (the competitions service sets that hook, then calls :meth:`PuzzleService.kick` once a
-  tournament ends).
+  in the queue while the ``tournament_stage`` it is composed with says their tournament
+  runs, and are worked on once it hears :class:`~bot.facts.TournamentOver`.
 - **Solving.** :meth:`PuzzleService.next_for` gives the caller a puzzle (their own mistakes
   first, then the server's, never one a kept-out player's games gave); :meth:`answer`
   grades any legal answer by the equity it loses, rates the first attempt (Glicko-2, solver
@@ -47,7 +46,7 @@ from datetime import UTC, datetime
 from bot.computer import ComputerPlayer
 from bot.engine import EngineError, MatchOptions
 from bot.errors import Refusal, UserError
-from bot.facts import Fact, FactBus, MatchOver
+from bot.facts import Fact, FactBus, MatchOver, TournamentOver
 from bot.puzzles import (
     CubeAnswer,
     Glicko,
@@ -185,13 +184,15 @@ class PuzzleService:
         *,
         clock: Callable[[], float],
         extract: Callable[..., list[Puzzle]] = extract_puzzles,
+        tournament_stage: TournamentHook | None = None,
     ) -> None:
         self.store = store
         self.puzzles: PuzzleStorage = puzzle_store(store)
         self.workers = workers
         self.clock = clock
         self.extract = extract  # module-level: it is sent to a lane worker by name
-        self.tournament_stage: TournamentHook = not_a_tournament
+        # Whether a match is a running tournament's (its puzzles wait for the end).
+        self.tournament_stage: TournamentHook = tournament_stage or not_a_tournament
         self._draining: asyncio.Task[None] | None = None
         # Who claims queued matches in the store: this process (one of the bot's shards).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
@@ -209,6 +210,8 @@ class PuzzleService:
                 await self.puzzles.queue_source(fact.match.id, self.clock())
                 if self.running:
                     self.kick()
+            elif isinstance(fact, TournamentOver) and self.running:
+                self.kick()  # its matches waited in the queue: their turn now
 
     def start(self) -> None:
         """Extract from now on, beginning with the matches queued before (the bot calls

@@ -79,10 +79,7 @@ def build_services(
     )
     reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)
     club = ClubService(store, session, clock=clock)
-    puzzles = PuzzleService(store, session.workers, session.facts, clock=clock)
     competitions = CompetitionStore(store)
-    tournaments = TournamentService(competitions, session, clock=clock)
-    ladders = LadderService(competitions, session, clock=clock)
 
     async def stage(row: MatchRow) -> TournamentStage | None:
         """Whether ``row`` is a tournament's match, and whether that tournament is over."""
@@ -93,8 +90,11 @@ def build_services(
         running = event is not None and event.phase not in OVER
         return TournamentStage.RUNNING if running else TournamentStage.ENDED
 
-    puzzles.tournament_stage = stage
-    tournaments.when_over.append(lambda row: puzzles.kick())
+    puzzles = PuzzleService(
+        store, session.workers, session.facts, clock=clock, tournament_stage=stage
+    )
+    tournaments = TournamentService(competitions, session, clock=clock)
+    ladders = LadderService(competitions, session, clock=clock)
     return Services(session, reviews, club, puzzles, tournaments, ladders)
 
 

@@ -47,6 +47,7 @@ from bot.records import (
     ClaimRule,
     DiceSeal,
     EventRecord,
+    FinishedGame,
     MatchRow,
     PlayerStats,
     Status,
@@ -157,6 +158,22 @@ class SessionService:
     async def latest(self, channel_id: int) -> MatchRow | None:
         """The live match, or else the last one played in the channel."""
         return await self.store.latest_match(channel_id)
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        """A match by its number, live or not, as stored."""
+        return await self.store.get_match(match_id)
+
+    async def events(self, match_id: int) -> list[EventRecord]:
+        """A match's event log, in order."""
+        return await self.store.events(match_id)
+
+    async def game_results(self, match_id: int) -> list[FinishedGame]:
+        """A match's finished games, in order."""
+        return await self.store.game_results(match_id)
+
+    async def live_in(self, guild_id: int) -> list[MatchRow]:
+        """A server's challenges and matches in progress."""
+        return await self.store.live_matches_in(guild_id)
 
     async def legal_play_texts(self, channel_id: int, user_id: int) -> list[str]:
         """The legal plays for the player on roll, in canonical notation; else empty."""

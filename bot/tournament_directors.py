@@ -171,7 +171,7 @@ class DirectorTools:
                 raise UserError(Why.OWN_MATCH)
         for pairing in pairings:  # the old player's match being played ends, unrecorded
             if pairing.result is None and old in pairing.players and pairing.match_id:
-                match = await self.events.session.store.get_match(pairing.match_id)
+                match = await self.events.session.match(pairing.match_id)
                 if match is not None and match.live and pairing.channel_id is not None:
                     await self.events.store.update_pairing(row.id, pairing.key, match_id=None)
                     try:
@@ -192,10 +192,10 @@ class DirectorTools:
         if row.phase in OVER:
             raise UserError(Why.ALREADY_OVER)
         row = await self.events.update(row, phase=Phase.CANCELLED)
-        self.events.ended(row)
+        await self.events.ended(row)
         for pairing in await self.events.store.pairings(row.id):
             if pairing.result is None and pairing.match_id and pairing.channel_id:
-                match = await self.events.session.store.get_match(pairing.match_id)
+                match = await self.events.session.match(pairing.match_id)
                 if match is not None and match.live:
                     try:
                         await self.events.session.cancel(pairing.channel_id, director)

@@ -43,7 +43,7 @@ from bot.competitions import (
 )
 from bot.engine import MatchOptions
 from bot.errors import CompetitionRefusal, ConflictError, UserError
-from bot.facts import Fact, MatchOver
+from bot.facts import Fact, MatchOver, TournamentOver
 from bot.records import MatchRow
 from bot.reports import Player, Report
 from bot.session import SessionService
@@ -120,14 +120,11 @@ class TournamentService:
         self._background: set[asyncio.Task[None]] = set()
         self._unsubscribe = session.facts.subscribe(self.on_facts)
         self.directors = DirectorTools(self)
-        # Called with each event once it is over (finished or cancelled): puzzles wait for
-        # the end of a tournament before its games may become puzzles.
-        self.when_over: list[Callable[[TournamentRow], None]] = []
 
-    def ended(self, row: TournamentRow) -> None:
-        """Tell whoever waits for the end of ``row`` (see :attr:`when_over`)."""
-        for listener in self.when_over:
-            listener(row)
+    async def ended(self, row: TournamentRow) -> None:
+        """Tell whoever waits for the end of ``row`` (puzzles wait for the end of a
+        tournament before its games may become puzzles): a fact on the bus."""
+        await self.session.facts.publish([TournamentOver(row.id, row.guild_id)])
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -391,7 +388,7 @@ class TournamentService:
             except ConflictError:
                 return  # another caller finished it
             final = replace(event, row=row)
-            self.ended(row)
+            await self.ended(row)
             await self.host.tell(EventFinished(row, final, await self._match_ids(row.id)))
             return
         if done > row.round_number:
@@ -467,7 +464,7 @@ class TournamentService:
             await self.advance(row.id)
 
     async def _catch_up(self, row: TournamentRow, pairing: PairingRow) -> None:
-        match = await self.session.store.get_match(pairing.match_id or 0)
+        match = await self.session.match(pairing.match_id or 0)
         if match is None or match.live or match.winner is None:
             return
         score = match.final_score or (0, 0)
@@ -536,7 +533,7 @@ class TournamentService:
             return
         if pairing.deadline in pairing.reminders:
             return  # referred to the director already; waiting on them
-        match = await self.session.store.get_match(pairing.match_id or 0)
+        match = await self.session.match(pairing.match_id or 0)
         if match is None:
             return
         if not match.live:
@@ -561,7 +558,7 @@ class TournamentService:
     async def _idle_too_long(self, row: TournamentRow, pairing: PairingRow, now: float) -> bool:
         """A live event's idle limit: the player a match has waited on longer than
         ``idle_minutes`` loses it, keeping the points won (a timeout). True when decided."""
-        match = await self.session.store.get_match(pairing.match_id or 0)
+        match = await self.session.match(pairing.match_id or 0)
         if match is None or not match.live or match.game is None or match.game.actor is None:
             return False
         if now - match.last_action_at < row.options.idle_minutes * 60:
@@ -574,7 +571,7 @@ class TournamentService:
         return True
 
     async def _activity(self, match: MatchRow, pairing: PairingRow) -> tuple[Activity, Activity]:
-        events = await self.session.store.events(match.id)
+        events = await self.session.events(match.id)
         return activity_of(match, events, pairing.opened_at or 0.0)
 
     async def settle_match(
@@ -597,7 +594,7 @@ class TournamentService:
             raise UserError(CompetitionRefusal.ALREADY_DECIDED)
         report = None
         if pairing.match_id is not None and pairing.channel_id is not None:
-            match = await self.session.store.get_match(pairing.match_id)
+            match = await self.session.match(pairing.match_id)
             if match is not None and match.live:
                 try:
                     report = await self.session.cancel(

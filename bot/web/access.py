@@ -24,9 +24,9 @@ Pure of aiohttp and of discord.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Protocol
 
-from bot.records import MatchRow, WebLinkRule
-from bot.storage import Storage
+from bot.records import GuildSettings, MatchRow, WebLinkRule
 from bot.visibility import everyone_may_see, may_see
 from bot.web.directory import DirectoryUnavailable, WebReaders
 from bot.web.signin import SignedIn
@@ -39,11 +39,17 @@ class Verdict(StrEnum):
     UNAVAILABLE = "unavailable"  # Discord could not be asked: try again
 
 
-class WebAccess:
-    """The rule over the store's settings and Discord's answers."""
+class Settings(Protocol):
+    """Where a server's choices are read (the club service)."""
 
-    def __init__(self, store: Storage, readers: WebReaders | None) -> None:
-        self.store = store
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+
+class WebAccess:
+    """The rule over the server's choices and Discord's answers."""
+
+    def __init__(self, settings: Settings, readers: WebReaders | None) -> None:
+        self.settings = settings
         self.readers = readers
 
     def _closed(self, visitor: SignedIn | None) -> Verdict:
@@ -56,7 +62,7 @@ class WebAccess:
         if self.readers is None:
             return self._closed(visitor)
         try:
-            settings = await self.store.guild_settings(row.guild_id)
+            settings = await self.settings.guild_settings(row.guild_id)
             if settings.web_links is WebLinkRule.LINK and await everyone_may_see(self.readers, row):
                 return Verdict.OPEN
             if user is not None and await may_see(self.readers, row, user):
@@ -66,7 +72,7 @@ class WebAccess:
         return self._closed(visitor)
 
     async def leaderboard(self, guild_id: int, visitor: SignedIn | None) -> Verdict:
-        settings = await self.store.guild_settings(guild_id)
+        settings = await self.settings.guild_settings(guild_id)
         if settings.public_leaderboard:
             return Verdict.OPEN
         if visitor is None or self.readers is None:

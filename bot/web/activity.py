@@ -66,7 +66,7 @@ async def game_for(session: SessionService, seat: Seat) -> Placed:
     row = await session.current(seat.channel_id)
     if row is not None or seat.guild_id is None:
         return Placed(row, seat.channel_id, None if row is not None else Refusal.NO_GAME)
-    live = await session.store.live_matches_in(seat.guild_id)
+    live = await session.live_in(seat.guild_id)
     moved = [r for r in live if r.home_channel_id == seat.channel_id]
     mine = [r for r in moved if seat.user.id in r.player_ids]
     chosen = moved if len(moved) == 1 else mine if len(mine) == 1 else []

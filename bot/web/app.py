@@ -46,7 +46,6 @@ from bot.present.web import web_words
 from bot.records import MatchRow
 from bot.relay import Changed, FactListener
 from bot.services import Services
-from bot.storage import Storage
 from bot.web.access import Verdict, WebAccess
 from bot.web.cache import TimedCache
 from bot.web.directory import WebReaders
@@ -155,13 +154,9 @@ class WebServer:
         self.port: int | None = None
         self.app = self._make_app()
 
-    @property
-    def store(self) -> Storage:
-        return self.services.session.store
-
     @functools.cached_property
     def access(self) -> WebAccess:
-        return WebAccess(self.store, self.readers)
+        return WebAccess(self.services.club, self.readers)
 
     # --- lifecycle -------------------------------------------------------------------------
 
@@ -216,7 +211,7 @@ class WebServer:
         """Another process stored a change: its row as stored now, to whoever watches it."""
         if not self.hub.follows(changed.match_id, (changed.channel_id, changed.home_channel_id)):
             return
-        row = await self.store.get_match(changed.match_id)
+        row = await self.services.session.match(changed.match_id)
         if row is not None and row.version >= changed.version:
             self.hub.show(row)
 
@@ -224,7 +219,7 @@ class WebServer:
         """After the listener was away: everything watched, read again."""
         matches, channels = self.hub.watched()
         for match_id in matches:
-            row = await self.store.get_match(match_id)
+            row = await self.services.session.match(match_id)
             if row is not None:
                 self.hub.show(row)
         for channel_id in channels:

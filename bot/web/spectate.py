@@ -111,11 +111,10 @@ class Spectate:
     # --- finding the match, and whether it opens ------------------------------------------
 
     async def _find(self, door: Door, key: str) -> MatchRow | None:
-        store = self.server.store
+        club = self.server.services.club
         if door is Door.SHARED:
-            row = await store.shared_match(key)
-            return row if row is not None and not row.live else None
-        return await store.match_by_web_key(key)
+            return await club.shared_match(key)
+        return await club.match_by_key(key)
 
     async def _verdict(self, door: Door, row: MatchRow, request: web.Request) -> Verdict:
         if door is Door.SHARED:
@@ -163,7 +162,7 @@ class Spectate:
             return await server.access.match(row, visitor)
 
         async def first() -> MatchRow | None:
-            return await server.store.get_match(row.id) or row
+            return await server.services.session.match(row.id) or row
 
         return await server.serve_socket(
             request, lambda: server.hub.watch_match(row.id), first, check=check
@@ -193,7 +192,7 @@ class Spectate:
         row, server = opened.row, self.server
 
         async def work() -> Encoded:
-            events = await server.store.events(row.id)
+            events = await server.services.session.events(row.id)
             body = await server.services.workers.lane_call(frames_body, row, events)
             return await asyncio.to_thread(Encoded.of, body)
 
@@ -233,7 +232,8 @@ class Spectate:
         number = int(request.match_info["game"])
         if not 1 <= number <= MAX_GAME:
             raise web.HTTPNotFound(text="no such game in this match")
-        played = {result.game_number for result in await server.store.game_results(row.id)}
+        results = await server.services.session.game_results(row.id)
+        played = {result.game_number for result in results}
         if number not in played:
             raise web.HTTPNotFound(text="no such game in this match")
         language = server.language(request)
@@ -261,7 +261,7 @@ class Spectate:
 
     async def leaderboard(self, request: web.Request) -> web.Response:
         server = self.server
-        guild = await server.store.guild_by_web_key(request.match_info["key"])
+        guild = await server.services.club.guild_by_key(request.match_info["key"])
         if guild is None:
             return server.notice(request, None)
         verdict = await server.access.leaderboard(guild, server.visitor(request))

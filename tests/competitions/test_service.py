@@ -15,6 +15,7 @@ from bot.dice import ScriptedRoller
 from bot.engine import MatchOptions, ResultKind
 from bot.errors import CompetitionRefusal as Why
 from bot.errors import UserError
+from bot.facts import Fact, TournamentOver
 from bot.puzzles.selection import TournamentStage
 from bot.reports import Player
 from bot.services import Services, build_services
@@ -136,8 +137,12 @@ async def test_a_knockout_runs_from_registration_to_the_podium(world) -> None:
     on_roll = row.player_ids[row.game.actor]
     winner = first.pairing.b if on_roll == first.pairing.a else first.pairing.a
     # Puzzles wait for the end of the event (the hook build_services wires).
-    ended: list[TournamentRow] = []
-    tournaments.when_over.append(ended.append)
+    ended: list[TournamentOver] = []
+
+    async def hear(facts: Sequence[Fact]) -> None:
+        ended.extend(fact for fact in facts if isinstance(fact, TournamentOver))
+
+    services.facts.subscribe(hear)
     stage = services.puzzles.tournament_stage
     assert await stage(replace(first.report.match, id=10**9)) is None  # not an event's match
     await win(services, roller, first, winner)
@@ -151,7 +156,7 @@ async def test_a_knockout_runs_from_registration_to_the_podium(world) -> None:
     await win(services, roller, final, champion)
     [finished] = host.of(EventFinished)
     assert finished.state.placings()[0] == (1, champion)
-    assert [row.id for row in ended] == [event.id]  # told once, and puzzles are kicked
+    assert ended == [TournamentOver(event.id, GUILD)]  # told once, a fact on the bus
     assert await stage(first.report.match) is TournamentStage.ENDED
     assert set(finished.match_ids) == {first.report.match.id, final.report.match.id}
     assert (await tournaments.event(event.id)).phase is Phase.FINISHED
