@@ -19,6 +19,13 @@ evaluations per roll): call it from a worker thread, never on the event loop.
 :func:`match_luck` walks a match's event log and also records, after every play, player 0's
 chance of winning the game (cubeless, from the evaluator) and the equity the play lost,
 which is what :mod:`renderers.charts` draws.
+
+Each roll's luck is also counted at the stake of the moment, and each game's result in the
+same units, as GNU Backgammon counts them for its luck-adjusted result
+(:meth:`MatchLuck.luck_adjusted`, :class:`bot.computer.LuckAdjustedResult`): points in a
+money game (the luck times the cube), match-winning chances in a match, through the
+evaluator's match equity table (:class:`bot.computer.evaluator.MatchEquity`; an evaluator
+without one leaves them unknown, None).
 """
 
 from __future__ import annotations
@@ -27,7 +34,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.computer import CubeContext, Evaluator, RankedResult, RollsEvaluator
+from bot.computer import (
+    CubeContext,
+    Evaluator,
+    LuckAdjustedResult,
+    RankedResult,
+    RollsEvaluator,
+)
+from bot.computer.evaluator import MatchEquity
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, legal_plays
 from bot.records import Action, EventRecord
 from bot.replay import replay_event
@@ -131,6 +145,40 @@ class LuckEvaluations:
         total = sum(weight * self.best(position, dice, context) for dice, weight in ALL_ROLLS)
         return total / 36.0
 
+    def stake(self, context: CubeContext) -> float | None:
+        """What one unit of normalized equity is worth in the result's units for the player
+        of ``context``: the cube in a money game, match-winning chances in a match (GNU
+        Backgammon's ``eq2mwc(x) - eq2mwc(0)``, linear in x); None without a table."""
+        if context.is_money:
+            return float(context.cube)
+        table = self.evaluator
+        if not isinstance(table, MatchEquity):
+            return None
+        return table.equity_mwc(1.0, context) - table.equity_mwc(0.0, context)
+
+    def winnings(self, over: Game) -> float | None:
+        """What the winner of the finished game ``over`` gained, in the result's units: its
+        points in a money game; in a match, the match-winning chances it added (1 when it
+        won the match), None without a table."""
+        result = over.result
+        if result is None:
+            raise ValueError(f"the game is not over: {over!r}")
+        if over.options.is_money:
+            return float(result.points)
+        table = self.evaluator
+        if not isinstance(table, MatchEquity):
+            return None
+        winner = result.winner
+        after = 1.0 if over.match_over else _score_mwc(table, over.next_game(), winner)
+        return after - _score_mwc(table, over, winner)
+
+
+def _score_mwc(table: MatchEquity, game: Game, player: int) -> float:
+    """``player``'s chance of winning the match at the start of ``game``."""
+    length = game.options.length
+    away = (length - game.score[player], length - game.score[1 - player])
+    return table.score_mwc(away, post_crawford=game.post_crawford)
+
 
 def _evaluations(evaluator: Evaluator | LuckEvaluations) -> LuckEvaluations:
     return evaluator if isinstance(evaluator, LuckEvaluations) else LuckEvaluations(evaluator)
@@ -187,6 +235,7 @@ class RollLuck:
     average: float  # the best play's equity averaged over the dice
     opening: bool = False
     play: int | None = None
+    result_luck: float | None = None  # the luck at the stake of the moment (module doc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,12 +291,14 @@ def _players(rolls: Iterable[RollLuck]) -> dict[int, PlayerLuck]:
 
 @dataclass(slots=True)
 class GameLuck:
-    """One game: every roll's luck and the chart points, in order."""
+    """One game: every roll's luck and the chart points, in order; once it is over, its
+    winner and what they won in the result's units (see the module docstring)."""
 
     game_number: int
     rolls: list[RollLuck] = field(default_factory=list)
     points: list[PlayPoint] = field(default_factory=list)
     winner: int | None = None
+    winnings: float | None = None
 
     @property
     def players(self) -> dict[int, PlayerLuck]:
@@ -293,6 +344,28 @@ class MatchLuck:
             if game.game_number == number:
                 return game
         raise KeyError(f"no game {number} in this match")
+
+    def luck_adjusted(self, player: int) -> LuckAdjustedResult | None:
+        """``player``'s result over these games with the luck taken out, GNU Backgammon's
+        way; None when a stake is unknown (an evaluator without a match equity table)."""
+        actual = own = theirs = normalized = 0.0
+        rolls = 0
+        for game in self.games:
+            if game.winner is None:
+                continue  # unfinished: nothing won yet
+            if game.winnings is None:
+                return None
+            actual += game.winnings if game.winner == player else -game.winnings
+        for roll in self.rolls:
+            if roll.result_luck is None:
+                return None
+            if roll.player == player:
+                own += roll.result_luck
+                normalized += roll.luck
+                rolls += 1
+            else:
+                theirs += roll.result_luck
+        return LuckAdjustedResult(actual, own, theirs, rolls, normalized)
 
 
 def _win_after(after: Game, mover: int, item: RankedResult, cache: LuckEvaluations) -> float:
@@ -350,8 +423,18 @@ def match_luck(
             winner, luck = opening_luck(before, dice, cache)
             context = CubeContext.for_game(after)
             equity = cache.best(after.position, after.dice or dice, context)
+            stake = cache.stake(context)
             current.rolls.append(
-                RollLuck(number, winner, _key(dice), luck, equity, equity - luck, opening=True)
+                RollLuck(
+                    number,
+                    winner,
+                    _key(dice),
+                    luck,
+                    equity,
+                    equity - luck,
+                    opening=True,
+                    result_luck=None if stake is None else stake * luck,
+                )
             )
             pending = len(current.rolls) - 1
         elif action == Action.ROLL and before is not None:
@@ -360,8 +443,18 @@ def match_luck(
             context = CubeContext.for_game(before)
             average = cache.average(before.position, context)  # first: it values ``dice``
             equity = cache.best(before.position, dice, context)
+            stake = cache.stake(context)
+            luck = equity - average
             current.rolls.append(
-                RollLuck(number, before.on_roll, dice, equity - average, equity, average)
+                RollLuck(
+                    number,
+                    before.on_roll,
+                    dice,
+                    luck,
+                    equity,
+                    average,
+                    result_luck=None if stake is None else stake * luck,
+                )
             )
             pending = len(current.rolls) - 1
         elif action in (Action.MOVE, Action.PASS) and before is not None:
@@ -399,7 +492,8 @@ def match_luck(
                     luck,
                 )
             )
-        if after.phase is Phase.OVER and after.result is not None:
+        if after.phase is Phase.OVER and after.result is not None and current.winner is None:
             current.winner = after.result.winner
+            current.winnings = cache.winnings(after)
         before = after
     return result

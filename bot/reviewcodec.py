@@ -16,12 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.codec import dumps, game_from_dict, game_to_dict, loads
-from bot.computer import CubeDecision, Mistake, PlayerAnalysis
+from bot.computer import CubeDecision, Mistake, PerformanceRating, PlayerAnalysis, PRPart
 from bot.engine import Move, Play
 from bot.luck import GameLuck, MatchLuck, PlayPoint, RollLuck
 
 GameReview = tuple[dict[int, PlayerAnalysis], MatchLuck]
-FORMAT = 1  # bumped if the shape changes: an old text is then simply worked out again
+# Bumped when the shape changes: an old text is then simply worked out again. 2: each
+# player's PR (its counted decisions) and each roll's and game's luck at its stake.
+FORMAT = 2
 
 
 def _decision_to_data(decision: Play | CubeDecision) -> dict[str, Any]:
@@ -71,7 +73,20 @@ def _analysis_to_data(analysis: PlayerAnalysis) -> dict[str, Any]:
         "cube_error": analysis.cube_error,
         "blunders": analysis.blunders,
         "mistakes": [_mistake_to_data(m) for m in analysis.mistakes],
+        "pr": _performance_to_data(analysis.performance),
     }
+
+
+def _performance_to_data(performance: PerformanceRating) -> list[Any]:
+    checker, cube = performance.checker, performance.cube
+    return [checker.decisions, checker.error, cube.decisions, cube.error]
+
+
+def _performance_from_data(data: list[Any]) -> PerformanceRating:
+    checker_decisions, checker_error, cube_decisions, cube_error = data
+    return PerformanceRating(
+        PRPart(checker_decisions, checker_error), PRPart(cube_decisions, cube_error)
+    )
 
 
 def _analysis_from_data(data: dict[str, Any]) -> PlayerAnalysis:
@@ -83,6 +98,7 @@ def _analysis_from_data(data: dict[str, Any]) -> PlayerAnalysis:
         cube_error=data["cube_error"],
         blunders=data["blunders"],
         mistakes=tuple(_mistake_from_data(m) for m in data["mistakes"]),
+        performance=_performance_from_data(data["pr"]),
     )
 
 
@@ -96,12 +112,15 @@ def _roll_to_data(roll: RollLuck) -> list[Any]:
         roll.average,
         roll.opening,
         roll.play,
+        roll.result_luck,
     ]
 
 
 def _roll_from_data(data: list[Any]) -> RollLuck:
-    number, player, dice, luck, equity, average, opening, play = data
-    return RollLuck(number, player, (dice[0], dice[1]), luck, equity, average, opening, play)
+    number, player, dice, luck, equity, average, opening, play, result_luck = data
+    return RollLuck(
+        number, player, (dice[0], dice[1]), luck, equity, average, opening, play, result_luck
+    )
 
 
 def _point_to_data(point: PlayPoint) -> list[Any]:
@@ -129,6 +148,7 @@ def _game_luck_to_data(game: GameLuck) -> dict[str, Any]:
         "rolls": [_roll_to_data(r) for r in game.rolls],
         "points": [_point_to_data(p) for p in game.points],
         "winner": game.winner,
+        "winnings": game.winnings,
     }
 
 
@@ -138,6 +158,7 @@ def _game_luck_from_data(data: dict[str, Any]) -> GameLuck:
         [_roll_from_data(r) for r in data["rolls"]],
         [_point_from_data(p) for p in data["points"]],
         data["winner"],
+        data["winnings"],
     )
 
 

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.computer import DEFAULT_LEVEL, CubeHint, PlayerAnalysis, PlayHint
+from bot.computer import DEFAULT_LEVEL, CubeHint, PerformanceRating, PlayerAnalysis, PlayHint
 from bot.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.errors import NoGameError, NotYourTurnError, Refusal, UnreadableMatchError, UserError
 from bot.fairdice import VerifyResult, verify_events
@@ -109,7 +109,8 @@ async def _ready(review: GameReview) -> GameReview:
 
 def merge_reviews(parts: Sequence[GameReview], players: Sequence[int]) -> GameReview:
     """Games' reviews, in game order, as one review of them all: decisions and errors add
-    up, the biggest three mistakes of all are kept (as one analysis of the whole log gives)."""
+    up (the PR too: it is over all the games' decisions), the biggest three mistakes of all
+    are kept (as one analysis of the whole log gives)."""
     merged: dict[int, PlayerAnalysis] = {}
     for player in players:
         mine = [analyses[player] for analyses, _luck in parts if player in analyses]
@@ -124,6 +125,7 @@ def merge_reviews(parts: Sequence[GameReview], players: Sequence[int]) -> GameRe
             cube_error=sum(a.cube_error for a in mine),
             blunders=sum(a.blunders for a in mine),
             mistakes=tuple(mistakes[:3]),
+            performance=PerformanceRating.total(a.performance for a in mine),
         )
     luck = MatchLuck([game for _analyses, part in parts for game in part.games])
     return merged, luck

@@ -462,7 +462,7 @@ class FixedCube:
 
 
 def test_the_screen_spares_the_search_of_a_no_double_far_from_doubling() -> None:
-    from bot.computer.analysis import CLOSE_CUBE_THRESHOLD, SCREEN_MARGIN, analyze_decisions
+    from bot.computer.analysis import SCREEN_BOUND, analyze_decisions
 
     decisions = scripted_game()
     counted: list[tuple[Game, Decision]] = [
@@ -474,15 +474,16 @@ def test_the_screen_spares_the_search_of_a_no_double_far_from_doubling() -> None
     assert no_doubles >= 2 and cubes > no_doubles
     # The search finds each no-double close (doubling 0.05 worse): all are counted.
     close = FixedCube(0.3, 0.25)
-    # A screen finding doubling far worse (the margin and a little more): none is searched
-    # nor counted, and the double and the take still are.
-    far = FixedCube(0.3, 0.3 - CLOSE_CUBE_THRESHOLD - SCREEN_MARGIN - 0.01)
+    # A screen finding doubling far worse (beyond what either way of counting counts, and
+    # the margin, and a little more): none is searched nor counted, and the double and the
+    # take still are.
+    far = FixedCube(0.3, 0.3 - SCREEN_BOUND - 0.01)
     found = analyze_decisions(close, decisions, screen=far)
     assert far.asked == no_doubles
     assert close.asked == cubes - no_doubles
     assert sum(a.cube_decisions for a in found.values()) == cubes - no_doubles
     # A screen finding them near enough leaves each to the search, which counts it.
-    near = FixedCube(0.3, 0.3 - CLOSE_CUBE_THRESHOLD - SCREEN_MARGIN + 0.01)
+    near = FixedCube(0.3, 0.3 - SCREEN_BOUND + 0.01)
     close.asked = 0
     found = analyze_decisions(close, decisions, screen=near)
     assert close.asked == cubes

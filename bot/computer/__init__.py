@@ -12,8 +12,12 @@ the store, discord or the renderers. Its modules, each importing only those abov
   behind it. The only module that imports bgsage.
 - :mod:`~bot.computer.cube`: cube theory on equities (:class:`CubeDecision`,
   :class:`CubeAction`, the proper double, take, drop or beaver). Pure.
+- :mod:`~bot.computer.pr`: eXtreme Gammon's Performance Rating: which decisions count, the
+  bands (:class:`PRBand`), the values (:class:`PerformanceRating`,
+  :class:`LuckAdjustedResult`). Pure; imports nothing of the bot's.
 - :mod:`~bot.computer.analysis`: hints (:class:`PlayHint`, :class:`CubeHint`) and match
-  analysis (:class:`PlayerAnalysis`, :class:`Mistake`, :data:`BLUNDER_THRESHOLD`).
+  analysis (:class:`PlayerAnalysis`, :class:`Mistake`, :data:`BLUNDER_THRESHOLD`), with each
+  player's PR.
 - :mod:`~bot.computer.player`: the play policy (:class:`Level`, :data:`LEVELS`,
   :data:`ANALYSIS`, the depth of hints and analysis, :class:`ComputerPlayer`) and
   :func:`analyze`.
@@ -53,6 +57,7 @@ from bot.computer.evaluator import (
     computer_available,
 )
 from bot.computer.player import ANALYSIS, DEFAULT_LEVEL, LEVELS, ComputerPlayer, Level, analyze
+from bot.computer.pr import LuckAdjustedResult, PerformanceRating, PRBand, PRPart
 
 __all__ = [
     "ANALYSIS",
@@ -70,7 +75,11 @@ __all__ = [
     "Decision",
     "Evaluator",
     "Level",
+    "LuckAdjustedResult",
     "Mistake",
+    "PRBand",
+    "PRPart",
+    "PerformanceRating",
     "PlayHint",
     "PlayerAnalysis",
     "RankedResult",

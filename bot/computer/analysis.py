@@ -3,7 +3,9 @@
 A hint is the computer's view of the decision in front of a player: the best few plays
 with their equities, or the proper cube action. The analysis of a match goes over every
 decision made in it, as GNU Backgammon does, and totals the equity each player lost: error
-rates in millipoints per decision, blunders, and the biggest mistakes with the game to draw.
+rates in millipoints per decision, blunders, and the biggest mistakes with the game to draw;
+and in the same pass eXtreme Gammon's Performance Rating, which counts the decisions its own
+way (:mod:`bot.computer.pr`).
 
 Everything here is a function of an :class:`~bot.computer.evaluator.Evaluator`, without
 noise, so the same evaluator gives the same answers; :class:`~bot.computer.ComputerPlayer`
@@ -30,12 +32,22 @@ from bot.computer.cube import (
     responses,
 )
 from bot.computer.evaluator import CubeContext, Evaluator, WinChances
+from bot.computer.pr import (
+    OBVIOUS_MARGIN,
+    PerformanceRating,
+    PRPart,
+    checker_counts,
+    decision_weight,
+    double_counts,
+    response_counts,
+)
 from bot.engine import EngineErrorCode, Game, NotAllowedNowError, Phase, Play
 
 __all__ = [
     "BLUNDER_THRESHOLD",
     "CLOSE_CUBE_THRESHOLD",
     "MISTAKE_FLOOR",
+    "SCREEN_BOUND",
     "SCREEN_MARGIN",
     "CubeHint",
     "Mistake",
@@ -54,12 +66,16 @@ CLOSE_CUBE_THRESHOLD = 0.16
 # Smaller losses are rounding noise, not mistakes worth showing.
 MISTAKE_FLOOR = 0.001
 # A no-double decision is first valued by the cheap screen (bgsage's raw network), and
-# searched at full depth only when the screen finds doubling less than CLOSE_CUBE_THRESHOLD
-# plus this margin worse. Over 2,249 no-double decisions of six 25-point matches the
-# screen and the analysis depth differed by up to 0.46 on this gap, but no decision the
-# screen put above 0.24 was close at full depth; 0.32 keeps 0.08 more in hand and still
-# spares three searches in four (most rolls of a game are nowhere near a double).
+# searched at full depth only when the screen finds doubling less than this margin plus
+# the larger of CLOSE_CUBE_THRESHOLD and XG's bound for an obvious no double
+# (bot.computer.pr.OBVIOUS_MARGIN, 0.2) worse. Over 2,249 no-double decisions of six
+# 25-point matches the screen and the analysis depth differed by up to 0.46 on this gap,
+# but no decision the screen put above 0.24 was close (0.16) at full depth: the margin keeps
+# 0.08 more in hand than that, and still spares most searches (most rolls of a game are
+# nowhere near a double).
 SCREEN_MARGIN = 0.16
+# The screen's gap from which a no-double decision is not searched (0.36).
+SCREEN_BOUND = max(CLOSE_CUBE_THRESHOLD, OBVIOUS_MARGIN) + SCREEN_MARGIN
 
 
 # --- hints ----------------------------------------------------------------------------------
@@ -149,6 +165,9 @@ class PlayerAnalysis:
     A decision counts only when there was a real choice: a checker play with more than one
     legal play, every double, take, drop and beaver, and a roll without doubling only when
     doubling was close (less than 0.16 worse) or right.
+
+    ``performance`` is eXtreme Gammon's PR over the same decisions, counted XG's way
+    (:mod:`bot.computer.pr`): its ``pr``, ``checker_pr``, ``cube_pr`` and ``band``.
     """
 
     player: int
@@ -158,6 +177,7 @@ class PlayerAnalysis:
     cube_error: float = 0.0
     blunders: int = 0
     mistakes: tuple[Mistake, ...] = ()  # the biggest three, biggest first
+    performance: PerformanceRating = field(default_factory=PerformanceRating)
 
     @property
     def decisions(self) -> int:
@@ -207,6 +227,8 @@ class _Tally:
     cube_error: float = 0.0
     blunders: int = 0
     mistakes: list[Mistake] = field(default_factory=list)
+    pr_checker: PRPart = field(default_factory=PRPart)
+    pr_cube: PRPart = field(default_factory=PRPart)
 
 
 # --- hints ----------------------------------------------------------------------------------
@@ -338,6 +360,7 @@ def analyze_decisions(
             cube_error=tally.cube_error,
             blunders=tally.blunders,
             mistakes=tuple(sorted(tally.mistakes, key=lambda mistake: -mistake.equity_lost)[:3]),
+            performance=PerformanceRating(tally.pr_checker, tally.pr_cube),
         )
         for player, tally in tallies.items()
     }
@@ -345,14 +368,14 @@ def analyze_decisions(
 
 def _far(screen: Evaluator, game: Game) -> bool:
     """Whether ``screen`` finds doubling in ``game`` so much worse than playing on that the
-    no-double decision cannot be close (it is not counted)."""
+    no-double decision cannot count, neither GNU Backgammon's way nor XG's."""
     if game.phase is not Phase.ROLL or not game.can_double():
         return False  # _analyze_cube decides (and refuses a game in the wrong phase)
     context = CubeContext.for_game(game)
     equities = screen.cube_equities(game.position, context)
     options = responses(equities, context.beavers)
     doubled = options[best_response(options)]
-    return equities.no_double - doubled >= CLOSE_CUBE_THRESHOLD + SCREEN_MARGIN
+    return equities.no_double - doubled >= SCREEN_BOUND
 
 
 def _analyze_play(
@@ -374,6 +397,8 @@ def _analyze_play(
     lost = max(0.0, best.equity - equities[made.board])
     tally.checker_decisions += 1
     tally.checker_error += lost
+    if checker_counts(list(equities.values())):
+        tally.pr_checker = tally.pr_checker.counted(lost, decision_weight(game.options.length))
     if lost > blunder:
         tally.blunders += 1
     if lost >= MISTAKE_FLOOR:
@@ -395,6 +420,8 @@ def _analyze_play(
 def _analyze_cube(
     evaluator: Evaluator, tally: _Tally, game: Game, decision: CubeDecision, blunder: float
 ) -> None:
+    """One cube decision: counted GNU Backgammon's way (``gnu``) for the error rate and XG's
+    way (``xg``) for the PR; a decision neither counts adds nothing."""
     word = "Redouble" if game.cube_owner is not None else "Double"
     if decision in (CubeDecision.NO_DOUBLE, CubeDecision.DOUBLE):
         if game.phase is not Phase.ROLL:
@@ -409,11 +436,15 @@ def _analyze_cube(
         doubled = options[best_response(options)]
         best = max(doubled, equities.no_double)
         if decision is CubeDecision.NO_DOUBLE:
-            if equities.no_double - doubled >= CLOSE_CUBE_THRESHOLD:
-                return  # not a close decision: GNU Backgammon does not count it
             lost, made, better = best - equities.no_double, f"No {word.lower()}", word
+            # GNU Backgammon counts a no double only when doubling was close or right.
+            gnu = equities.no_double - doubled < CLOSE_CUBE_THRESHOLD
         else:
             lost, made, better = best - doubled, word, f"No {word.lower()}"
+            gnu = True
+        xg = double_counts(
+            equities.no_double, equities.double_take, equities.double_pass, max(0.0, lost)
+        )
     else:
         if game.phase is not Phase.DOUBLED:
             raise ValueError(f"{decision} needs a pending double, not {game!r}")
@@ -435,7 +466,15 @@ def _analyze_cube(
             best_choice = best_response(values)
             lost = values[decision] - values[best_choice]  # the receiver minimizes
         made, better = _CUBE_WORDS[decision], _CUBE_WORDS[best_choice]
+        gnu = True
+        xg = response_counts(values[CubeDecision.TAKE], values[CubeDecision.DROP])
+    if not (gnu or xg):
+        return
     lost = max(0.0, lost)
+    if xg:
+        tally.pr_cube = tally.pr_cube.counted(lost, decision_weight(game.options.length))
+    if not gnu:
+        return
     tally.cube_decisions += 1
     tally.cube_error += lost
     if lost > blunder:

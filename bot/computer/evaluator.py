@@ -43,6 +43,7 @@ __all__ = [
     "CubeContext",
     "CubeEquities",
     "Evaluator",
+    "MatchEquity",
     "RankedResult",
     "RollsEvaluator",
     "WinChances",
@@ -198,6 +199,27 @@ class RollsEvaluator(Evaluator, Protocol):
     ) -> list[float]:
         """For each of ``rolls``, the equity of the best play (``rank_plays(...)[0]``'s, a
         roll with no play keeping the position), for the player on roll in ``position``."""
+        ...
+
+
+@runtime_checkable
+class MatchEquity(Protocol):
+    """An engine's match equity table: what a match score is worth, and equity in it.
+
+    Luck and results in match play are counted in match-winning chances, as GNU Backgammon
+    counts them (:mod:`bot.luck`); an evaluator without a table leaves them unknown.
+    """
+
+    def score_mwc(self, away: tuple[int, int], *, post_crawford: bool) -> float:
+        """The chance of winning the match, at the start of a game, for the player who needs
+        ``away[0]`` points against ``away[1]`` (0 or less: the match is won).
+        ``post_crawford``: the game about to start comes after the Crawford game (it
+        matters only when a player needs 1 point)."""
+        ...
+
+    def equity_mwc(self, equity: float, context: CubeContext) -> float:
+        """Normalized ``equity`` (see :class:`CubeContext`) as match-winning chances, for
+        the player of ``context`` in a match."""
         ...
 
 
@@ -384,6 +406,22 @@ class BgsageEvaluator:
             results = legal_plays(position, dice).results() or [position]
             out.append(self.rank_plays(position, dice, results, context)[0].equity)
         return out
+
+    def score_mwc(self, away: tuple[int, int], *, post_crawford: bool) -> float:
+        """:class:`MatchEquity`: bgsage's table (Kazaross XG2), whose third argument is
+        whether the game at that score follows the Crawford game."""
+        if away[0] <= 0:
+            return 1.0
+        if away[1] <= 0:
+            return 0.0
+        return float(bgbot_cpp.get_met(away[0], away[1], post_crawford))
+
+    def equity_mwc(self, equity: float, context: CubeContext) -> float:
+        """:class:`MatchEquity`: bgsage's own conversion, the one its equities came from."""
+        if context.is_money:
+            raise ValueError("a money game has no match-winning chances")
+        away1, away2 = context.away
+        return float(bgbot_cpp.eq2mwc(equity, away1, away2, context.cube, context.crawford))
 
     def _batch_best(
         self, position: Position, rolls: Sequence[Dice], context: CubeContext
