@@ -14,13 +14,42 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 from bot.engine import Game, Phase, Play, ResultKind
 from bot.errors import NotYourTurnError, Refusal, UserError
-from bot.records import Action, Status
+from bot.records import Action, MatchRow, Status
 from bot.reports import Player
 from bot.turn import Turn, require_challenge
+
+
+class MoveCheck(StrEnum):
+    """Whether someone may build a checker play now (:func:`may_move`)."""
+
+    YES = "yes"
+    NO_TURN = "no-turn"  # no play is awaited: not started, over, a roll or a cube answer due
+    NOT_YOURS = "not-yours"  # a play is awaited, from the other player (or the computer)
+
+
+def may_move(row: MatchRow, user_id: int) -> MoveCheck:
+    """The one "may this user move now" check of every front end that builds a play step by
+    step (the tap picker, the Activity) before it hands the play to :data:`RULES`: a live
+    game in its move phase, dice out, no resignation waiting, and ``user_id`` the player
+    on roll (never the computer's seat)."""
+    game = row.game
+    if (
+        row.status != Status.PLAYING
+        or game is None
+        or game.phase is not Phase.MOVE
+        or game.resignation is not None
+        or game.dice is None
+    ):
+        return MoveCheck.NO_TURN
+    mover = game.on_roll
+    if row.player_index(user_id) != mover or (row.computer_level is not None and mover == 1):
+        return MoveCheck.NOT_YOURS
+    return MoveCheck.YES
 
 
 def accept(turn: Turn, user: Player, public: str | None = None) -> Action:

@@ -35,20 +35,17 @@ from bot.present import notices
 from bot.present.notices import NO_DMS, NOT_HERE, SAVED_TEXT, SORRY_TEXT
 from bot.services import Services
 from bot.workers import quiet_collector
-from cogs.backgammon import Backgammon
-from cogs.ladder import AnswerButton, Ladder
-from cogs.picker import PickerButton, PickerSelect
-from cogs.puzzle import COMPONENTS as PUZZLE_COMPONENTS
-from cogs.puzzle import Puzzles
+from cogs.kit import Kit
+from cogs.publishing import Publisher
 from cogs.replies import Reply, safe_name
-from cogs.tournament import Tournament
-from cogs.tournament_posts import EntryButton
-from cogs.views import ActionButton
-from cogs.weblinks import LaunchButton
+from cogs.translator import CommandTranslator
 from renderers import warm_up
 from renderers.standings_warm import warm_up as warm_up_standings
 
 log = logging.getLogger(__name__)
+
+# The cogs, each an extension loaded on its own (a failure is logged and the rest still run).
+EXTENSIONS = ("cogs.backgammon", "cogs.tournament", "cogs.ladder", "cogs.puzzle")
 
 # Guilds is all the bot needs: commands, buttons and autocomplete arrive as interactions,
 # which carry the users and members they mention.
@@ -196,21 +193,24 @@ class GammonBot(commands.Bot):
         )
         self.settings = settings
         self.services = services
+        self.kit: Kit | None = None  # the front-end kit, made in setup_hook
         self.synced = asyncio.Event()
         self.logged_in = asyncio.Event()  # Discord took the token: setup_hook has begun
 
     async def setup_hook(self) -> None:
         self.logged_in.set()
-        if self.get_cog("Backgammon") is None:
-            cog = Backgammon(
-                self,
-                self.services,
-                leaderboard_min_matches=self.settings.leaderboard_min_matches,
-                game_reviews=self.settings.game_reviews,
-            )
-            await self.add_cog(cog)
-            await self.add_cog(Tournament(self, self.services))
-            await self.add_cog(Ladder(self, self.services))
+        if self.kit is None:
+            # Loaded before the bot syncs its commands: the names go out translated.
+            await self.tree.set_translator(CommandTranslator())
+            publisher = Publisher(self, self.services, game_reviews=self.settings.game_reviews)
+            self.kit = Kit(self, self.services, publisher)
+            publisher.start_reminders()
+            for extension in EXTENSIONS:
+                try:
+                    await self.load_extension(extension)
+                except commands.ExtensionError:
+                    # One feature's failure is that feature's: the others still run.
+                    log.exception("could not load %s; the bot runs without it", extension)
             if self.services.workers.in_process:
                 # Fonts, sprites and palettes take ~0.3 s the first time; pay it before any
                 # player (worker processes warm themselves when they start).
@@ -218,13 +218,8 @@ class GammonBot(commands.Bot):
             # The competition pictures are drawn in this process: their fonts, palettes,
             # medals and figure tiles now, not on the first table after a start.
             await asyncio.to_thread(warm_up_standings)
-            self.add_dynamic_items(
-                ActionButton, PickerButton, PickerSelect, LaunchButton, EntryButton, AnswerButton
-            )
-            await self.add_cog(Puzzles(self, self.services))  # /puzzle (issue 29)
-            self.add_dynamic_items(*PUZZLE_COMPONENTS)
             quiet_collector()
-        # A retried login runs the hook again: the cog is there, but a sync that failed
+        # A retried login runs the hook again: the cogs are there, but a sync that failed
         # must still happen (never run on with no commands).
         if not self.synced.is_set():
             await self.sync_commands()
@@ -301,23 +296,36 @@ class GammonBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
-        cog = self.get_cog("Backgammon")
-        if isinstance(cog, Backgammon):
-            # Channels are known now: finish and post computer turns a crash left open.
+        if self.kit is not None:
+            # Channels are known now: finish and post computer turns a crash left open,
+            # then the game reviews still owed.
+            publisher = self.kit.publisher
             try:
-                await cog.resume_computer_turns()
+                await publisher.resume_computer_turns()
             except Exception:
                 log.exception("could not resume the computer's turns")
+            finally:
+                await publisher.resume_reviews()
 
     async def drain(self, timeout: float = 4.0) -> None:
-        """Stop taking new actions and wait for the ones in flight to finish."""
-        cog = self.get_cog("Backgammon")
-        if isinstance(cog, Backgammon):
-            cog.accepting = False
-            try:
-                await asyncio.wait_for(cog.idle.wait(), timeout)
-            except TimeoutError:
-                log.warning("shutting down with %d action(s) still running", cog.in_flight)
+        """Stop taking new actions and wait for the ones in flight (every cog's: they all run
+        in the kit's guard), then for the news they left to tell."""
+        if self.kit is None:
+            return
+        if not await self.kit.drain(timeout):
+            log.warning("shutting down with %d action(s) still running", self.kit.in_flight)
+        try:
+            await asyncio.wait_for(self.services.facts.settled(), timeout)
+        except TimeoutError:
+            log.warning("shutting down with news still being told")
+
+    async def close(self) -> None:
+        if self.kit is not None:
+            publisher = self.kit.publisher
+            publisher.stop_listening()
+            publisher.stop_reminders()
+            publisher.stop_reviews()
+        await super().close()
 
 
 class ShardedGammonBot(GammonBot, commands.AutoShardedBot):

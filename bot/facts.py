@@ -13,7 +13,9 @@ subscriber that fails is logged and skipped; it never undoes or loses the stored
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -183,19 +185,48 @@ def facts_of(
     return facts
 
 
+class _Detached:
+    """A subscriber that runs in a task of its own: batches wait in order in its queue, so
+    publishing never waits for it (one that talks to Discord must not hold up the action
+    whose facts it tells), and it still hears every batch once, in order."""
+
+    def __init__(self, subscriber: Subscriber) -> None:
+        self.subscriber = subscriber
+        self.queue: deque[Sequence[Fact]] = deque()
+        self.task: asyncio.Task[None] | None = None
+
+    def put(self, facts: Sequence[Fact]) -> None:
+        self.queue.append(facts)
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._run())
+
+    async def _run(self) -> None:
+        while self.queue:
+            facts = self.queue.popleft()
+            try:
+                await self.subscriber(facts)
+            except Exception:
+                log.exception("a fact subscriber failed on %s", type(facts[0]).__name__)
+
+
 class FactBus:
-    """Hands each published batch of facts to every subscriber, in subscription order."""
+    """Hands each published batch of facts to every subscriber, in subscription order.
+
+    A subscriber hears a batch before :meth:`publish` returns, unless it subscribed
+    ``detached``: then it hears it soon after, in a task of its own (:meth:`settled` waits
+    for those)."""
 
     def __init__(self) -> None:
-        self._subscribers: list[Subscriber] = []
+        self._subscribers: list[Subscriber | _Detached] = []
 
-    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+    def subscribe(self, subscriber: Subscriber, *, detached: bool = False) -> Callable[[], None]:
         """Listen from now on; the returned function stops listening."""
-        self._subscribers.append(subscriber)
+        entry: Subscriber | _Detached = _Detached(subscriber) if detached else subscriber
+        self._subscribers.append(entry)
 
         def unsubscribe() -> None:
-            if subscriber in self._subscribers:
-                self._subscribers.remove(subscriber)
+            if entry in self._subscribers:
+                self._subscribers.remove(entry)
 
         return unsubscribe
 
@@ -204,10 +235,25 @@ class FactBus:
         if not facts:
             return
         for subscriber in list(self._subscribers):
+            if isinstance(subscriber, _Detached):
+                subscriber.put(facts)
+                continue
             try:
                 await subscriber(facts)
             except Exception:
                 log.exception("a fact subscriber failed on %s", type(facts[0]).__name__)
+
+    async def settled(self) -> None:
+        """Wait until every detached subscriber has heard every batch published so far."""
+        while True:
+            running = [
+                entry.task
+                for entry in self._subscribers
+                if isinstance(entry, _Detached) and entry.task is not None and not entry.task.done()
+            ]
+            if not running:
+                return
+            await asyncio.gather(*running, return_exceptions=True)
 
 
 __all__ = [

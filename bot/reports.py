@@ -45,12 +45,16 @@ class ActionContext:
     row's version); refused unless the live row is still at that version. A button naming a
     running game without a version (posted by an older bot) is refused as stale.
     ``public``: mixed into the match's committed dice when this request starts the match.
+    ``elsewhere``: the request comes from a front end the chat does not see (the web
+    Activity): the session adds :class:`~bot.facts.PlayedElsewhere` to the report's facts,
+    so the chat front end tells the channel as it tells its own actions.
     """
 
     match_id: int | None = None
     public: str | None = None  # a value fixed only now (the interaction's id), for the dice
     version: int | None = None
     game_number: int | None = None
+    elsewhere: bool = False
 
 
 NO_CONTEXT = ActionContext()

@@ -38,7 +38,15 @@ from bot.errors import (
     UnreadableMatchError,
     UserError,
 )
-from bot.facts import ActionTaken, ComputerStuck, Fact, FactBus, TurnResumed, facts_of
+from bot.facts import (
+    ActionTaken,
+    ComputerStuck,
+    Fact,
+    FactBus,
+    PlayedElsewhere,
+    TurnResumed,
+    facts_of,
+)
 from bot.fairdice import commitment, new_secret
 from bot.opponent import COMPUTER_ATTEMPTS, ComputerOpponent
 from bot.records import (
@@ -447,7 +455,8 @@ class SessionService:
                 await self.facts.publish(earlier)
                 raise
             report.facts[:0] = earlier
-            await self.facts.publish(report.facts)
+            told = [*report.facts, PlayedElsewhere(report)] if ctx.elsewhere else report.facts
+            await self.facts.publish(told)
             return report
         raise AssertionError("unreachable")
 

@@ -138,6 +138,17 @@ class TournamentService:
         entrants = await self.store.entrants(row.id)
         return rebuild(row, entrants, await self.store.pairings(row.id))
 
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """An event's entrants, in the order they joined."""
+        return await self.store.entrants(tournament_id)
+
+    async def director_role(self, guild_id: int) -> int | None:
+        """The role whose members direct this server's events (None: Manage Server only)."""
+        return await self.store.td_role(guild_id)
+
+    async def set_director_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.store.set_td_role(guild_id, role_id)
+
     async def names(self, tournament_id: int) -> dict[int, str]:
         return {e.user_id: e.name for e in await self.store.entrants(tournament_id)}
 

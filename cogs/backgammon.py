@@ -1,12 +1,11 @@
 """The ``/backgammon`` command group: each handler turns an interaction into a session call.
 
 Owns the slash commands (thin adapters: read the options, call the session, hand the report
-to the :class:`~cogs.publishing.Publisher`); a game action, from a command, a button
-(:meth:`Backgammon.press`) or the tap picker, names its :class:`~bot.records.Action` and goes
-through :meth:`Backgammon.perform` to the session's one entry, its action table. And the
-guard every action runs in: the in-flight count the bot drains on shutdown, the
-acknowledgement watchdog (see :mod:`cogs.replies`) and, on failure, handing the error to the
-command tree's one ``on_error`` (in :mod:`bot.client`), which decides what the player sees.
+to the :class:`~cogs.publishing.Publisher`); a game action, from a command, a button or the
+tap picker, names its :class:`~bot.records.Action` and goes through the bot's front-end kit
+(:meth:`cogs.kit.Kit.perform`) to the session's one entry, its action table, inside the
+kit's guard (the in-flight count the bot drains on shutdown, the acknowledgement watchdog,
+errors to the command tree's one ``on_error``).
 
 Languages: what only the person acting sees (private replies, errors) is in their Discord
 locale (``interaction.locale``); everything public is in the server's language
@@ -14,16 +13,15 @@ locale (``interaction.locale``); everything public is in the server's language
 by :class:`cogs.translator.CommandTranslator`, installed before the commands are synced.
 
 May import: discord, :mod:`bot.session` and the records it uses (:mod:`bot.engine`,
-:mod:`bot.records`, :mod:`bot.errors`), :mod:`bot.i18n`, :mod:`bot.present`, and the other
-``cogs`` modules.
+:mod:`bot.records`, :mod:`bot.errors`), :mod:`bot.i18n`, :mod:`bot.present`, and the
+``cogs`` modules that are not cogs (the kit, the publisher, views, helpers). Loaded as an
+extension (:func:`setup`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
@@ -49,12 +47,14 @@ from cogs.helpers import (
     verify_words,
     versus,
 )
+from cogs.kit import Kit
+from cogs.picker import PickerButton, PickerSelect
 from cogs.publishing import Publisher
 from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
 from cogs.scope import can_view, same_place
-from cogs.translator import CommandTranslator, locale
-from cogs.views import ButtonRef
-from cogs.weblinks import WebLinks, launch
+from cogs.translator import locale
+from cogs.views import ActionButton
+from cogs.weblinks import LaunchButton, WebLinks, launch
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +68,6 @@ LANGUAGE_CHOICES = [
 ]
 
 Interaction = discord.Interaction[Any]
-Request = Callable[[ActionContext], Awaitable[Report]]  # a session call for one interaction
-Work = Callable[[Reply], Awaitable[None]]  # a handler's body, given the interaction's Reply
 
 
 @app_commands.guild_only()
@@ -80,37 +78,21 @@ class Backgammon(
 ):
     """Backgammon for the members of a server."""
 
-    def __init__(
-        self,
-        bot: commands.Bot,
-        services: Services,
-        *,
-        leaderboard_min_matches: int = 1,
-        renderer: Callable[..., bytes] | None = None,
-        game_reviews: bool = True,
-    ) -> None:
+    def __init__(self, bot: commands.Bot, services: Services, kit: Kit) -> None:
         self.bot = bot
         self.services = services
         self.session = services.session
-        self.leaderboard_min_matches = leaderboard_min_matches
-        self.publisher = Publisher(bot, services, renderer=renderer, game_reviews=game_reviews)
-        self.in_flight = 0
-        self.idle = asyncio.Event()
-        self.idle.set()
-        self.accepting = True
+        self.kit = kit
+        settings = getattr(bot, "settings", None)
+        self.leaderboard_min_matches = getattr(settings, "leaderboard_min_matches", 1)
         super().__init__()
         if not WebLinks.of(bot).activity and self.app_command is not None:
             self.app_command.remove_command("play-here")  # no Activity: no command for it
 
-    async def cog_load(self) -> None:
-        # Loaded before the bot syncs its commands: the names go out translated.
-        await self.bot.tree.set_translator(CommandTranslator())
-        self.publisher.start_reminders()
-
-    async def cog_unload(self) -> None:
-        self.publisher.stop_listening()
-        self.publisher.stop_reminders()
-        self.publisher.stop_reviews()
+    @property
+    def publisher(self) -> Publisher:
+        """Where reports are published (the bot's, in its front-end kit)."""
+        return self.kit.publisher
 
     async def send_reminders(self) -> int:
         """Remind players who have waited long enough on their turn; the count sent."""
@@ -119,14 +101,6 @@ class Backgammon(
     async def _language(self, interaction: Interaction) -> str:
         """The language of a public answer: the server's (see the module's docstring)."""
         return await self.publisher.language(interaction.guild_id or 0, interaction.guild_locale)
-
-    async def resume_computer_turns(self) -> None:
-        """Finish computer turns left open before this start, and post them; then post the
-        game reviews still owed."""
-        try:
-            await self.publisher.resume_computer_turns()
-        finally:
-            await self.publisher.resume_reviews()
 
     @property
     def _renderer(self) -> Callable[..., bytes] | None:
@@ -137,94 +111,9 @@ class Backgammon(
     def _renderer(self, renderer: Callable[..., bytes] | None) -> None:
         self.publisher.renderer = renderer
 
-    # --- the guard -----------------------------------------------------------------------
-
-    async def _guarded(
-        self,
-        interaction: Interaction,
-        work: Work,
-        *,
-        pressed: bool = False,
-        reply: Reply | None = None,
-        private: bool = False,
-    ) -> None:
-        """Run a handler inside the in-flight count, with the acknowledgement watchdog.
-
-        Any error goes to the command tree's ``on_error``, the one place that decides what
-        the player sees. It is called from here, not left to discord.py, so the answer is
-        sent while the action still counts as in flight (a shutdown waits for it) and so
-        button presses, which never reach the tree, are answered the same way. ``reply``: a
-        front end's own way of answering (the tap picker's), else a plain :class:`Reply`.
-        """
-        reply = reply or Reply(interaction, pressed=pressed, private=private)
-        if not self.accepting:
-            await self.bot.tree.on_error(interaction, UserError(notices.RESTARTING))  # type: ignore[arg-type]
-            return
-        self.in_flight += 1
-        self.idle.clear()
-        watchdog = asyncio.create_task(reply.watch())
-        try:
-            await work(reply)
-        except Exception as exc:
-            await self.bot.tree.on_error(interaction, exc)  # type: ignore[arg-type]
-        finally:
-            reply.finish()
-            await watchdog
-            self.in_flight -= 1
-            if self.in_flight == 0:
-                self.idle.set()
-
-    async def _act(
-        self,
-        interaction: Interaction,
-        action: Request,
-        *,
-        pressed: bool = False,
-        button: ButtonRef | None = None,
-        reply: Reply | None = None,
-    ) -> None:
-        """Run a session call and publish its report.
-
-        ``button``: the exact state a pressed button was posted for; the session refuses the
-        press unless the channel's live game is still at it.
-        """
-
-        async def work(reply: Reply) -> None:
-            ctx = reply.context(button.match_id if button is not None else None)
-            if button is not None:
-                ctx = replace(ctx, version=button.version, game_number=button.game_number)
-            report = await action(ctx)
-            reply.committed = report.action != Action.BOARD  # a look at the board stores nothing
-            await self.publisher.publish(reply, report)
-
-        await self._guarded(interaction, work, pressed=pressed, reply=reply)
-
-    async def perform(
-        self,
-        interaction: Interaction,
-        action: Action,
-        *,
-        button: ButtonRef | None = None,
-        reply: Reply | None = None,
-        **params: Any,
-    ) -> None:
-        """Run a player's ``action`` through the session's one entry (its action table) and
-        publish the report: every command, button and picker confirmation comes here."""
-        user = player_of(interaction.user)
-        channel_id = interaction.channel_id or 0
-        session = self.session
-        await self._act(
-            interaction,
-            lambda ctx: session.act(channel_id, user, action, ctx, **params),
-            pressed=button is not None or reply is not None,
-            button=button,
-            reply=reply,
-        )
-
     def _computer(self) -> Player | None:
         """The bot itself as a player (the computer opponent)."""
-        me = self.bot.user
-        return Player(me.id, me.display_name, True) if me is not None else None
+        return self.kit.computer()
 
     async def _start_computer(
         self,
@@ -245,29 +134,6 @@ class Backgammon(
             level=level,
             ctx=ctx,
         )
-
-    # --- buttons -------------------------------------------------------------------------
-
-    async def press(self, interaction: Interaction, action: Action, button: ButtonRef) -> None:
-        """A button was pressed (called by :class:`cogs.views.ActionButton`).
-
-        The button's match, game and version travel to the session, which compares them with
-        the channel's live game under the channel's lock: a button never acts on another
-        game, nor on a later state of its own.
-        """
-        if action == Action.REMATCH:  # not a game action: another match, from club life
-            match_id = button.match_id
-            channel_id = interaction.channel_id or 0
-            user, club, computer = player_of(interaction.user), self.services.club, self._computer()
-            await self._act(
-                interaction,
-                lambda ctx: club.rematch(
-                    interaction.guild_id or 0, channel_id, user, match_id, computer, ctx
-                ),
-                pressed=True,
-            )
-            return
-        await self.perform(interaction, action, button=button)
 
     # --- commands ------------------------------------------------------------------------
 
@@ -303,7 +169,7 @@ class Backgammon(
                 auto_play=autoplay,
             )
 
-        await self._act(interaction, action)
+        await self.kit.act(interaction, action)
 
     @app_commands.command(name="play", description=locale(_("Play against the computer")))
     @app_commands.describe(
@@ -319,7 +185,7 @@ class Backgammon(
         length: app_commands.Range[int, 0, 25] = 0,
         cube: bool = True,
     ) -> None:
-        await self._act(
+        await self.kit.act(
             interaction, lambda ctx: self._start_computer(interaction, level, length, cube, ctx)
         )
 
@@ -333,7 +199,7 @@ class Backgammon(
             text = present.hint_text(advice, language=interaction.locale)
             await reply.private(content=text)
 
-        await self._guarded(interaction, work, private=True)
+        await self.kit.run(interaction, work, private=True)
 
     @app_commands.command(
         name="analyze", description=locale(_("Error rates and biggest mistakes of the last game"))
@@ -350,18 +216,18 @@ class Backgammon(
             language = await self._language(interaction)
             await reply.send(**await self.publisher.analysis(review, language))
 
-        await self._guarded(interaction, work)
+        await self.kit.run(interaction, work)
 
     @app_commands.command(name="roll", description=locale(_("Roll the dice")))
     async def roll(self, interaction: Interaction) -> None:
-        await self.perform(interaction, Action.ROLL)
+        await self.kit.perform(interaction, Action.ROLL)
 
     @app_commands.command(name="move", description=locale(_("Play your roll, e.g. 13/7 8/7")))
     @app_commands.describe(
         play=locale(_("Your play in standard notation; pick one of the legal plays"))
     )
     async def move(self, interaction: Interaction, play: str) -> None:
-        await self.perform(interaction, Action.MOVE, play=play)
+        await self.kit.perform(interaction, Action.MOVE, play=play)
 
     @move.autocomplete("play")
     async def move_autocomplete(
@@ -382,21 +248,21 @@ class Backgammon(
 
     @app_commands.command(name="double", description=locale(_("Offer a double before you roll")))
     async def double(self, interaction: Interaction) -> None:
-        await self.perform(interaction, Action.DOUBLE)
+        await self.kit.perform(interaction, Action.DOUBLE)
 
     @app_commands.command(name="take", description=locale(_("Accept your opponent's double")))
     async def take(self, interaction: Interaction) -> None:
-        await self.perform(interaction, Action.TAKE)
+        await self.kit.perform(interaction, Action.TAKE)
 
     @app_commands.command(
         name="drop", description=locale(_("Refuse your opponent's double (lose the game)"))
     )
     async def drop(self, interaction: Interaction) -> None:
-        await self.perform(interaction, Action.DROP)
+        await self.kit.perform(interaction, Action.DROP)
 
     @app_commands.command(name="pass", description=locale(_("Same as drop: refuse the double")))
     async def pass_(self, interaction: Interaction) -> None:
-        await self.perform(interaction, Action.DROP)
+        await self.kit.perform(interaction, Action.DROP)
 
     @app_commands.command(
         name="resign", description=locale(_("Offer to resign; your opponent accepts"))
@@ -407,13 +273,13 @@ class Backgammon(
         interaction: Interaction,
         kind: Literal["single", "gammon", "backgammon"] = "single",
     ) -> None:
-        await self.perform(interaction, Action.RESIGN, kind=ResultKind[kind.upper()])
+        await self.kit.perform(interaction, Action.RESIGN, kind=ResultKind[kind.upper()])
 
     @app_commands.command(
         name="claim", description=locale(_("Win when your opponent has been idle too long"))
     )
     async def claim(self, interaction: Interaction) -> None:
-        await self.perform(interaction, Action.CLAIM)
+        await self.kit.perform(interaction, Action.CLAIM)
 
     @app_commands.command(
         name="cancel", description=locale(_("Moderators: end this channel's game"))
@@ -428,7 +294,7 @@ class Backgammon(
             user = player_of(interaction.user)
             return await self.session.act(interaction.channel_id or 0, user, Action.CANCEL, ctx)
 
-        await self._act(interaction, action)
+        await self.kit.act(interaction, action)
 
     @app_commands.command(name="board", description=locale(_("Show the current board again")))
     async def board(self, interaction: Interaction) -> None:
@@ -438,7 +304,7 @@ class Backgammon(
                 raise UserError(Refusal.NO_GAME)
             return board_report(row)
 
-        await self._act(interaction, action)
+        await self.kit.act(interaction, action)
 
     @app_commands.command(
         name="history", description=locale(_("The moves of the current or last game"))
@@ -452,7 +318,7 @@ class Backgammon(
             )
             await reply.send(content=text, allowed_mentions=NO_MENTIONS)
 
-        await self._guarded(interaction, work)
+        await self.kit.run(interaction, work)
 
     @app_commands.command(name="stats", description=locale(_("A player's results on this server")))
     @app_commands.describe(user=locale(_("Whose statistics (default: yours)")))
@@ -463,7 +329,7 @@ class Backgammon(
             who = user or interaction.user
             await reply.send(**await self.publisher.stats(guild_id, who, language))
 
-        await self._guarded(interaction, work)
+        await self.kit.run(interaction, work)
 
     @app_commands.command(name="leaderboard", description=locale(_("This server's rated players")))
     async def leaderboard(self, interaction: Interaction) -> None:
@@ -486,7 +352,7 @@ class Backgammon(
                 embed.url = links.leaderboard(key)
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
-        await self._guarded(interaction, work)
+        await self.kit.run(interaction, work)
 
     @app_commands.command(
         name="play-here",
@@ -522,7 +388,7 @@ class Backgammon(
                     content=say(content, interaction.locale), allowed_mentions=NO_MENTIONS
                 )
 
-        await self._guarded(interaction, work)
+        await self.kit.run(interaction, work)
 
     @app_commands.command(
         name="dice", description=locale(_("The dice rolled on this server, checked"))
@@ -547,7 +413,7 @@ class Backgammon(
             embed.set_footer(text=say(footer, language))
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
-        await self._guarded(interaction, work)
+        await self.kit.run(interaction, work)
 
     @app_commands.command(name="games", description=locale(_("Your live games on this server")))
     async def games(self, interaction: Interaction) -> None:
@@ -561,7 +427,7 @@ class Backgammon(
             )
             await reply.private(embed=embed)
 
-        await self._guarded(interaction, work, private=True)
+        await self.kit.run(interaction, work, private=True)
 
     @app_commands.command(
         name="settings", description=locale(_("Your board and turn notices; the server's games"))
@@ -655,7 +521,7 @@ class Backgammon(
             text += "\n" + say(kept_out_line(kept_out), interaction.locale)
             await reply.private(content=text)
 
-        await self._guarded(interaction, work, private=True)
+        await self.kit.run(interaction, work, private=True)
 
     @app_commands.command(
         name="export", description=locale(_("A match as a file for GNU Backgammon"))
@@ -681,7 +547,7 @@ class Backgammon(
             else:  # played elsewhere: only the caller, who may see it, gets the file
                 await reply.private(**answer)
 
-        await self._guarded(interaction, work)
+        await self.kit.run(interaction, work)
 
     @app_commands.command(
         name="share", description=locale(_("Publish a finished match's replay as a link"))
@@ -718,7 +584,7 @@ class Backgammon(
             line = notices.shared_line(row.id, versus(row), url)
             await reply.private(content=say(line, language), allowed_mentions=NO_MENTIONS)
 
-        await self._guarded(interaction, work, private=True)
+        await self.kit.run(interaction, work, private=True)
 
     @app_commands.command(name="help", description=locale(_("How to play and how to write moves")))
     async def help(self, interaction: Interaction) -> None:
@@ -727,3 +593,10 @@ class Backgammon(
             title=say(notices.HELP_TITLE, language), description=present.help_text(language)
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry (``bot.load_extension("cogs.backgammon")``): /backgammon, the
+    game's restart-proof buttons, the tap picker and the Activity's Launch button."""
+    await bot.add_cog(Backgammon(bot, bot.services, bot.kit))  # type: ignore[attr-defined]
+    bot.add_dynamic_items(ActionButton, PickerButton, PickerSelect, LaunchButton)

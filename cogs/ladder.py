@@ -28,10 +28,10 @@ from bot.present import notices
 from bot.present import tournaments as words
 from bot.present.competitions import ladder_picture
 from bot.services import Services
+from cogs.directors import director_of
 from cogs.helpers import player_of
-from cogs.in_flight import run_counted
+from cogs.kit import Kit
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
-from cogs.tournament import director_of
 from cogs.tournament_posts import when
 from cogs.translator import locale
 from renderers.standings import render_table
@@ -81,9 +81,10 @@ class Ladder(
 ):
     """The ladder's commands and buttons; the ladder service's host."""
 
-    def __init__(self, bot: commands.Bot, services: Services) -> None:
+    def __init__(self, bot: commands.Bot, services: Services, kit: Kit) -> None:
         self.bot = bot
         self.services = services
+        self.kit = kit
         self.ladders = services.ladders
         self.ladders.host = self
         self.tick_seconds = TICK_SECONDS
@@ -114,9 +115,9 @@ class Ladder(
         return "en" if cog is None else str(await cog.publisher.language(guild_id))
 
     async def _run(self, interaction: Interaction, work: Any, private: bool) -> None:
-        """Counted with /backgammon's actions: a shutdown waits for it, and while the bot
-        stops it is refused privately."""
-        await run_counted(self.bot, interaction, work, private=private)
+        """Inside the bot's guard (:mod:`cogs.kit`), as every action: a stop waits for it, and
+        while the bot stops it is refused privately."""
+        await self.kit.run(interaction, work, private=private)
 
     # --- the host --------------------------------------------------------------------------
 
@@ -264,7 +265,7 @@ class Ladder(
         time: the deadline rule lets them play on and leaves the decision to a person)."""
 
         async def work(reply: Reply) -> None:
-            director = await director_of(interaction, self.services.tournaments.store)
+            director = await director_of(interaction, self.services.tournaments)
             await self.ladders.decide(interaction.guild_id or 0, director, winner.id, reason)
             await reply.private(content=say(words.LADDER_DECIDED, interaction.locale))
 
@@ -285,3 +286,9 @@ class Ladder(
 
 
 __all__ = ["AnswerButton", "Ladder"]
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry (``bot.load_extension("cogs.ladder")``)."""
+    await bot.add_cog(Ladder(bot, bot.services, bot.kit))  # type: ignore[attr-defined]
+    bot.add_dynamic_items(AnswerButton)

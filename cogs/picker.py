@@ -20,7 +20,7 @@ Which choices exist is decided by :class:`bot.engine.steps.PartialPlay` alone.
 
 May import: discord, :mod:`bot.engine`, :mod:`bot.errors`, :mod:`bot.i18n`,
 :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.reports`, :mod:`cogs.replies`,
-:mod:`cogs.helpers`; the cog only for type hints (its guard runs every tap, as it runs every
+:mod:`cogs.helpers`, :mod:`cogs.kit` (the bot's guard runs every tap, as it runs every
 button press). Never :mod:`cogs.views`, which imports this module for the Play button.
 """
 
@@ -32,11 +32,12 @@ import dataclasses
 import io
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import present
+from bot.actions import MoveCheck, may_move
 from bot.engine import Game, Phase, Play, ResultKind
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
 from bot.errors import StaleButtonError, UserError
@@ -45,10 +46,8 @@ from bot.present import picker as words
 from bot.records import Action, MatchRow, Status
 from bot.reports import ActionContext
 from cogs.helpers import player_of
+from cogs.kit import Kit, kit_of
 from cogs.replies import Reply, safe_name
-
-if TYPE_CHECKING:
-    from cogs.backgammon import Backgammon
 
 Interaction = discord.Interaction[Any]
 
@@ -249,42 +248,32 @@ async def _edit_quietly(message: discord.PartialMessage) -> None:
 
 
 async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> None:
-    cog: Backgammon | None = interaction.client.get_cog("Backgammon")
-    if cog is None:  # pragma: no cover - the cog is always loaded with its components
-        return
+    kit = kit_of(interaction.client)
     reply = PickerReply(interaction, tap)
     try:
         if tap.verb == "c":
-            await _confirm(cog, interaction, reply)
+            await _confirm(kit, interaction, reply)
         elif tap.verb == "k":
-            await _resign(cog, interaction, reply, values)
+            await _resign(kit, interaction, reply, values)
         else:
-            await cog._guarded(
-                interaction, lambda r: _tap(cog, interaction, reply, values), reply=reply
-            )
+            await kit.run(interaction, lambda r: _tap(kit, interaction, reply, values), reply=reply)
     except Exception as exc:  # the guard answers most; this catches what escapes it
         await interaction.client.tree.on_error(interaction, exc)
 
 
-async def _turn(cog: Backgammon, interaction: Interaction, tap: Tap) -> tuple[MatchRow, Game]:
+async def _turn(kit: Kit, interaction: Interaction, tap: Tap) -> tuple[MatchRow, Game]:
     """The channel's game if the tap still belongs to its turn and to the presser."""
-    row = await cog.session.current(interaction.channel_id or 0)
+    row = await kit.session.current(interaction.channel_id or 0)
     if row is None or row.id != tap.match_id:
         raise StaleButtonError(words.GAME_OVER)
     if row.version != tap.version:
         raise StaleButtonError(words.STALE)
-    game = row.game
-    if (
-        row.status != Status.PLAYING
-        or game is None
-        or game.phase is not Phase.MOVE
-        or game.resignation is not None
-        or game.dice is None
-    ):
+    check = may_move(row, interaction.user.id)
+    if check is MoveCheck.NO_TURN:
         raise StaleButtonError(words.NO_TURN)
-    if row.player_index(interaction.user.id) != game.on_roll or (
-        row.computer_level is not None and game.on_roll == 1
-    ):
+    game = row.game
+    assert game is not None
+    if check is MoveCheck.NOT_YOURS:
         raise UserError(words.not_yours(safe_name(row.player_names[game.on_roll])))
     return row, game
 
@@ -297,12 +286,10 @@ def _partial(game: Game, steps: str) -> PartialPlay:
         raise StaleButtonError(words.GONE) from exc
 
 
-async def _tap(
-    cog: Backgammon, interaction: Interaction, reply: PickerReply, values: list[str]
-) -> None:
+async def _tap(kit: Kit, interaction: Interaction, reply: PickerReply, values: list[str]) -> None:
     """Every tap that acts on nothing: open, choose, undo, reset, resign menu, back."""
     tap = reply.tap
-    row, game = await _turn(cog, interaction, tap)
+    row, game = await _turn(kit, interaction, tap)
     partial, source = advance(_partial(game, tap.steps), tap, values)
     resigning = tap.verb == "g"
     language = language_of(interaction.locale)
@@ -313,7 +300,7 @@ async def _tap(
         else _picker_view(state, partial, source, language)
     )
     text = say(words.status_line(partial, game.dice or (0, 0)), language)
-    picture = await _picture(cog, row, game, partial, interaction.user.id, language)
+    picture = await _picture(kit, row, game, partial, interaction.user.id, language)
     kwargs: dict[str, Any] = {"content": text, "view": view}
     if tap.verb == "o":
         await reply.show(new=True, file=picture, **kwargs)
@@ -356,26 +343,26 @@ def advance(partial: PartialPlay, tap: Tap, values: list[str]) -> tuple[PartialP
     return partial, source
 
 
-async def _confirm(cog: Backgammon, interaction: Interaction, reply: PickerReply) -> None:
+async def _confirm(kit: Kit, interaction: Interaction, reply: PickerReply) -> None:
     """Send the built play through the same session action as ``/backgammon move``."""
     tap = reply.tap
     user = player_of(interaction.user)
     channel_id = interaction.channel_id or 0
 
     async def action(ctx: ActionContext) -> Any:
-        _row, game = await _turn(cog, interaction, tap)  # a clear refusal before the lock
+        _row, game = await _turn(kit, interaction, tap)  # a clear refusal before the lock
         partial = _partial(game, tap.steps)
         if not partial.complete:
             raise StaleButtonError(words.GONE)
-        text = str(partial.play())
-        reply.sent = words.played_line(text)
-        return await cog.session.act(channel_id, user, Action.MOVE, ctx, play=text)
+        play = partial.play()
+        reply.sent = words.played_line(str(play))
+        return await kit.session.act(channel_id, user, Action.MOVE, ctx, play=play)
 
-    await cog._act(interaction, action, pressed=True, reply=reply)
+    await kit.act(interaction, action, pressed=True, reply=reply)
 
 
 async def _resign(
-    cog: Backgammon, interaction: Interaction, reply: PickerReply, values: list[str]
+    kit: Kit, interaction: Interaction, reply: PickerReply, values: list[str]
 ) -> None:
     """``/backgammon resign`` from the picker: the offer goes on the public board."""
     tap = reply.tap
@@ -383,14 +370,14 @@ async def _resign(
     channel_id = interaction.channel_id or 0
 
     async def action(ctx: ActionContext) -> Any:
-        await _turn(cog, interaction, tap)
+        await _turn(kit, interaction, tap)
         kind = KINDS.get(values[0] if values else "")
         if kind is None:
             raise StaleButtonError(words.GONE)
         reply.sent = words.RESIGN_SENT
-        return await cog.session.act(channel_id, user, Action.RESIGN, ctx, kind=kind)
+        return await kit.session.act(channel_id, user, Action.RESIGN, ctx, kind=kind)
 
-    await cog._act(interaction, action, pressed=True, reply=reply)
+    await kit.act(interaction, action, pressed=True, reply=reply)
 
 
 # --- what the picker shows ------------------------------------------------------------------
@@ -502,7 +489,7 @@ def _resign_view(state: Tap, language: str) -> discord.ui.View:
 
 
 async def _picture(
-    cog: Backgammon, row: MatchRow, game: Game, partial: PartialPlay, user_id: int, language: str
+    kit: Kit, row: MatchRow, game: Game, partial: PartialPlay, user_id: int, language: str
 ) -> discord.File:
     """The player's board with the play so far drawn as the last play (arrows, hits)."""
     shown = dataclasses.replace(
@@ -512,7 +499,7 @@ async def _picture(
         last_player=game.on_roll,
         last_position=game.position,
     )
-    settings = await cog.services.club.user_settings(user_id)
+    settings = await kit.services.club.user_settings(user_id)
     options: dict[str, Any] = {
         "perspective": game.on_roll,
         "names": row.player_names,
@@ -520,11 +507,11 @@ async def _picture(
         "theme": settings.theme,
         "home": settings.board_side,
     }
-    render = cog.publisher.renderer
+    render = kit.publisher.renderer
     if render is not None:
         png = await asyncio.to_thread(render, shown, **options)
     else:
-        png = await cog.services.workers.render(shown, **options)
+        png = await kit.services.workers.render(shown, **options)
     return discord.File(io.BytesIO(png), filename=FILENAME)
 
 

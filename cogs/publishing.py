@@ -90,8 +90,9 @@ class Publisher:
         self._reviewing: set[tuple[int, int]] = set()  # (match, game) reviews under way
         self._reminders: asyncio.Task[None] | None = None
         # News nobody asked for in a request comes as facts: the computer's resumed turns,
-        # a computer that keeps failing.
-        self.stop_listening = services.facts.subscribe(self._hear)
+        # a computer that keeps failing, a move made in the Activity. Told in a task of its
+        # own: the action whose facts these are never waits for Discord.
+        self.stop_listening = services.facts.subscribe(self._hear, detached=True)
 
     async def language(self, guild_id: int, guild_locale: object = None) -> str:
         """The language of a server's public messages: its moderators' choice, else its

@@ -52,6 +52,7 @@ from bot.puzzles.evaluate import game_of
 from bot.records import UserSettings
 from bot.services import Services
 from cogs.helpers import play_choices
+from cogs.kit import Kit
 from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, advance, picker_view
 from cogs.puzzle_pictures import PuzzlePictures
 from cogs.replies import Reply, safe_name
@@ -212,9 +213,10 @@ class Puzzles(
 ):
     """Puzzles made from the mistakes of this server's finished games."""
 
-    def __init__(self, bot: commands.Bot, services: Services) -> None:
+    def __init__(self, bot: commands.Bot, services: Services, kit: Kit) -> None:
         self.bot = bot
         self.services = services
+        self.kit = kit
         self.puzzles = services.puzzles
         self.pictures = PuzzlePictures(services)  # drawn once, kept: boards never change
         self._loop: asyncio.Task[None] | None = None
@@ -237,17 +239,10 @@ class Puzzles(
     async def guarded(
         self, interaction: Interaction, work: Work, *, reply: Reply | None = None
     ) -> None:
-        """Run a handler with the acknowledgement watchdog; any error to the tree's one
+        """Run a handler inside the bot's guard (:mod:`cogs.kit`): counted in flight (a stop
+        waits for it), refused while the bot stops, any error to the tree's one
         ``on_error`` (always private)."""
-        reply = reply or Reply(interaction, private=True)
-        watchdog = asyncio.create_task(reply.watch())
-        try:
-            await work(reply)
-        except Exception as exc:
-            await self.bot.tree.on_error(interaction, exc)  # type: ignore[arg-type]
-        finally:
-            reply.finish()
-            await watchdog
+        await self.kit.run(interaction, work, reply=reply, private=True)
 
     # --- showing a puzzle -----------------------------------------------------------------
 
@@ -568,6 +563,13 @@ class Puzzles(
             log.warning("could not withdraw the daily puzzle %s: %s", post.id, exc)
             return False
         return True
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry (``bot.load_extension("cogs.puzzle")``): /puzzle and the
+    puzzle's restart-proof buttons and menus."""
+    await bot.add_cog(Puzzles(bot, bot.services, bot.kit))  # type: ignore[attr-defined]
+    bot.add_dynamic_items(*COMPONENTS)
 
 
 __all__ = [

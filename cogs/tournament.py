@@ -31,12 +31,13 @@ from bot.present import tournaments as words
 from bot.reports import Player
 from bot.services import Services
 from bot.storage.competition_rows import TournamentOptions, TournamentRow
-from bot.storage.competitions import CompetitionStorage
 from bot.tournament_news import ReferredToDirector
+from cogs.directors import director_of
 from cogs.helpers import player_of
-from cogs.in_flight import run_counted
+from cogs.kit import Kit
 from cogs.replies import NO_MENTIONS, Reply, safe_name
 from cogs.tournament_posts import (
+    EntryButton,
     TournamentPoster,
     entry_view,
     members_among,
@@ -53,20 +54,6 @@ TICK_SECONDS = 60.0
 MAX_ID = 2**53 - 1
 
 
-async def director_of(interaction: Interaction, store: CompetitionStorage) -> Player:
-    """The caller, if a director on this server (Manage Server, or the directors' role set
-    by /tournament directors), for the tournaments and the ladder alike; else a private
-    refusal."""
-    member = interaction.user
-    if interaction.permissions.manage_guild:
-        return player_of(member)
-    role = await store.td_role(interaction.guild_id or 0)
-    roles = getattr(member, "roles", [])
-    if role is not None and any(r.id == role for r in roles):
-        return player_of(member)
-    raise UserError(words.NOT_DIRECTOR)
-
-
 @app_commands.guild_only()
 class Tournament(
     commands.GroupCog,
@@ -75,9 +62,10 @@ class Tournament(
 ):
     """Tournaments for the members of a server; the tournament service's host."""
 
-    def __init__(self, bot: commands.Bot, services: Services) -> None:
+    def __init__(self, bot: commands.Bot, services: Services, kit: Kit) -> None:
         self.bot = bot
         self.services = services
+        self.kit = kit
         self.tournaments = services.tournaments
         self.poster = TournamentPoster(bot, services)
         self.tournaments.host = self.poster
@@ -117,13 +105,13 @@ class Tournament(
     async def _run(
         self, interaction: Interaction, work: Callable[[Reply], Awaitable[None]], private: bool
     ) -> None:
-        """Counted with /backgammon's actions: a shutdown waits for it, and while the bot
-        stops it is refused privately."""
-        await run_counted(self.bot, interaction, work, private=private)
+        """Inside the bot's guard (:mod:`cogs.kit`), as every action: a stop waits for it, and
+        while the bot stops it is refused privately."""
+        await self.kit.run(interaction, work, private=private)
 
     async def _director(self, interaction: Interaction) -> Player:
         """The caller, if a director here; else a private refusal."""
-        return await director_of(interaction, self.tournaments.store)
+        return await director_of(interaction, self.tournaments)
 
     async def _pick(self, interaction: Interaction, number: int | None) -> TournamentRow:
         """The event named, else the server's latest not over (this channel's first)."""
@@ -326,9 +314,7 @@ class Tournament(
             row = await self._pick(interaction, tournament)
             language = await self.poster.language(row.guild_id)
             if row.phase not in (Phase.RUNNING, Phase.FINISHED):
-                entrants = [
-                    safe_name(e.name) for e in await self.tournaments.store.entrants(row.id)
-                ]
+                entrants = [safe_name(e.name) for e in await self.tournaments.entrants(row.id)]
                 await reply.send(
                     content=words.announcement(row, entrants, when, language),
                     allowed_mentions=NO_MENTIONS,
@@ -501,7 +487,7 @@ class Tournament(
         async def work(reply: Reply) -> None:
             if not interaction.permissions.manage_guild:
                 raise UserError(words.MANAGERS_CHOOSE_DIRECTORS)
-            await self.tournaments.store.set_td_role(
+            await self.tournaments.set_director_role(
                 interaction.guild_id or 0, None if role is None else role.id
             )
             await reply.private(content=say(words.SAVED, interaction.locale))
@@ -519,3 +505,9 @@ class Tournament(
 
 
 __all__ = ["Tournament"]
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry (``bot.load_extension("cogs.tournament")``)."""
+    await bot.add_cog(Tournament(bot, bot.services, bot.kit))  # type: ignore[attr-defined]
+    bot.add_dynamic_items(EntryButton)

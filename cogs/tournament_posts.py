@@ -191,7 +191,7 @@ class TournamentPoster:
     async def announce(self, row: TournamentRow) -> None:
         """Post or refresh the announcement (entrants, phase, buttons)."""
         language = await self.language(row.guild_id)
-        entrants = [safe_name(e.name) for e in await self.tournaments.store.entrants(row.id)]
+        entrants = [safe_name(e.name) for e in await self.tournaments.entrants(row.id)]
         content = words.announcement(row, entrants, when, language)[:2000]
         view = entry_view(row, language)
         channel = self.bot.get_channel(row.channel_id)

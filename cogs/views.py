@@ -14,14 +14,14 @@ and Decline, a finished match's Rematch) and refuses the others as stale. Rematc
 keep that short form: a finished match never changes.
 
 A button press is not an app command, so discord.py never hands its errors to the command
-tree: the cog's guard, and this callback for anything outside it, pass them to the tree's
-one ``on_error`` (:mod:`bot.client`) themselves.
+tree: the bot's front-end kit (:mod:`cogs.kit`), which runs every press, and this callback
+for anything outside it, pass them to the tree's one ``on_error`` (:mod:`bot.client`).
 
 A button's label is drawn in the language of the message it sits on (the server's); after
 a restart the label is not needed, only the ``custom_id``.
 
 May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.records`,
-:mod:`cogs.picker` (the Play button); the cog only for type hints.
+:mod:`cogs.picker` (the Play button), :mod:`cogs.kit`. Never a cog.
 """
 
 from __future__ import annotations
@@ -29,18 +29,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.engine import Phase
 from bot.i18n import say
-from bot.present.notices import BUTTON_LABELS, NOT_LOADED
+from bot.present.notices import BUTTON_LABELS
 from bot.records import Action, MatchRow, Status
+from cogs.kit import kit_of
 from cogs.picker import play_button
-
-if TYPE_CHECKING:
-    from cogs.backgammon import Backgammon
 
 # action -> its button's style (its label: bot.present.notices.BUTTON_LABELS)
 BUTTONS: dict[Action, discord.ButtonStyle] = {
@@ -115,14 +113,8 @@ class ActionButton(
         return cls(Action(match["action"]), ref)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: Backgammon | None = interaction.client.get_cog("Backgammon")
-        if cog is None:  # pragma: no cover - the cog is always loaded with the buttons
-            await interaction.response.send_message(
-                say(NOT_LOADED, interaction.locale), ephemeral=True
-            )
-            return
         try:
-            await cog.press(interaction, self.action, self.ref)
+            await kit_of(interaction.client).press(interaction, self.action, self.ref)
         except Exception as exc:  # the guard answers most; this catches what escapes it
             await interaction.client.tree.on_error(interaction, exc)
 

@@ -264,3 +264,95 @@ def test_every_action_a_player_can_take_is_in_the_one_table() -> None:
     missing = taken - set(actions.RULES) - by_session
     assert not missing, f"actions outside the table: {sorted(missing)}"
     assert not set(actions.RULES) & by_session
+
+
+# --- issue 36: features on the core's seams ------------------------------------------------
+
+STORE_PRIVATES = ("_db", "_select", "_lock", "_pool", "_reader", "_tx", "_live")
+CORE_OF_THE_STORE = {Path("bot/session.py")}  # the session owns the store it is given
+
+
+def store_reaches(source: str) -> list[str]:
+    """``x.store.<anything>`` reach-throughs (``session.store.get_match``...) and a store's
+    private attributes (``store._db``...), as ``line: text``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute):
+            continue
+        value = node.value
+        if (
+            isinstance(value, ast.Attribute)
+            and value.attr == "store"
+            and isinstance(value.value, ast.Attribute | ast.Name)
+            and _name_of(value.value).split(".")[-1] in ("session", "services", "tournaments")
+        ):
+            found.append(f"{node.lineno}: {_name_of(value)}.{node.attr}")
+        if node.attr in STORE_PRIVATES and "store" in _name_of(value).lower():
+            found.append(f"{node.lineno}: {_name_of(value)}.{node.attr}")
+    return found
+
+
+def test_the_store_reach_detector_sees_each_kind() -> None:
+    assert store_reaches("async def f(self):\n    await self.session.store.get_match(1)\n")
+    assert store_reaches("async def f(services):\n    services.session.store.events(1)\n")
+    assert store_reaches("def f(self):\n    return self.store._db\n")
+    assert store_reaches("def f(store):\n    return store._pool.acquire()\n")
+    assert not store_reaches("async def f(self):\n    await self.session.match(1)\n")
+    assert not store_reaches("def f(self):\n    return self.store.fetch('x')\n")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        p
+        for folder in PACKAGES
+        for p in _modules(folder)
+        if p.parts[:2] != ("bot", "storage") and p not in CORE_OF_THE_STORE
+    ],
+    ids=str,
+)
+def test_no_reach_into_the_store_outside_the_session_and_storage(path: Path) -> None:
+    """Features read through the session (a MatchReader) or their own services, and write
+    through the store's public primitives; nothing outside bot/storage touches a store's
+    private attributes."""
+    found = store_reaches((ROOT / path).read_text(encoding="utf-8"))
+    assert not found, f"{path} reaches into a store:\n" + "\n".join(found)
+
+
+COG_MODULES = ("cogs.backgammon", "cogs.puzzle", "cogs.tournament", "cogs.ladder")
+
+
+@pytest.mark.parametrize("path", _modules("cogs"), ids=str)
+def test_no_cog_imports_another_cog(path: Path) -> None:
+    """A cog (an extension, loaded on its own) is imported by nobody: what two cogs share
+    lives in the kit and the helper modules, so one failing to load never takes another."""
+    own = ".".join(path.with_suffix("").parts)
+    found = {name for name in _imports(path) if name in COG_MODULES and name != own}
+    assert not found, f"{path} imports the cog(s) {sorted(found)}"
+
+
+def test_every_cog_is_an_extension_of_the_one_list() -> None:
+    from bot.client import EXTENSIONS
+
+    assert set(EXTENSIONS) == set(COG_MODULES)
+    for name in EXTENSIONS:
+        source = (ROOT / (name.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+        assert "async def setup(bot" in source, name
+
+
+@pytest.mark.parametrize(
+    "path", [p for folder in ("cogs", "renderers", "bot/web") for p in _modules(folder)], ids=str
+)
+def test_facts_come_only_from_the_core(path: Path) -> None:
+    """Facts are what the core and its feature services say happened: a front end (the
+    cogs, the web board and the Activity) hears them and never publishes one."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    published = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "publish"
+        and "facts" in _name_of(node.func.value)
+    ]
+    assert not published, f"{path} publishes facts at lines {published}"

@@ -15,28 +15,29 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from enum import StrEnum
 
-from bot.engine import Phase
+from bot.actions import MoveCheck, may_move
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
 from bot.errors import Refusal, StaleButtonError, UserError
-from bot.records import MatchRow, Status
+from bot.records import Action, MatchRow
 from bot.reports import ActionContext, Player, Report
 from bot.session import SessionService
 from bot.web.state import Json, board_json, to_absolute
 
-
-class Verb(StrEnum):
-    """What an Activity player may do (each is the slash command or button of its name)."""
-
-    ROLL = "roll"
-    MOVE = "move"
-    DOUBLE = "double"
-    TAKE = "take"
-    BEAVER = "beaver"
-    DROP = "drop"
-    ACCEPT = "accept"  # a resignation offered to this player
-    REJECT = "reject"
+# What an Activity player may do: the actions of its buttons (each the slash command or
+# button of its name in the chat), as the action table names them.
+VERBS = frozenset(
+    {
+        Action.ROLL,
+        Action.MOVE,
+        Action.DOUBLE,
+        Action.TAKE,
+        Action.BEAVER,
+        Action.DROP,
+        Action.RESIGN_ACCEPT,
+        Action.RESIGN_REJECT,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,18 +82,14 @@ async def game_for(session: SessionService, seat: Seat) -> Placed:
 def partial_for(row: MatchRow, user_id: int, steps: str) -> tuple[PartialPlay, int]:
     """The play ``user_id`` is building in ``row``'s game, and whose it is; refused unless
     they are on roll with dice out (the picker's own checks)."""
-    game = row.game
-    if (
-        row.status != Status.PLAYING
-        or game is None
-        or game.phase is not Phase.MOVE
-        or game.resignation is not None
-        or game.dice is None
-    ):
+    check = may_move(row, user_id)
+    if check is MoveCheck.NO_TURN:
         raise StaleButtonError(Refusal.NOT_YOUR_MOVE)
-    mover = game.on_roll
-    if row.player_index(user_id) != mover or (row.computer_level is not None and mover == 1):
+    if check is MoveCheck.NOT_YOURS:
         raise UserError(Refusal.NOT_YOUR_MOVE)
+    game = row.game
+    assert game is not None and game.dice is not None
+    mover = game.on_roll
     try:
         return PartialPlay(game.position, game.dice, decode_steps(steps)), mover
     except StepError as exc:
@@ -140,41 +137,31 @@ Publish = Callable[[Report], Awaitable[None]]
 async def act(
     session: SessionService,
     seat: Seat,
-    verb: Verb,
+    action: Action,
     *,
     match_key: str,
     version: int,
     steps: str = "",
 ) -> Report:
-    """Run one action for a seated player through the session, as its slash command would
-    (``match_key``: the web key of the match the page showed)."""
+    """Run one action for a seated player through the session's one entry, as its slash
+    command would (``match_key``: the web key of the match the page showed; a move is the
+    :class:`~bot.engine.Play` its steps build, never text)."""
+    if action not in VERBS:
+        raise UserError(Refusal.NOT_YOUR_MOVE)
     placed = await game_for(session, seat)
     row = placed.row
     if row is None or row.web_key != match_key:
         raise StaleButtonError(placed.why or Refusal.NO_GAME)
     if row.version != version:
         raise StaleButtonError(Refusal.BOARD_CHANGED)
-    ctx = ActionContext(match_id=row.id, version=version)
-    channel, user = placed.channel_id, seat.user
-    match verb:
-        case Verb.MOVE:
-            partial, _mover = partial_for(row, user.id, steps)
-            if not partial.complete:
-                raise UserError(Refusal.MOVE_NOT_LEGAL_NOW)
-            return await session.move(channel, user, str(partial.play()), ctx)
-        case Verb.ROLL:
-            return await session.roll(channel, user, ctx)
-        case Verb.DOUBLE:
-            return await session.double(channel, user, ctx)
-        case Verb.TAKE:
-            return await session.take(channel, user, ctx)
-        case Verb.BEAVER:
-            return await session.beaver(channel, user, ctx)
-        case Verb.DROP:
-            return await session.drop(channel, user, ctx)
-        case Verb.ACCEPT | Verb.REJECT:
-            return await session.answer_resignation(channel, user, verb is Verb.ACCEPT, ctx)
-    raise AssertionError(verb)
+    ctx = ActionContext(match_id=row.id, version=version, elsewhere=True)
+    params: dict[str, object] = {}
+    if action is Action.MOVE:
+        partial, _mover = partial_for(row, seat.user.id, steps)
+        if not partial.complete:
+            raise UserError(Refusal.MOVE_NOT_LEGAL_NOW)
+        params["play"] = partial.play()
+    return await session.act(placed.channel_id, seat.user, action, ctx, **params)
 
 
-__all__ = ["Placed", "Seat", "Verb", "act", "extend", "game_for", "partial_for", "taps"]
+__all__ = ["VERBS", "Placed", "Seat", "act", "extend", "game_for", "partial_for", "taps"]

@@ -3,8 +3,9 @@
 Only a session made from Discord's own answers may act (:mod:`bot.web.discord_api`): the
 token from the SDK's one-time code names the user, the activity instance (asked with the
 bot token) names the channel; every action goes through the session service as its slash
-command does (:mod:`bot.web.activity`), and its report is posted to the channel by the
-Discord publisher, which hears it as a :class:`~bot.facts.PlayedElsewhere` fact.
+command does (:mod:`bot.web.activity`), marked as made elsewhere, so the session tells the
+chat a :class:`~bot.facts.PlayedElsewhere` fact and the Discord publisher posts it to the
+channel, in a task of its own: the browser never waits for Discord.
 
 May import aiohttp, :mod:`bot` services and records, :mod:`bot.present`.
 """
@@ -20,11 +21,11 @@ from aiohttp import web
 
 from bot import present
 from bot.errors import UserError
-from bot.facts import PlayedElsewhere
 from bot.i18n import say
 from bot.present.web import web_words
-from bot.reports import Player, Report
-from bot.web.activity import Seat, Verb, act, game_for, taps
+from bot.records import Action
+from bot.reports import Player
+from bot.web.activity import VERBS, Seat, act, game_for, taps
 from bot.web.discord_api import DiscordOAuth, DiscordRefused
 from bot.web.guard import RateLimiter, read_json, small_int
 from bot.web.state import match_json
@@ -45,7 +46,7 @@ class ActivityRoutes:
         self._seats: dict[str, tuple[Seat, float]] = {}
         # A player taps fast (a drag is two taps), but never this fast: a leaked or looping
         # session cannot keep the session service busy for the others.
-        self.per_seat = RateLimiter(rate=20.0, burst=120.0)
+        self.per_seat = server.tap_limiter or RateLimiter(rate=20.0, burst=120.0)
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -192,9 +193,11 @@ class ActivityRoutes:
         seat = self._seat_of(request)
         body = await read_json(request)
         try:
-            verb = Verb(str(body.get("verb")))
+            action = Action(str(body.get("verb")))
         except ValueError:
             raise web.HTTPBadRequest(text="expected verb, match and version") from None
+        if action not in VERBS:
+            raise web.HTTPBadRequest(text="expected verb, match and version")
         match, version = body.get("match"), small_int(body.get("version"))
         if not isinstance(match, str) or not 0 < len(match) <= 64 or version is None:
             raise web.HTTPBadRequest(text="expected verb, match and version")
@@ -203,16 +206,10 @@ class ActivityRoutes:
             raise web.HTTPBadRequest(text="steps must be text")
         session = self.server.services.session
         try:
-            report = await act(session, seat, verb, match_key=match, version=version, steps=steps)
+            report = await act(session, seat, action, match_key=match, version=version, steps=steps)
         except UserError as error:
             return self._refusal(request, error)
-        await self._post(report)
         return web.json_response({"ok": True, "state": match_json(report.match, with_ids=True)})
-
-    async def _post(self, report: Report) -> None:
-        """Tell the channel: the chat front end posts a :class:`PlayedElsewhere` as it posts
-        the computer's background turns (the bus logs a failing subscriber)."""
-        await self.server.services.facts.publish([PlayedElsewhere(report)])
 
 
 __all__ = ["ActivityRoutes"]

@@ -119,6 +119,7 @@ class WebServer:
         activity: bool = True,
         gate: LoginGate | None = None,
         limiter: RateLimiter | None = None,
+        tap_limiter: RateLimiter | None = None,
         sockets: SocketQuota | None = None,
         clock: Any = time.time,
         listen_url: str | None = None,
@@ -132,6 +133,7 @@ class WebServer:
         self.signer = Signer(oauth.client_secret, clock=clock) if oauth is not None else None
         self.gate = gate or LoginGate()
         self.limiter = limiter or RateLimiter()
+        self.tap_limiter = tap_limiter  # an Activity player's (None: the routes' own)
         self.sockets = sockets or SocketQuota()
         self.clock = clock
         self.hub = LiveHub()

@@ -89,6 +89,7 @@ async def activity(
         readers=readers,
         gate=gate,
         limiter=limiter or RateLimiter(rate=1000.0, burst=1000.0),
+        tap_limiter=RateLimiter(rate=1000.0, burst=1000.0),  # scripted players tap fast
     )
     if routes:
         server.app.add_routes(routes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import io
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,16 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+def running_cog(h: Harness, name: str, module: str) -> Any:
+    """The cog ``name`` of ``h``'s running bot. Each bot loads its cogs as extensions, which
+    discord.py executes anew: its class is the one in ``module`` as loaded now, not the one
+    a test module imported before the bot started."""
+    assert h.bot is not None
+    cog = h.bot.get_cog(name)
+    assert isinstance(cog, getattr(importlib.import_module(module), name)), cog
+    return cog
 
 
 @dataclass
@@ -91,10 +102,7 @@ class Harness:
     @property
     def cog(self) -> Backgammon:
         """The running bot's game cog, for the tests that reach into it."""
-        assert self.bot is not None
-        cog = self.bot.get_cog("Backgammon")
-        assert isinstance(cog, Backgammon), cog
-        return cog
+        return running_cog(self, "Backgammon", "cogs.backgammon")
 
     async def start(self) -> GammonBot:
         settings = self.settings

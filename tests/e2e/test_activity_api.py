@@ -68,6 +68,8 @@ async def test_an_opening_move_by_taps_reaches_the_channel(harness: Harness) -> 
         assert game.dice is not None
         play = parse_play(game.position, game.dice, "8/5 6/5")
         await move_by_taps(a, seat["session"], play)
+        # The channel is told in a task of its own: the browser never waits for Discord.
+        await h.services.facts.settled()
         posts = h.fake.messages_in("games")[before:]
         assert any("alice rolls 3-1 and plays 8/5 6/5" in (m.content or "") for m in posts)
         assert posts[-1].attachments  # the board picture, as after /backgammon move
@@ -100,6 +102,7 @@ async def test_a_whole_game_played_in_the_activity(harness: Harness) -> None:
                 await move_by_taps(a, seat, turn.play)
         row = await h.service.store.latest_match(h.fake.channel_id("games"))
         assert row is not None and row.winner == plan.winner
+        await h.services.facts.settled()  # every board told in the channel, in order
     final = h.fake.last_message("games")
     assert final is not None
     assert "wins" in (final.content or "")
@@ -172,10 +175,11 @@ async def test_a_resignation_offered_in_the_chat_is_answered_in_the_activity(
         assert offer is not None
         row = await h.live()
         assert row is not None and row.game is not None and row.game.resignation is not None
-        answer = {"verb": "accept", "match": row.web_key, "version": row.version}
+        answer = {"verb": "resign_accept", "match": row.web_key, "version": row.version}
         status, body = await a.post("api/activity/act", answer, alice["session"])
         assert status == 200, body
         assert body["state"]["live"] is False and body["state"]["winner"] == 0
+        await h.services.facts.settled()
         assert "wins" in (h.fake.last_message("games").content or "")  # type: ignore[union-attr]
     h.fake.assert_clean()
 
@@ -203,6 +207,7 @@ async def test_an_activity_in_the_channel_finds_the_game_moved_to_a_thread(
         await move_by_taps(
             a, seat["session"], parse_play(game.position, game.dice, "8/5 6/5"), thread.id
         )
+        await h.services.facts.settled()
         posts = h.fake.messages_in(thread.id)[before:]
         assert any("alice rolls 3-1 and plays 8/5 6/5" in (m.content or "") for m in posts)
         # A second game moves from the same channel to its own thread.

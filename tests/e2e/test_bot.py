@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "take",
     "drop",
     "pass",
+    "share",
     "resign",
     "board",
     "leaderboard",

@@ -1,6 +1,7 @@
-"""A shutdown counts the tournament and ladder commands with /backgammon's actions: it waits
-for one in flight, and one arriving while the bot stops is refused privately (the words
-/backgammon uses), changing nothing."""
+"""A shutdown counts the tournament, ladder and puzzle commands with /backgammon's actions
+(they all run in the bot's one guard, cogs/kit.py): it waits for one in flight, and one
+arriving while the bot stops is refused privately (the words /backgammon uses), changing
+nothing."""
 
 from __future__ import annotations
 
@@ -8,16 +9,14 @@ import asyncio
 
 import pytest
 
-from cogs.backgammon import Backgammon
+from cogs.kit import Kit
 from tests.e2e.conftest import Harness
 from tests.e2e.tournament_support import announcement, people, tournament
 
 
-def games_cog(h: Harness) -> Backgammon:
-    assert h.bot is not None
-    cog = h.bot.get_cog("Backgammon")
-    assert isinstance(cog, Backgammon)
-    return cog
+def kit(h: Harness) -> Kit:
+    assert h.bot is not None and h.bot.kit is not None
+    return h.bot.kit
 
 
 async def test_competition_commands_are_refused_while_the_bot_stops(harness: Harness) -> None:
@@ -25,8 +24,8 @@ async def test_competition_commands_are_refused_while_the_bot_stops(harness: Har
     director, (alice, *_others) = people(h)
     await (await tournament(h, director, "create", name="Open", lengths="1")).answer()
     board = await announcement(h)
-    cog = games_cog(h)
-    cog.accepting = False
+    guard = kit(h)
+    guard.accepting = False
     try:
         create = await tournament(h, director, "create", name="Late", lengths="1")
         assert "restarting" in await h.error_of(create)
@@ -34,8 +33,10 @@ async def test_competition_commands_are_refused_while_the_bot_stops(harness: Har
         assert "restarting" in await h.error_of(join)
         ladder = await h.fake.slash(alice, "games", "ladder", "join")
         assert "restarting" in await h.error_of(ladder)
+        puzzle = await h.fake.slash(alice, "games", "puzzle", "get")
+        assert "restarting" in await h.error_of(puzzle)
     finally:
-        cog.accepting = True
+        guard.accepting = True
     assert await h.services.tournaments.store.entrants(1) == []
     assert await h.services.ladders.state(h.fake.guild.id) is None
     assert await h.services.tournaments.store.tournament(2) is None
@@ -67,4 +68,4 @@ async def test_a_shutdown_waits_for_a_ladder_command_in_flight(
     assert (await (await pending).response()).ephemeral
     state = await h.services.ladders.state(h.fake.guild.id)
     assert state is not None and list(state.ladder.ranking) == [alice.id]
-    games_cog(h).accepting = True
+    kit(h).accepting = True

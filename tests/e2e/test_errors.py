@@ -48,13 +48,14 @@ async def test_every_error_is_answered_privately_and_truthfully(
     assert await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5")) == SORRY
     monkeypatch.setattr(h.service, "act", act)
     assert "turn" in await h.error_of(await h.slash(h.bob, "roll"))
-    cog.accepting = False
+    kit = cog.kit
+    kit.accepting = False
     assert "restarting" in await h.error_of(await h.slash(h.alice, "move", play="8/5 6/5"))
-    cog.accepting = True
+    kit.accepting = True
 
     # A command outside the cog's guard.
     await h.board_after(await h.slash(h.alice, "move", play="8/5 6/5"))
-    await asyncio.wait_for(cog.idle.wait(), 5)
+    await asyncio.wait_for(kit.idle.wait(), 5)
     embed = discord.Embed
 
     def broken(*args: object, **kwargs: object) -> None:

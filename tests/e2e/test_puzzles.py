@@ -10,7 +10,7 @@ import pytest
 from bot.computer import computer_available
 from bot.engine.steps import encode_steps
 from cogs.puzzle import Puzzles
-from tests.e2e.conftest import Harness
+from tests.e2e.conftest import Harness, running_cog
 from tests.e2e.fake_discord import (
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_UPDATE_MESSAGE,
@@ -37,9 +37,7 @@ async def blunder_match(h: Harness) -> None:
 
 
 def puzzles_cog(h: Harness) -> Puzzles:
-    assert h.bot is not None
-    cog = h.bot.get_cog("Puzzles")
-    assert isinstance(cog, Puzzles)
+    cog: Puzzles = running_cog(h, "Puzzles", "cogs.puzzle")
     return cog
 
 

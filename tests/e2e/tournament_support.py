@@ -12,7 +12,7 @@ from bot.records import MatchRow
 from cogs.ladder import Ladder
 from cogs.tournament import Tournament
 from tests.e2e import conftest
-from tests.e2e.conftest import Harness
+from tests.e2e.conftest import Harness, running_cog
 from tests.e2e.fake_discord import (
     PERM_MANAGE_GUILD,
     FakeChannel,
@@ -45,16 +45,12 @@ async def announcement(h: Harness) -> RecordedMessage:
 
 
 def tournament_cog(h: Harness) -> Tournament:
-    assert h.bot is not None
-    cog = h.bot.get_cog("Tournament")
-    assert isinstance(cog, Tournament)
+    cog: Tournament = running_cog(h, "Tournament", "cogs.tournament")
     return cog
 
 
 def ladder_cog(h: Harness) -> Ladder:
-    assert h.bot is not None
-    cog = h.bot.get_cog("Ladder")
-    assert isinstance(cog, Ladder)
+    cog: Ladder = running_cog(h, "Ladder", "cogs.ladder")
     return cog
 
 

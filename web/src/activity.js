@@ -82,8 +82,8 @@ function draw() {
   status.textContent = line;
   if (me !== null && game.actor === me && state.live) {
     if (game.resignation) {
-      button("accept", words.accept, () => send("accept"));
-      button("reject", words.reject, () => send("reject"));
+      button("accept", words.accept, () => send("resign_accept"));
+      button("reject", words.reject, () => send("resign_reject"));
     } else if (game.phase === "roll") {
       button("roll", words.roll, () => send("roll"));
       if (game.can_double) button("double", words.double, () => send("double"));
