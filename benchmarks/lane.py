@@ -42,10 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.computer import DEFAULT_LEVEL, ComputerPlayer, CubeDecision  # noqa: E402
+from bot.computer.reviews import AnalysisPlan, ReviewService  # noqa: E402
+from bot.core.session import Player, SessionService  # noqa: E402
 from bot.engine import Game, MatchOptions, Phase  # noqa: E402
-from bot.reviews import AnalysisPlan, ReviewService  # noqa: E402
 from bot.services import build_services  # noqa: E402
-from bot.session import Player, SessionService  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from bot.workers import Workers, default_size  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 Matches are played by two computer levels against each other (seeded dice and noise, through
 the real session into SQLite, ``tests/computer_match.py``), exported as ``.mat``
-(:mod:`bot.matfile`), and analysed twice: by the bot as ``/backgammon analyze`` does (its
+(:mod:`bot.core.matfile`), and analysed twice: by the bot as ``/backgammon analyze`` does (its
 analysis depth, 3-ply with the 1-ply screen for no-doubles) and by GNU Backgammon
 (``/usr/games/gnubg``, ``analyse match`` at ``--plies``, 2 by default: its "world class").
 Both PRs follow :mod:`bot.computer.pr`'s definition (GNU's through ``tests/gnubg_pr.py``), so

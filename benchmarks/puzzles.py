@@ -3,7 +3,7 @@
 1. **Extraction.** A 25-point match with the cube is played to the end through the real
    session and a SQLite file, both sides chosen by the computer at ``--level`` (beginner by
    default: noisy, so it errs as club players do). Then
-   :func:`bot.puzzle_service.extract_puzzles` (what the analysis lane runs) makes its
+   :func:`bot.features.puzzles.service.extract_puzzles` (what the analysis lane runs) makes its
    puzzles: every decision valued at 1-ply, the candidates confirmed at the strongest
    level. Printed: decisions, candidates, puzzles kept, wall and CPU seconds (this process,
    one core, as one lane worker would spend them).
@@ -40,14 +40,14 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.e2e import Timings, cpu_seconds, percentile, play_one  # noqa: E402
 from bot.computer import ComputerPlayer, CubeDecision  # noqa: E402
+from bot.core.records import Status  # noqa: E402
+from bot.core.replay import decisions_from_events  # noqa: E402
+from bot.core.session import Player, SessionService  # noqa: E402
 from bot.engine import MatchOptions, Phase  # noqa: E402
-from bot.puzzle_service import extract_puzzles  # noqa: E402
-from bot.puzzles import Seat, SourceGame, select_puzzles  # noqa: E402
-from bot.puzzles.codec import key_text, puzzle_to_text  # noqa: E402
-from bot.puzzles.evaluate import analyse_all  # noqa: E402
-from bot.records import Status  # noqa: E402
-from bot.replay import decisions_from_events  # noqa: E402
-from bot.session import Player, SessionService  # noqa: E402
+from bot.features.puzzles.rules import Seat, SourceGame, select_puzzles  # noqa: E402
+from bot.features.puzzles.rules.codec import key_text, puzzle_to_text  # noqa: E402
+from bot.features.puzzles.rules.evaluate import analyse_all  # noqa: E402
+from bot.features.puzzles.service import extract_puzzles  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from bot.storage.puzzles import puzzle_store  # noqa: E402
 from tests.e2e.conftest import TOKEN  # noqa: E402

@@ -4,7 +4,7 @@ Run from the repository root: ``.venv/bin/python benchmarks/sessions.py``. It pr
 only; it asserts nothing (timed assertions do not belong in tests).
 
 Each of ``--games`` game loops owns a channel and plays money games (or matches, with
-``--length``) one after another through :class:`~bot.session.SessionService`: random dice,
+``--length``) one after another through :class:`~bot.core.session.SessionService`: random dice,
 a uniformly random legal play, now and then a double that is taken or dropped. All loops run
 at once under ``asyncio.gather`` against one :class:`~bot.storage.Store` on one file; after
 ``--seconds`` each loop leaves its game unfinished, so only the steady state is measured.
@@ -45,9 +45,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.core.replay import replay  # noqa: E402
+from bot.core.session import Player, Report, SessionService  # noqa: E402
 from bot.engine import MatchOptions, Phase  # noqa: E402
-from bot.replay import replay  # noqa: E402
-from bot.session import Player, Report, SessionService  # noqa: E402
 from bot.storage import Store, open_store  # noqa: E402
 from tests.pg_server import Schemas, Unavailable, postgres  # noqa: E402
 

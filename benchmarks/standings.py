@@ -2,8 +2,8 @@
 
 Run: ``python benchmarks/standings.py [--rounds 30] [--theme classic]``.
 
-For each field size, a Swiss event is played out at random (``bot.competitions``) and its
-table built in English (``bot.present.competitions.swiss_picture``); a knockout of the same
+For each field size, a Swiss event is played out at random (``bot.features.tournaments.rules``) and
+its table built in English (``bot.present.competitions.swiss_picture``); a knockout of the same
 size is drawn after its first round. Each picture is then drawn and PNG-encoded
 ``--rounds`` times (``renderers.standings``); the median and p95 of one call are printed
 with the PNG's size and pixels, twice: with the text caches warm (the names and figures
@@ -57,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
-from bot.competitions import Knockout, Result, Swiss
+from bot.features.tournaments.rules import Knockout, Result, Swiss
 from bot.present.competitions import knockout_picture, swiss_picture
 from renderers import standings as standings_renderer
 from renderers.standings import render_bracket, render_table

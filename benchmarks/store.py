@@ -34,8 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind  # noqa: E402
-from bot.records import (  # noqa: E402
+from bot.core.records import (  # noqa: E402
     Action,
     Change,
     FinishedGame,
@@ -43,6 +42,7 @@ from bot.records import (  # noqa: E402
     NewEvent,
     Status,
 )
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind  # noqa: E402
 from bot.storage import open_store  # noqa: E402
 from tests.pg_server import Unavailable, postgres  # noqa: E402
 

@@ -64,7 +64,7 @@ async def measure(h: Harness, director, members, pictures) -> None:
     )
     await created.answer()
     [event] = await tournaments.current(fake.guild.id)
-    from bot.reports import Player
+    from bot.core.reports import Player
 
     for member in members:  # joining by the service: the buttons are measured elsewhere
         await tournaments.join(event.id, Player(member.id, member.username), None)

@@ -41,8 +41,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.core.session import Player, SessionService  # noqa: E402
 from bot.engine import MatchOptions, Phase  # noqa: E402
-from bot.session import Player, SessionService  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from tests.e2e.conftest import TOKEN  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord, FakeMember  # noqa: E402

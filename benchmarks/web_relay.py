@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.web_live import percentiles  # noqa: E402
-from bot.dice import ScriptedRoller  # noqa: E402
+from bot.core.dice import ScriptedRoller  # noqa: E402
+from bot.core.reports import Player  # noqa: E402
 from bot.relay import FactNotifier  # noqa: E402
-from bot.reports import Player  # noqa: E402
 from bot.services import Services, build_services  # noqa: E402
 from bot.storage import open_store  # noqa: E402
 from bot.web import WebConfig, WebServer  # noqa: E402

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError
-from bot.errors import StoreOpenError
+from bot.core.errors import StoreOpenError
+from bot.core.session import SessionSettings
 from bot.i18n import LANGUAGES
 from bot.relay import FactNotifier, new_origin
 from bot.services import Services, build_services
-from bot.session import SessionSettings
 from bot.storage import Storage, database_of, is_postgres_url, open_store
 from bot.workers import WorkerError, Workers
 
@@ -343,7 +343,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def export_command(argv: Sequence[str]) -> int:
     """``python -m bot export MATCH [--format sgf] > file.mat``: a match for GNU Backgammon."""
-    from bot.matfile import FORMATS, export_from_database
+    from bot.core.matfile import FORMATS, export_from_database
 
     parser = argparse.ArgumentParser(
         prog="python -m bot export",
@@ -380,7 +380,7 @@ def export_command(argv: Sequence[str]) -> int:
 
 def verify_command(argv: Sequence[str], settings: Settings) -> int:
     """``python -m bot verify SECRET PUBLIC``: check a match's dice against this database."""
-    from bot import fairdice
+    from bot.core import fairdice
 
     def lookup(public: str) -> fairdice.RecordedMatch | None:
         database = database_of(settings)

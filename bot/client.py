@@ -11,7 +11,7 @@ calls it through :meth:`GammonTree.on_error` for command errors (bad options, fa
 checks, anything a handler raises); the cog's guard and the buttons hand their errors to the
 same ``tree.on_error`` themselves. Errors are always private.
 
-May import: discord, :mod:`bot.config`, :mod:`bot.errors`, :mod:`bot.session`, ``cogs``,
+May import: discord, :mod:`bot.config`, :mod:`bot.core.errors`, :mod:`bot.core.session`, ``cogs``,
 :mod:`renderers` (warm-up). Nothing imports this module but ``bot.__main__`` (and tests).
 """
 
@@ -29,7 +29,7 @@ from discord.ext import commands
 
 from bot import present
 from bot.config import Settings
-from bot.errors import StoreUnavailableError, UserError
+from bot.core.errors import StoreUnavailableError, UserError
 from bot.i18n import Text, say
 from bot.present import notices
 from bot.present.notices import NO_DMS, NOT_HERE, SAVED_TEXT, SORRY_TEXT
@@ -82,9 +82,9 @@ Interaction = discord.Interaction[Any]
 async def explain(interaction: Interaction, error: BaseException) -> None:
     """Answer a failed interaction privately: the one place deciding what the player sees.
 
-    A player's mistake (:class:`~bot.errors.UserError`, a bad option, a failed check) shows
+    A player's mistake (:class:`~bot.core.errors.UserError`, a bad option, a failed check) shows
     its own message and changed nothing; so does a database that cannot be reached
-    (:class:`~bot.errors.StoreUnavailableError`, which says whether the action may have
+    (:class:`~bot.core.errors.StoreUnavailableError`, which says whether the action may have
     been stored), unless the action was stored before it went. Anything else is a bug:
     logged, and answered with an apology, or, when the action was already stored (the
     Reply's ``committed`` flag), with a note that it was saved and how to see the game.

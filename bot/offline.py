@@ -20,16 +20,16 @@ from typing import Any, TextIO
 
 from bot import present
 from bot.config import Settings
-from bot.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
+from bot.core.dice import DiceExhausted, Roller, ScriptedRoller, SystemRoller
+from bot.core.errors import UserError
+from bot.core.records import Action, MatchRow, Status
+from bot.core.reports import NO_CONTEXT
+from bot.core.session import Player, Report, SessionSettings
 from bot.engine import EngineError, Game, MatchOptions, ResultKind
-from bot.errors import UserError
 from bot.i18n import Text, join, language_of, say
 from bot.present import notices
 from bot.present.notices import COMMANDS, GAME_SAVED
-from bot.records import Action, MatchRow, Status
-from bot.reports import NO_CONTEXT
 from bot.services import Services, build_services
-from bot.session import Player, Report, SessionSettings
 from bot.storage import open_store
 from renderers import BoardWords, render_board
 from renderers.panels import ENGLISH

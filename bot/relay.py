@@ -2,7 +2,7 @@
 same PostgreSQL, with ``NOTIFY``/``LISTEN``.
 
 With several shard processes (or a web process beside them, ``python -m bot web``), a game
-is played in one process and watched from another. The fact bus (:mod:`bot.facts`) is one
+is played in one process and watched from another. The fact bus (:mod:`bot.core.facts`) is one
 process's; here every process on PostgreSQL sends, after each stored change, a
 notification naming the match, its new version and the action (:class:`Changed`, a few
 bytes of JSON, never the game itself), and a process serving the web board listens: it
@@ -16,8 +16,8 @@ re-read everything watched (``on_resync``). A notification is sent after the cha
 stored: a process killed between the two leaves watchers one change behind until the next
 change of that match (or a reload of the page). SQLite has one process: nothing to relay.
 
-May import: asyncpg (lazily: only a bot on PostgreSQL needs it), :mod:`bot.facts`,
-:mod:`bot.records`.
+May import: asyncpg (lazily: only a bot on PostgreSQL needs it), :mod:`bot.core.facts`,
+:mod:`bot.core.records`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.facts import ActionTaken, Fact, FactBus
-from bot.records import Action
+from bot.core.facts import ActionTaken, Fact, FactBus
+from bot.core.records import Action
 
 log = logging.getLogger(__name__)
 

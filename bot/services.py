@@ -16,20 +16,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.club import ClubService
-from bot.competitions.lifecycle import OVER
-from bot.dice import Roller
-from bot.facts import FactBus
-from bot.ladders import LadderService
-from bot.puzzle_service import PuzzleService
-from bot.puzzles.selection import TournamentStage
-from bot.records import MatchRow
-from bot.reports import SessionSettings
-from bot.reviews import ReviewService
-from bot.session import SessionService
+from bot.computer.reviews import ReviewService
+from bot.core.club import ClubService
+from bot.core.dice import Roller
+from bot.core.facts import FactBus
+from bot.core.records import MatchRow
+from bot.core.reports import SessionSettings
+from bot.core.session import SessionService
+from bot.features.puzzles.rules.selection import TournamentStage
+from bot.features.puzzles.service import PuzzleService
+from bot.features.tournaments.ladders import LadderService
+from bot.features.tournaments.rules.lifecycle import OVER
+from bot.features.tournaments.service import TournamentService
 from bot.storage import Storage
 from bot.storage.competitions import CompetitionStore
-from bot.tournaments import TournamentService
 from bot.workers import Workers
 
 

@@ -56,11 +56,11 @@ from bot.computer import (
     PlayHint,
     computer_available,
 )
+from bot.computer.luck import MatchLuck, match_luck
+from bot.core.records import EventRecord
+from bot.core.replay import Decision, decisions_from_events
 from bot.engine import Game, MatchOptions, Play
-from bot.luck import MatchLuck, match_luck
 from bot.pool import PoolError, ProcessPool
-from bot.records import EventRecord
-from bot.replay import Decision, decisions_from_events
 from renderers import render_board, warm_up
 from renderers.standings_warm import warm_up as warm_up_standings
 
@@ -434,7 +434,7 @@ class Workers:
         level: str,
         players: Iterable[int],
     ) -> dict[int, PlayerAnalysis]:
-        """Replay a match's event log (``bot.replay.decisions_from_events``) and analyse
+        """Replay a match's event log (``bot.core.replay.decisions_from_events``) and analyse
         the decisions of ``players``, all in the analysis lane."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
@@ -456,7 +456,7 @@ class Workers:
         game_number: int | None = None,
     ) -> tuple[dict[int, PlayerAnalysis], MatchLuck]:
         """Skill and luck of a match from its event log, in the analysis lane:
-        ``(analyses, luck)`` (``bot.session.Review`` holds them with the match row)."""
+        ``(analyses, luck)`` (``bot.core.session.Review`` holds them with the match row)."""
         players = tuple(players)
         if self.in_process and self._factory is not None:
             return await asyncio.to_thread(

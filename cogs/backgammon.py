@@ -2,7 +2,7 @@
 
 Owns the slash commands (thin adapters: read the options, call the session, hand the report
 to the :class:`~cogs.publishing.Publisher`); a game action, from a command, a button or the
-tap picker, names its :class:`~bot.records.Action` and goes through the bot's front-end kit
+tap picker, names its :class:`~bot.core.records.Action` and goes through the bot's front-end kit
 (:meth:`cogs.kit.Kit.perform`) to the session's one entry, its action table, inside the
 kit's guard (the in-flight count the bot drains on shutdown, the acknowledgement watchdog,
 errors to the command tree's one ``on_error``).
@@ -12,8 +12,8 @@ locale (``interaction.locale``); everything public is in the server's language
 (:meth:`cogs.publishing.Publisher.language`). Command names and descriptions are translated
 by :class:`cogs.translator.CommandTranslator`, installed before the commands are synced.
 
-May import: discord, :mod:`bot.session` and the records it uses (:mod:`bot.engine`,
-:mod:`bot.records`, :mod:`bot.errors`), :mod:`bot.i18n`, :mod:`bot.present`, and the
+May import: discord, :mod:`bot.core.session` and the records it uses (:mod:`bot.engine`,
+:mod:`bot.core.records`, :mod:`bot.core.errors`), :mod:`bot.i18n`, :mod:`bot.present`, and the
 ``cogs`` modules that are not cogs (the kit, the publisher, views, helpers). Loaded as an
 extension (:func:`setup`).
 """
@@ -29,15 +29,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import present
+from bot.core.errors import Refusal, UserError
+from bot.core.records import Action, ClaimRule, WebLinkRule
+from bot.core.session import ActionContext, Player, Report
 from bot.engine import MatchOptions, ResultKind
-from bot.errors import Refusal, UserError
 from bot.i18n import _, language_of, say
 from bot.present import notices
 from bot.present import tournaments as tournament_words
 from bot.present.puzzle_words import kept_out_line
-from bot.records import Action, ClaimRule, WebLinkRule
 from bot.services import Services
-from bot.session import ActionContext, Player, Report
 from cogs.helpers import (
     board_report,
     games_text,

@@ -4,7 +4,7 @@ A director is a member with Manage Server, or with the role the server's manager
 (``/tournament directors``). Shared by :mod:`cogs.tournament` and :mod:`cogs.ladder`, so
 neither cog imports the other.
 
-May import: discord, :mod:`bot.tournaments` (the role, through its service),
+May import: discord, :mod:`bot.features.tournaments.service` (the role, through its service),
 :mod:`bot.present`, :mod:`cogs.helpers`.
 """
 
@@ -14,10 +14,10 @@ from typing import Any
 
 import discord
 
-from bot.errors import UserError
+from bot.core.errors import UserError
+from bot.core.reports import Player
+from bot.features.tournaments.service import TournamentService
 from bot.present import tournaments as words
-from bot.reports import Player
-from bot.tournaments import TournamentService
 from cogs.helpers import player_of
 
 

@@ -7,7 +7,7 @@ Discord objects beyond reading a user's id and name: every function takes plain 
 returns words waiting for a language (:class:`bot.i18n.Text`) or, given the language, the
 finished text, so each is testable alone.
 
-May import: :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`, :mod:`bot.session`
+May import: :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.core.records`, :mod:`bot.core.session`
 (its records), :mod:`cogs.replies` (name escaping) and the renderers' word records
 (:class:`~renderers.panels.BoardWords`, :class:`~renderers.charts.ChartLabels`). Never
 :mod:`cogs.backgammon` or :mod:`cogs.publishing`.
@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot import present
+from bot.core.records import Action, MatchRow, Status
+from bot.core.session import Player, Report
 from bot.i18n import Text, say
 from bot.present import club
-from bot.records import Action, MatchRow, Status
-from bot.session import Player, Report
 from cogs.replies import safe_name
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ button and tap runs inside, and the way an action goes to the session and out ag
   whatever Discord would otherwise time out; any error goes to the command tree's one
   handler (:func:`bot.client.explain`), from inside the count.
 - **Acting** (:meth:`Kit.act`, :meth:`Kit.perform`, :meth:`Kit.press`): a player's action
-  through the session's one entry (:meth:`bot.session.SessionService.act`) with the exact
+  through the session's one entry (:meth:`bot.core.session.SessionService.act`) with the exact
   state a button was posted for, then its report published (:class:`cogs.publishing.
   Publisher`).
 
@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError
+from bot.core.errors import UserError
+from bot.core.records import Action
+from bot.core.reports import ActionContext, Player, Report
 from bot.present import notices
-from bot.records import Action
-from bot.reports import ActionContext, Player, Report
 from bot.services import Services
 from cogs.helpers import player_of
 from cogs.replies import Reply

@@ -1,5 +1,5 @@
 """The ``/ladder`` command group: join, leave, challenge, standings, and the Accept/Refuse
-buttons on a challenge; the Discord side of :class:`bot.ladders.LadderService`.
+buttons on a challenge; the Discord side of :class:`bot.features.tournaments.ladders.LadderService`.
 
 A challenge is posted in the ladder's channel with restart-proof buttons
 (``ladder:<accept|refuse>:<challenge>``, the server from the interaction); only the
@@ -22,8 +22,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.features.tournaments.ladders import LadderNews, LadderState
 from bot.i18n import _, say
-from bot.ladders import LadderNews, LadderState
 from bot.present import notices
 from bot.present import tournaments as words
 from bot.present.competitions import ladder_picture

@@ -7,7 +7,7 @@ the dice each uses) or, before any checker is chosen, every whole play when ther
 most 25, and Undo, Reset, Confirm and Resign. Each tap answers by replacing the picker
 (interaction response type 7, picture included); Confirm sends the play through the same
 session action as ``/backgammon move`` (the session's one entry,
-:meth:`~bot.session.SessionService.act`).
+:meth:`~bot.core.session.SessionService.act`).
 
 Restart-proof and multi-process safe: every component's ``custom_id`` carries the match,
 the match's stored version (the turn it was built for) and the groups taken so far
@@ -18,8 +18,8 @@ whose turn is over changes nothing, in any process, after any restart.
 
 Which choices exist is decided by :class:`bot.engine.steps.PartialPlay` alone.
 
-May import: discord, :mod:`bot.engine`, :mod:`bot.errors`, :mod:`bot.i18n`,
-:mod:`bot.present`, :mod:`bot.records`, :mod:`bot.reports`, :mod:`cogs.replies`,
+May import: discord, :mod:`bot.engine`, :mod:`bot.core.errors`, :mod:`bot.i18n`,
+:mod:`bot.present`, :mod:`bot.core.records`, :mod:`bot.core.reports`, :mod:`cogs.replies`,
 :mod:`cogs.helpers`, :mod:`cogs.kit` (the bot's guard runs every tap, as it runs every
 button press). Never :mod:`cogs.views`, which imports this module for the Play button.
 """
@@ -37,14 +37,14 @@ from typing import Any
 import discord
 
 from bot import present
-from bot.actions import MoveCheck, may_move
+from bot.core.actions import MoveCheck, may_move
+from bot.core.errors import StaleButtonError, UserError
+from bot.core.records import Action, MatchRow, Status
+from bot.core.reports import ActionContext
 from bot.engine import Game, Phase, Play, ResultKind
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
-from bot.errors import StaleButtonError, UserError
 from bot.i18n import Text, language_of, say
 from bot.present import picker as words
-from bot.records import Action, MatchRow, Status
-from bot.reports import ActionContext
 from cogs.helpers import player_of
 from cogs.kit import Kit, kit_of
 from cogs.replies import Reply, safe_name
@@ -313,7 +313,7 @@ def advance(partial: PartialPlay, tap: Tap, values: list[str]) -> tuple[PartialP
     chosen (the ``s`` menu) whose destinations to offer next. Undo takes back the last
     choice: the checker chosen, when the tap carries one, else the last group (a whole play
     is one group). Verbs that change nothing here (open, resign, back) leave it as it is. A
-    choice no longer possible (a forged or stale id) is :class:`~bot.errors.StaleButtonError`.
+    choice no longer possible (a forged or stale id) is :class:`~bot.core.errors.StaleButtonError`.
     Shared with the puzzles' picker."""
     source: int | None = None
     verb = tap.verb

@@ -11,8 +11,8 @@ decides nothing about errors: failures propagate to the caller (the cog's guard)
 Everything it posts is public, so it speaks the server's language (:meth:`Publisher.language`:
 the moderators' choice, else the server's Discord locale), board and chart words included.
 
-May import: discord, :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`,
-:mod:`bot.session` (the service and its records), :mod:`bot.matfile`,
+May import: discord, :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.core.records`,
+:mod:`bot.core.session` (the service and its records), :mod:`bot.core.matfile`,
 :mod:`renderers.charts`, :mod:`cogs.helpers`, :mod:`cogs.replies`, :mod:`cogs.views`. Never
 :mod:`cogs.backgammon`.
 """
@@ -32,14 +32,14 @@ from discord.ext import commands
 
 from bot import present
 from bot.computer import computer_available
+from bot.core.facts import ComputerStuck, Fact, PlayedElsewhere, TurnResumed
+from bot.core.matfile import mat_filename
+from bot.core.records import Action, MatchRow
+from bot.core.session import Report, Review
 from bot.engine import Phase
-from bot.facts import ComputerStuck, Fact, PlayedElsewhere, TurnResumed
 from bot.i18n import LANGUAGES, Text, language_of, say
-from bot.matfile import mat_filename
 from bot.present import notices
-from bot.records import Action, MatchRow
 from bot.services import Services
-from bot.session import Report, Review
 from cogs.helpers import (
     message_content,
     next_actor,
@@ -365,7 +365,7 @@ class Publisher:
     ) -> tuple[MatchRow, dict[str, Any]]:
         """The /export answer, in ``language``: a match as a file for GNU Backgammon (and the
         match, so the command can tell where it was played); ``visible``: see
-        :meth:`bot.club.ClubService.match_file`."""
+        :meth:`bot.core.club.ClubService.match_file`."""
         row, text = await self.services.club.match_file(
             guild_id, channel_id, match_id, format, visible=visible
         )

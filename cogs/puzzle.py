@@ -23,7 +23,8 @@ for a cube answer, ``bgpz:n:<post>`` for the daily Answer). A puzzle gone (its p
 their games out) or a daily puzzle already revealed is refused privately; the puzzle
 messages are private, so nobody else can press them.
 
-May import: discord, :mod:`bot.services` and the values it hands out, :mod:`bot.puzzles`,
+May import: discord, :mod:`bot.services` and the values it hands out,
+:mod:`bot.features.puzzles.rules`,
 :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.present`, and the other ``cogs`` modules.
 """
 
@@ -40,16 +41,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.errors import Refusal, StaleButtonError, UserError
+from bot.core.records import UserSettings
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
-from bot.errors import Refusal, StaleButtonError, UserError
+from bot.features.puzzles.rules import CubeAnswer, Puzzle, PuzzleKind
+from bot.features.puzzles.rules.evaluate import game_of
+from bot.features.puzzles.service import Answered, DailyPost, Given, SourceLink
 from bot.i18n import _, language_of, say
 from bot.present import picker as picker_words
 from bot.present import puzzle_words as words
 from bot.present.puzzles import CUBE_ANSWER_WORDS
-from bot.puzzle_service import Answered, DailyPost, Given, SourceLink
-from bot.puzzles import CubeAnswer, Puzzle, PuzzleKind
-from bot.puzzles.evaluate import game_of
-from bot.records import UserSettings
 from bot.services import Services
 from cogs.helpers import play_choices
 from cogs.kit import Kit

@@ -21,12 +21,12 @@ from typing import Any
 
 import discord
 
+from bot.core.records import UserSettings
 from bot.engine import Game, Play
 from bot.engine.steps import PartialPlay, encode_steps
 from bot.i18n import say
 from bot.present import board_words
 from bot.present import puzzle_words as words
-from bot.records import UserSettings
 from bot.services import Services
 
 __all__ = ["FILENAME", "PuzzlePictures"]

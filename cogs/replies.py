@@ -12,7 +12,7 @@ private whatever was acknowledged, and once the action is stored a Discord
 failure is never reported as "nothing changed" (the ``committed`` flag, read by the tree's
 error handler in :mod:`bot.client` through :meth:`Reply.of`).
 
-May import: discord and :mod:`bot.session` (the action context); no other ``cogs`` module.
+May import: discord and :mod:`bot.core.session` (the action context); no other ``cogs`` module.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 
 import discord
 
-from bot.session import ActionContext
+from bot.core.session import ActionContext
 
 log = logging.getLogger(__name__)
 

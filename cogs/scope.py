@@ -1,11 +1,11 @@
-"""Who may look at a stored match, or at a puzzle made from one: :mod:`bot.visibility`'s
+"""Who may look at a stored match, or at a puzzle made from one: :mod:`bot.core.visibility`'s
 rule, with Discord's answers taken from the bot's own guild cache.
 
 ``/backgammon export match:N`` and ``/backgammon verify`` name a match by number or by its
 dice's public value, which anyone can type; ``/puzzle get`` and the daily puzzle show a
 position from a match of some channel. A match (or its puzzle) is shown only to a member of
 its own server who can view (and read the history of) the channel that decides
-(:func:`bot.visibility.deciding_channel`: where it was challenged, for a game that moved to
+(:func:`bot.core.visibility.deciding_channel`: where it was challenged, for a game that moved to
 a thread of its own; a thread's parent), and a daily puzzle is posted only where every
 reader could see its source. Its players always can (it is their own record).
 
@@ -16,7 +16,7 @@ the interaction carries the caller as a member with their roles. A thread missin
 cache (archived) is fetched once to learn its parent. Anything that cannot be resolved (a
 deleted channel, a private thread the caller may not manage) counts as not visible.
 
-May import: discord, :mod:`bot.records`, :mod:`bot.visibility`.
+May import: discord, :mod:`bot.core.records`, :mod:`bot.core.visibility`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 
 import discord
 
-from bot.records import MatchRow
-from bot.visibility import Overwrite, OverwriteKind, everyone_can_read, may_see
+from bot.core.records import MatchRow
+from bot.core.visibility import Overwrite, OverwriteKind, everyone_can_read, may_see
 
 Interaction = discord.Interaction[Any]
 
@@ -47,7 +47,7 @@ async def _channel(guild: discord.Guild, channel_id: int) -> Any:
 
 
 class InteractionReaders:
-    """:class:`bot.visibility.ChannelReaders` for the member behind an interaction (anyone
+    """:class:`bot.core.visibility.ChannelReaders` for the member behind an interaction (anyone
     else is not known here: no members intent) and for the whole server."""
 
     def __init__(self, interaction: Interaction) -> None:
@@ -82,7 +82,7 @@ class InteractionReaders:
 
 
 class GuildReaders:
-    """:class:`bot.visibility.ChannelReaders` of a server the bot is in, for what every
+    """:class:`bot.core.visibility.ChannelReaders` of a server the bot is in, for what every
     member sees (a daily post); no single member is known here."""
 
     def __init__(self, client: discord.Client) -> None:
@@ -98,7 +98,7 @@ class GuildReaders:
 
 async def everyone_reads(guild: discord.Guild, channel_id: int) -> bool:
     """Whether every member of ``guild`` sees the channel (a thread by its parent; never a
-    private thread): :func:`bot.visibility.everyone_can_read` on the cache's overwrites."""
+    private thread): :func:`bot.core.visibility.everyone_can_read` on the cache's overwrites."""
     channel = await _channel(guild, channel_id)
     if isinstance(channel, discord.Thread):
         if channel.is_private():

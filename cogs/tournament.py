@@ -2,7 +2,7 @@
 
 Each command reads its options, checks that a director's tool is used by a director (Manage
 Server, or the role the server set with ``/tournament directors``) and calls
-:class:`bot.tournaments.TournamentService`; the Join/Leave buttons come here too
+:class:`bot.features.tournaments.service.TournamentService`; the Join/Leave buttons come here too
 (:meth:`Tournament.entry`). What the service tells is posted by
 :class:`cogs.tournament_posts.TournamentPoster`. The cog's loop keeps the deadlines (every
 :data:`TICK_SECONDS`, and once at start-up after bringing every event up to date).
@@ -24,14 +24,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.competitions import Format, Pace, Phase, Seeding
-from bot.errors import Refusal, UserError
+from bot.core.errors import Refusal, UserError
+from bot.core.reports import Player
+from bot.features.tournaments.formats import FORMATS
+from bot.features.tournaments.news import ReferredToDirector
+from bot.features.tournaments.rules import Format, Pace, Phase, Seeding
 from bot.i18n import _, language_of, say
 from bot.present import tournaments as words
-from bot.reports import Player
 from bot.services import Services
 from bot.storage.competition_rows import TournamentOptions, TournamentRow
-from bot.tournament_news import ReferredToDirector
 from cogs.directors import director_of
 from cogs.helpers import player_of
 from cogs.kit import Kit
@@ -166,11 +167,13 @@ class Tournament(
         start_in_hours=locale(_("Make the draw by itself this many hours from now")),
         idle_minutes=locale(_("Live: minutes a player may keep a match waiting")),
     )
+    # The formats the bot runs, from the one registry (a new format appears by itself).
+    @app_commands.choices(format=[app_commands.Choice(name=str(f), value=str(f)) for f in FORMATS])
     async def create(
         self,
         interaction: Interaction,
         name: app_commands.Range[str, 1, 60],
-        format: Literal["knockout", "swiss", "round_robin"] = "knockout",
+        format: str = str(Format.KNOCKOUT),
         lengths: app_commands.Range[str, 1, 40] = "5",
         pace: Literal["correspondence", "live"] = "correspondence",
         hours: app_commands.Range[int, 1, 720] = 168,

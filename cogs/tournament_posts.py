@@ -1,6 +1,7 @@
 """The Discord side of tournaments: what the tournament service tells, posted.
 
-:class:`TournamentPoster` is the service's :class:`~bot.tournaments.Host`: it opens a thread
+:class:`TournamentPoster` is the service's :class:`~bot.features.tournaments.service.Host`: it
+opens a thread
 under the event's channel for each match, posts the opening board there with both players
 pinged (as their notice settings allow), posts reminders, decisions with their reasons, the
 bracket or table after each round, the announcement with its Join/Leave buttons, and at the
@@ -23,17 +24,10 @@ import discord
 from discord.ext import commands
 
 from bot import present
-from bot.competitions import Knockout, Phase, Section, Swiss
-from bot.errors import UserError
-from bot.i18n import say
-from bot.matfile import mat_filename
-from bot.present import notices
-from bot.present import tournaments as words
-from bot.present.competitions import group_picture, knockout_picture, swiss_picture
-from bot.services import Services
-from bot.storage.competition_rows import PairingRow, TournamentRow
-from bot.tournament_formats import Event
-from bot.tournament_news import (
+from bot.core.errors import UserError
+from bot.core.matfile import mat_filename
+from bot.features.tournaments.formats import Event
+from bot.features.tournaments.news import (
     Decided,
     EventCancelled,
     EventFinished,
@@ -46,6 +40,13 @@ from bot.tournament_news import (
     RoundOver,
     StartRefused,
 )
+from bot.features.tournaments.rules import Format, Phase, Section
+from bot.i18n import say
+from bot.present import notices
+from bot.present import tournaments as words
+from bot.present.competitions import group_picture, knockout_picture, swiss_picture
+from bot.services import Services
+from bot.storage.competition_rows import PairingRow, TournamentRow
 from cogs.replies import NO_MENTIONS, mentions_for, safe_name
 from renderers.standings import BracketPicture, TablePicture, render_bracket, render_table
 
@@ -70,25 +71,44 @@ def when(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:f>"
 
 
+Picture = BracketPicture | TablePicture
+
+
+def _knockout_pictures(
+    value: Any, names: dict[int, str], title: str, language: str
+) -> list[Picture]:
+    shown: list[Picture] = [knockout_picture(value, names=names, title=title, language=language)]
+    if value.has_consolation and value.section(Section.CONSOLATION):
+        shown.append(
+            knockout_picture(
+                value, names=names, title=title, language=language, section=Section.CONSOLATION
+            )
+        )
+    return shown
+
+
+def _swiss_pictures(value: Any, names: dict[int, str], title: str, language: str) -> list[Picture]:
+    return [swiss_picture(value, names=names, title=title, language=language)]
+
+
+def _group_pictures(value: Any, names: dict[int, str], title: str, language: str) -> list[Picture]:
+    return [
+        group_picture(value, g, names=names, title=title, language=language)
+        for g in range(len(value.groups))
+    ]
+
+
+# How each format of the registry (bot.features.tournaments.formats.FORMATS) is drawn.
+PICTURES: dict[Format, Callable[[Any, dict[int, str], str, str], list[Picture]]] = {
+    Format.KNOCKOUT: _knockout_pictures,
+    Format.SWISS: _swiss_pictures,
+    Format.ROUND_ROBIN: _group_pictures,
+}
+
+
 def pictures(event: Event, names: dict[int, str], language: str) -> list[bytes]:
     """The event's bracket(s) or table(s) as PNG (drawn off the event loop by the caller)."""
-    value, title = event.value, event.row.name
-    shown: list[BracketPicture | TablePicture] = []
-    if isinstance(value, Knockout):
-        shown.append(knockout_picture(value, names=names, title=title, language=language))
-        if value.has_consolation and value.section(Section.CONSOLATION):
-            shown.append(
-                knockout_picture(
-                    value, names=names, title=title, language=language, section=Section.CONSOLATION
-                )
-            )
-    elif isinstance(value, Swiss):
-        shown.append(swiss_picture(value, names=names, title=title, language=language))
-    else:
-        shown.extend(
-            group_picture(value, g, names=names, title=title, language=language)
-            for g in range(len(value.groups))
-        )
+    shown = PICTURES[event.row.format](event.value, names, event.row.name, language)
     return [render_bracket(p) if isinstance(p, BracketPicture) else render_table(p) for p in shown]
 
 

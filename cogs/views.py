@@ -20,7 +20,7 @@ for anything outside it, pass them to the tree's one ``on_error`` (:mod:`bot.cli
 A button's label is drawn in the language of the message it sits on (the server's); after
 a restart the label is not needed, only the ``custom_id``.
 
-May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.records`,
+May import: discord, :mod:`bot.engine`, :mod:`bot.i18n`, :mod:`bot.core.records`,
 :mod:`cogs.picker` (the Play button), :mod:`cogs.kit`. Never a cog.
 """
 
@@ -33,10 +33,10 @@ from typing import Any
 
 import discord
 
+from bot.core.records import Action, MatchRow, Status
 from bot.engine import Phase
 from bot.i18n import say
 from bot.present.notices import BUTTON_LABELS
-from bot.records import Action, MatchRow, Status
 from cogs.kit import kit_of
 from cogs.picker import play_button
 

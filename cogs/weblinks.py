@@ -6,7 +6,8 @@ button and ``play-here`` answer with LAUNCH_ACTIVITY (interaction response type 
 must be the interaction's first response, so they never defer; they need the Activity's
 OAuth2 client too (``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``).
 
-May import: discord, :mod:`bot.config`, :mod:`bot.i18n`, :mod:`bot.present`, :mod:`bot.records`.
+May import: discord, :mod:`bot.config`, :mod:`bot.i18n`, :mod:`bot.present`,
+:mod:`bot.core.records`.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Any
 
 import discord
 
+from bot.core.records import MatchRow
 from bot.i18n import say
 from bot.present import notices
-from bot.records import MatchRow
 
 WATCH = notices.WATCH_LIVE
 REPLAY = notices.REPLAY

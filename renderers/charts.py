@@ -182,7 +182,7 @@ def win_chance_scene(
 
     ``points[i]`` is the chance (0-1) after play ``i + 1``; the chart starts at play 0 with
     an even chance. ``errors``, ``blunders``, ``luckiest`` and ``unluckiest`` are play
-    numbers (1-based, like :attr:`bot.luck.PlayPoint.index`); a blunder listed in both is
+    numbers (1-based, like :attr:`bot.computer.luck.PlayPoint.index`); a blunder listed in both is
     drawn once, as a blunder.
     """
     labels = labels or ChartLabels()

@@ -1,5 +1,5 @@
 """Stand-ins for Discord's answers to "who reads this channel?"
-(:class:`bot.visibility.ChannelReaders`).
+(:class:`bot.core.visibility.ChannelReaders`).
 
 Service and page tests are about puzzles and pages, not Discord: :class:`Readers` says who
 reads which channel from two plain sets, so a test can hide a channel from someone and see

@@ -4,7 +4,7 @@ The PR comparison with GNU Backgammon (``tests/test_pr_gnubg.py``, ``benchmarks/
 needs matches with real cube play and real mistakes: each side is a seeded
 :class:`~bot.computer.ComputerPlayer` at its own level (the lower levels add noise to their
 equities, so they err), the dice are seeded, and every action goes through
-:class:`~bot.session.SessionService` into a SQLite store, so the event log is exactly what a
+:class:`~bot.core.session.SessionService` into a SQLite store, so the event log is exactly what a
 match on Discord would leave.
 """
 
@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.computer import ComputerPlayer, CubeDecision
+from bot.core.records import EventRecord, MatchRow
+from bot.core.session import Player, SessionService
 from bot.engine import MatchOptions, Phase
-from bot.records import EventRecord, MatchRow
-from bot.session import Player, SessionService
 from bot.storage import Store
 
 ALICE, BOB = Player(1, "alice"), Player(2, "bob")

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.dice import ScriptedRoller
-from bot.records import EventRecord, FinishedGame, MatchRow, PlayerStats
+from bot.core.dice import ScriptedRoller
+from bot.core.records import EventRecord, FinishedGame, MatchRow, PlayerStats
+from bot.core.session import SessionService, SessionSettings
 from bot.services import Services, build_services
-from bot.session import SessionService, SessionSettings
 from bot.storage import Store
 from tests.pg_server import PgServer, Schemas, Unavailable, find_bindir, postgres
 

@@ -37,9 +37,9 @@ from bot.computer.pr import (
     double_counts,
     response_counts,
 )
+from bot.core.matfile import match_to_mat
+from bot.core.replay import decisions_from_events
 from bot.engine import Dice, MatchOptions, Position
-from bot.matfile import match_to_mat
-from bot.replay import decisions_from_events
 from tests.computer_match import PlayedMatch, play_computer_match
 from tests.gnubg_support import require_gnubg
 

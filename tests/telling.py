@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 from bot import present
-from bot.errors import UserError
+from bot.core.errors import UserError
+from bot.core.reports import Report
 from bot.i18n import join, say
-from bot.reports import Report
 
 
 def refused(error: UserError, language: str | None = None) -> str:

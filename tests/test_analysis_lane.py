@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from bot.computer import ComputerPlayer
+from bot.computer.reviews import AnalysisCooldownError
+from bot.core.errors import UserError
+from bot.core.replay import decisions_from_events
+from bot.core.session import Player, SessionService
 from bot.engine import MatchOptions, Phase
-from bot.errors import UserError
-from bot.replay import decisions_from_events
-from bot.reviews import AnalysisCooldownError
 from bot.services import build_services
-from bot.session import Player, SessionService
 from bot.storage import Store
 from tests.telling import refuses
 

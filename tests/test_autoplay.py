@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.records import Change, Status
+from bot.core.replay import replay
+from bot.core.session import Player, SessionService
 from bot.engine import Phase, Position
-from bot.records import Change, Status
-from bot.replay import replay
-from bot.session import Player, SessionService
 from bot.storage import Store
 from tests.telling import told
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot import codec
+from bot.core import codec
 from bot.engine import (
     EndReason,
     Game,

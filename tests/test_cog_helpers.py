@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from bot.core.records import Action, ClaimRule, MatchRow, Status
+from bot.core.session import Report
 from bot.engine import Game, MatchOptions
 from bot.present import board_words, chart_labels
-from bot.records import Action, ClaimRule, MatchRow, Status
-from bot.session import Report
 from cogs.helpers import (
     board_caption,
     board_link,

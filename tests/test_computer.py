@@ -27,8 +27,8 @@ from bot.computer import (
     RankedResult,
     analyze,
 )
+from bot.core.errors import Refusal
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position, ResultKind
-from bot.errors import Refusal
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.replay import decisions_from_events, replay
+from bot.core.session import Player, SessionService
 from bot.engine import Phase, Play, Position
-from bot.replay import decisions_from_events, replay
-from bot.session import Player, SessionService
 from bot.storage import Store
 
 pytest.importorskip("bgsage")

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.computer import CubeDecision
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.records import Action, Status
+from bot.core.session import Player
 from bot.engine import Game, MatchOptions, Phase, Play
-from bot.records import Action, Status
 from bot.services import Services, build_services
-from bot.session import Player
 from bot.storage import Store
 
 HUMAN, COMPUTER = Player(1, "alice"), Player(99, "GammonBot", is_bot=True)

@@ -10,10 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.competitions import Format, Result
-from bot.dice import ScriptedRoller
-from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
-from bot.records import (
+from bot.core.dice import ScriptedRoller
+from bot.core.records import (
     Action,
     Change,
     FinishedGame,
@@ -23,7 +21,9 @@ from bot.records import (
     Status,
     UserSettings,
 )
-from bot.session import Player, SessionService
+from bot.core.session import Player, SessionService
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
+from bot.features.tournaments.rules import Format, Result
 from bot.storage import Store, open_store
 from bot.storage.competitions import CompetitionStore, EntrantRow, PairingRow, TournamentOptions
 from bot.storage.copy import TABLES

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-import bot.dicestats as dicestats
-from bot.dice import ScriptedRoller
-from bot.dicestats import (
+import bot.core.dicestats as dicestats
+from bot.core.dice import ScriptedRoller
+from bot.core.dicestats import (
     EXPECTED_PIPS,
     PIPS_VARIANCE,
     RollRecord,
@@ -23,8 +23,8 @@ from bot.dicestats import (
     open_entry_points,
     rolls_from_events,
 )
+from bot.core.session import Player, SessionService
 from bot.engine import Position
-from bot.session import Player, SessionService
 from bot.storage import Store
 
 

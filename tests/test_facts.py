@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.dice import ScriptedRoller
-from bot.engine import MatchOptions, ResultKind
-from bot.facts import (
+from bot.core.dice import ScriptedRoller
+from bot.core.facts import (
     ActionTaken,
     CubeTurned,
     Fact,
@@ -16,9 +15,10 @@ from bot.facts import (
     MatchStarted,
     ToAct,
 )
-from bot.records import Action, Status
+from bot.core.records import Action, Status
+from bot.core.session import Player
+from bot.engine import MatchOptions, ResultKind
 from bot.services import Services
-from bot.session import Player
 
 GUILD = 1
 ALICE = Player(1, "alice")

@@ -12,9 +12,8 @@ from collections import Counter
 
 import pytest
 
-import bot.fairdice as fairdice
-from bot.engine import MatchOptions, Phase
-from bot.fairdice import (
+import bot.core.fairdice as fairdice
+from bot.core.fairdice import (
     REJECT_FROM,
     FairRoller,
     RecordedMatch,
@@ -32,7 +31,8 @@ from bot.fairdice import (
     verify,
     verify_events,
 )
-from bot.session import Player, SessionService
+from bot.core.session import Player, SessionService
+from bot.engine import MatchOptions, Phase
 from bot.storage import Store
 
 SECRET = bytes(range(32))

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.competitions import Format, Phase
-from bot.dice import ScriptedRoller
-from bot.errors import Refusal, StoreInDoubtError, StoreUnavailableError
-from bot.session import Player, SessionService
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import Refusal, StoreInDoubtError, StoreUnavailableError
+from bot.core.session import Player, SessionService
+from bot.features.tournaments.rules import Format, Phase
 from bot.storage import Store
 from bot.storage.competitions import CompetitionStore, EntrantRow, TournamentOptions
 from bot.storage.postgres import PostgresStore

@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.records import Action, EventRecord
+from bot.core.session import Player, SessionService
 from bot.engine import MatchOptions
 from bot.present import MESSAGE_LIMIT, history_text
 from bot.present.story import fit_middle
-from bot.records import Action, EventRecord
-from bot.session import Player, SessionService
 from tests.test_session import GUILD
 
 LONG = Player(1, "a" * 32)

@@ -46,8 +46,8 @@ DEVELOPER_ONLY = ("bot/engine/",)
 OPERATOR_ONLY = (
     "bot/__main__.py",
     "bot/config.py",
-    "bot/fairdice.py",
-    "bot/matfile.py",
+    "bot/core/fairdice.py",
+    "bot/core/matfile.py",
     "bot/storage/copy.py",  # python -m bot copy-db
 )
 
@@ -384,10 +384,10 @@ ENGLISH_WORDS = re.compile(
 
 async def test_a_whole_match_in_french_reads_only_french(service, roller) -> None:
     from bot import present
+    from bot.core.errors import UserError
+    from bot.core.session import Player
     from bot.engine import MatchOptions, ResultKind
-    from bot.errors import UserError
     from bot.present import next_step
-    from bot.session import Player
 
     alice, bob = Player(1, "alice"), Player(2, "bob")
     channel = 4242
@@ -526,7 +526,7 @@ def _pages() -> dict[str, Callable[[str], str]]:
 
     from bot import present
     from bot.computer.cube import CubeAction
-    from bot.records import PlayerStats
+    from bot.core.records import PlayerStats
 
     figure = NS(observed=0.17, expected=0.1667, sample=120, surprise="ordinary")
     dice = NS(
@@ -592,7 +592,7 @@ def test_user_errors_keep_their_message_through_a_worker_and_the_store() -> None
 
     from bot import present
     from bot.computer import ComputerUnavailableError
-    from bot.errors import ChannelBusyError, ConflictError, Name, NotYourTurnError, Refusal
+    from bot.core.errors import ChannelBusyError, ConflictError, Name, NotYourTurnError, Refusal
 
     busy = pickle.loads(pickle.dumps(ChannelBusyError()))  # as the storage layer raises it
     assert busy.reason is Refusal.CHANNEL_BUSY

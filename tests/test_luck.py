@@ -14,9 +14,7 @@ from bot.computer import (
     WinChances,
     computer_available,
 )
-from bot.dice import ScriptedRoller
-from bot.engine import Dice, Game, MatchOptions, Position
-from bot.luck import (
+from bot.computer.luck import (
     ALL_ROLLS,
     OPENING_ROLLS,
     LuckEvaluations,
@@ -24,8 +22,10 @@ from bot.luck import (
     opening_luck,
     roll_luck,
 )
-from bot.records import EventRecord
-from bot.session import Player, SessionService
+from bot.core.dice import ScriptedRoller
+from bot.core.records import EventRecord
+from bot.core.session import Player, SessionService
+from bot.engine import Dice, Game, MatchOptions, Position
 from bot.storage import Store
 
 

@@ -21,10 +21,8 @@ from typing import Any
 
 import pytest
 
-from bot.dice import ScriptedRoller
-from bot.engine import EndReason, Game, MatchOptions, Phase, Position, ResultKind
-from bot.engine.match_id import GAME_RESIGNED, MatchIdFields
-from bot.matfile import (
+from bot.core.dice import ScriptedRoller
+from bot.core.matfile import (
     clean_name,
     export_from_database,
     export_match,
@@ -33,9 +31,11 @@ from bot.matfile import (
     match_to_mat,
     match_to_sgf,
 )
-from bot.records import EventRecord, MatchRow, Status
-from bot.replay import replay, replay_event
-from bot.session import Player, Report, SessionService, SessionSettings
+from bot.core.records import EventRecord, MatchRow, Status
+from bot.core.replay import replay, replay_event
+from bot.core.session import Player, Report, SessionService, SessionSettings
+from bot.engine import EndReason, Game, MatchOptions, Phase, Position, ResultKind
+from bot.engine.match_id import GAME_RESIGNED, MatchIdFields
 from bot.storage import Store
 from tests import gnubg_support
 from tests.gnubg_support import Imported, import_files, require_gnubg
@@ -792,9 +792,9 @@ def test_names_the_format_cannot_hold_are_cleaned_everywhere(cases: dict[str, Ca
 
 
 def test_docstring_examples() -> None:
-    import bot.matfile
+    import bot.core.matfile
 
-    result = doctest.testmod(bot.matfile)
+    result = doctest.testmod(bot.core.matfile)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -16,10 +16,10 @@ import contextlib
 import asyncpg
 import pytest
 
-from bot.dice import ScriptedRoller
-from bot.errors import Refusal, StoreInDoubtError, StoreUnavailableError
-from bot.records import Status
-from bot.session import Player, SessionService
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import Refusal, StoreInDoubtError, StoreUnavailableError
+from bot.core.records import Status
+from bot.core.session import Player, SessionService
 from bot.storage import Store
 from bot.storage.postgres import PostgresStore
 from tests.pg_server import PgServer

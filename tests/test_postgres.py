@@ -14,12 +14,12 @@ import contextlib
 import asyncpg
 import pytest
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import ConflictError, UnreadableMatchError, UserError
+from bot.core.ratings import START_RATING, Rated, fibs_update
+from bot.core.records import Action, Change, FinishedGame, MatchOutcome, NewEvent, Status
+from bot.core.session import Player, SessionService
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
-from bot.errors import ConflictError, UnreadableMatchError, UserError
-from bot.ratings import START_RATING, Rated, fibs_update
-from bot.records import Action, Change, FinishedGame, MatchOutcome, NewEvent, Status
-from bot.session import Player, SessionService
 from bot.storage.pg_schema import MIGRATIONS
 from bot.storage.postgres import PostgresStore
 from tests.telling import refused as told_refusal
@@ -254,7 +254,7 @@ def test_both_backends_offer_the_whole_storage_protocol() -> None:
 
 
 async def test_an_unreachable_server_is_one_line_without_the_password() -> None:
-    from bot.errors import StoreOpenError
+    from bot.core.errors import StoreOpenError
 
     with pytest.raises(StoreOpenError) as caught:
         await PostgresStore.open("postgresql://gammon:s3cret@/gammon?host=/nonexistent")

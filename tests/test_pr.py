@@ -14,6 +14,7 @@ import pytest
 
 from bot.computer import CubeContext, CubeDecision, RankedResult
 from bot.computer.analysis import analyze_decisions
+from bot.computer.luck import GameLuck, MatchLuck, RollLuck, match_luck
 from bot.computer.pr import (
     ONE_POINT_WEIGHT,
     PerformanceRating,
@@ -25,11 +26,10 @@ from bot.computer.pr import (
     double_counts,
     response_counts,
 )
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.records import EventRecord
+from bot.core.session import Player, SessionService
 from bot.engine import Dice, Game, MatchOptions, Phase, Play, Position
-from bot.luck import GameLuck, MatchLuck, RollLuck, match_luck
-from bot.records import EventRecord
-from bot.session import Player, SessionService
 from bot.storage import Store
 from tests.test_computer import FixedCube, scripted_game
 from tests.test_luck import TableEvaluator
@@ -347,8 +347,7 @@ def test_a_stored_review_keeps_the_pr_and_the_stakes_and_an_old_one_is_redone() 
     import doctest
     import json
 
-    from bot import reviewcodec
-    from bot.computer import PlayerAnalysis
+    from bot.computer import PlayerAnalysis, reviewcodec
 
     analysis = PlayerAnalysis(
         player=1,

@@ -29,7 +29,7 @@ import pytest
 
 from bot.computer import computer_available
 from bot.computer.analysis import analyze_decisions
-from bot.replay import decisions_from_events
+from bot.core.replay import decisions_from_events
 from tests.gnubg_pr import (
     GnuEquities,
     GnuMatch,

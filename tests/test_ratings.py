@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.ratings import Rated, fibs_update, k_factor
+from bot.core.session import Player, SessionService
 from bot.engine import MatchOptions, ResultKind
-from bot.ratings import Rated, fibs_update, k_factor
-from bot.session import Player, SessionService
 
 GUILD = 10
 ALICE = Player(1, "alice")

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from bot import actions
-from bot.dice import ScriptedRoller
+from bot.core import actions
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import Name, NotYourTurnError, Refusal, UserError
+from bot.core.facts import ActionTaken, Fact, TurnResumed
+from bot.core.records import Action, Status
+from bot.core.session import Player, SessionSettings
 from bot.engine import EngineErrorCode, Game, MatchOptions, Play, ResultKind
-from bot.errors import Name, NotYourTurnError, Refusal, UserError
-from bot.facts import ActionTaken, Fact, TurnResumed
 from bot.present import REFUSALS, refusal, tell
-from bot.records import Action, Status
 from bot.services import Services, build_services
-from bot.session import Player, SessionSettings
 from bot.storage import Store
 from tests.telling import told
 

@@ -13,19 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.dice import ScriptedRoller
-from bot.engine import EndReason, MatchOptions, Phase, ResultKind
-from bot.errors import (
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import (
     ChannelBusyError,
     ConflictError,
     NoGameError,
     NotYourTurnError,
     UserError,
 )
+from bot.core.records import Action, Status
+from bot.core.replay import replay
+from bot.core.session import Player, Report, SessionService
+from bot.engine import EndReason, MatchOptions, Phase, ResultKind
 from bot.present import tell
-from bot.records import Action, Status
-from bot.replay import replay
-from bot.session import Player, Report, SessionService
 from bot.storage import Store
 from tests.telling import refused, refuses, told
 
@@ -472,7 +472,7 @@ async def test_two_processes_racing_on_one_file_apply_once(
 async def test_stale_version_is_a_conflict(
     service: SessionService, roller: ScriptedRoller, store: Store
 ) -> None:
-    from bot.records import Change
+    from bot.core.records import Change
 
     report = await start(service, roller, 106, (3, 1))
     row = report.match

@@ -22,9 +22,8 @@ from typing import cast
 import asyncpg
 import pytest
 
-from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
-from bot.errors import ChannelBusyError
-from bot.records import (
+from bot.core.errors import ChannelBusyError
+from bot.core.records import (
     Action,
     ClaimRule,
     ComputerResults,
@@ -37,6 +36,7 @@ from bot.records import (
     UserSettings,
     WebLinkRule,
 )
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.storage import open_store
 from bot.storage.base import StoreBase
 from bot.storage.dialect import qmark
@@ -160,7 +160,7 @@ def test_the_backends_marshal_nothing(path: str) -> None:
     """Rows become records (and records values) in bot/storage/rows.py, called from the
     shared layer; a backend that imports the codec or the row readers is doing it again."""
     imported = _imports(_source(path))
-    for module in ("bot.codec", "bot.storage.rows", "bot.storage.stats"):
+    for module in ("bot.core.codec", "bot.storage.rows", "bot.storage.stats"):
         assert module not in imported, f"{path} imports {module}"
 
 
@@ -471,7 +471,7 @@ async def test_a_transaction_on_a_disk_gone_read_only_is_told_as_unavailable(
 ) -> None:
     """SQLite's answer to a write it cannot make reads as a PostgreSQL that is down, and the
     store writes again once the disk is back."""
-    from bot.errors import StoreUnavailableError
+    from bot.core.errors import StoreUnavailableError
     from bot.storage.sqlite import Store
 
     store = await Store.open(db_path)

@@ -20,10 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.dice import ScriptedRoller
-from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
-from bot.errors import ChannelBusyError, ConflictError, UserError
-from bot.records import (
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import ChannelBusyError, ConflictError, UserError
+from bot.core.records import (
     Action,
     Change,
     ComputerResults,
@@ -35,8 +34,9 @@ from bot.records import (
     Status,
     UserSettings,
 )
+from bot.core.session import Player, Report, SessionService
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.services import Services
-from bot.session import Player, Report, SessionService
 from bot.storage import MIGRATIONS, Storage, Store, open_store
 from tests.conftest import FakeClock
 from tests.telling import refuses
@@ -390,8 +390,8 @@ async def test_a_failed_commit_is_rolled_back(
 CRASH = textwrap.dedent(
     """
     import asyncio, os, sys
-    from bot.dice import ScriptedRoller
-    from bot.session import Player, SessionService
+    from bot.core.dice import ScriptedRoller
+    from bot.core.session import Player, SessionService
     from bot.storage import Store
 
     async def main(path, label):

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import StaleButtonError, UserError
+from bot.core.records import ClaimRule, MatchRow
+from bot.core.replay import replay
+from bot.core.reports import ActionContext
+from bot.core.session import SessionService
 from bot.engine import MatchOptions, ResultKind
-from bot.errors import StaleButtonError, UserError
 from bot.present import tell
-from bot.records import ClaimRule, MatchRow
-from bot.replay import replay
-from bot.reports import ActionContext
 from bot.services import Services
-from bot.session import SessionService
 from tests.telling import refuses
 from tests.test_session import ALICE, BOB, GUILD, start
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dice import ScriptedRoller
-from bot.errors import StaleButtonError
-from bot.reports import ActionContext
-from bot.session import SessionService
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import StaleButtonError
+from bot.core.reports import ActionContext
+from bot.core.session import SessionService
 from bot.storage import Store
 from tests.telling import told
 from tests.test_session import ALICE, BOB, start, turn

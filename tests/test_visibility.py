@@ -1,4 +1,4 @@
-"""The rule of who may see a match (bot.visibility), and Discord's permission arithmetic as
+"""The rule of who may see a match (bot.core.visibility), and Discord's permission arithmetic as
 its documentation gives it (topics/permissions: base, then @everyone's, roles' and the
 member's overwrites), on raw numbers as the web board gets them from the REST API."""
 
@@ -8,9 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.engine import MatchOptions
-from bot.records import MatchRow, Status
-from bot.visibility import (
+from bot.core.records import MatchRow, Status
+from bot.core.visibility import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     READ,
@@ -25,6 +24,7 @@ from bot.visibility import (
     everyone_can_read,
     may_see,
 )
+from bot.engine import MatchOptions
 from tests.channel_readers import Readers
 
 GUILD, OWNER, ALICE, MOD_ROLE, MUTED_ROLE = 1, 2, 3, 40, 41

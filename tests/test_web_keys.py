@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.errors import UserError
+from bot.core.records import MatchRow
+from bot.core.session import Player
 from bot.engine import MatchOptions, ResultKind
-from bot.errors import UserError
-from bot.records import MatchRow
 from bot.services import build_services
-from bot.session import Player
 from bot.storage import Store, open_store
 from bot.storage.schema import MIGRATIONS
 from tests.telling import refuses
@@ -113,7 +113,7 @@ async def test_rows_from_before_the_keys_get_random_ones(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("rule", ["link", "members"])
 async def test_the_servers_web_choices_are_kept(store, rule: str) -> None:
-    from bot.records import WebLinkRule
+    from bot.core.records import WebLinkRule
 
     services = build_services(store)
     settings = await services.club.set_web_links(GUILD, WebLinkRule(rule))

@@ -205,7 +205,7 @@ async def test_inline_workers_run_in_this_process() -> None:
 
 def event_log() -> tuple[MatchOptions, list]:
     """A short money game's log, as the store keeps it."""
-    from bot.records import Action, EventRecord
+    from bot.core.records import Action, EventRecord
 
     options = MatchOptions()
     events: list[EventRecord] = []
@@ -252,7 +252,7 @@ def event_log() -> tuple[MatchOptions, list]:
 
 @needs_bgsage
 async def test_a_match_log_is_analysed_in_a_worker(pool):
-    from bot.replay import decisions_from_events
+    from bot.core.replay import decisions_from_events
 
     options, events = event_log()
     result = await pool.analyze_log(options, events, level="expert", players=(0, 1))
@@ -265,8 +265,8 @@ async def test_a_match_log_is_analysed_in_a_worker(pool):
 
 @needs_bgsage
 async def test_a_match_review_runs_in_a_worker(pool):
-    from bot.luck import match_luck
-    from bot.replay import decisions_from_events
+    from bot.computer.luck import match_luck
+    from bot.core.replay import decisions_from_events
 
     options, events = event_log()
     analyses, luck = await pool.review_log(options, events, level="expert", players=(0, 1))

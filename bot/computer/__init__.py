@@ -3,7 +3,7 @@
 Discord-free and database-free: everything here takes engine values (a
 :class:`~bot.engine.Game`) and returns engine values (a :class:`~bot.engine.Play`, a bool,
 small frozen dataclasses). The package may import the standard library, :mod:`bot.engine`,
-:mod:`bot.errors` and, in :mod:`bot.computer.evaluator` alone, bgsage; never the session,
+:mod:`bot.core.errors` and, in :mod:`bot.computer.evaluator` alone, bgsage; never the session,
 the store, discord or the renderers. Its modules, each importing only those above it:
 
 - :mod:`~bot.computer.evaluator`: the :class:`Evaluator` protocol, the values it takes and
@@ -25,7 +25,7 @@ the store, discord or the renderers. Its modules, each importing only those abov
 bgsage ships wheels only for Linux x86-64, macOS on Apple silicon and Windows, so its import
 is guarded: importing this package never fails without it. Ask :func:`computer_available`
 first; without bgsage the first evaluation raises :class:`ComputerUnavailableError`, the
-refusal :attr:`bot.errors.Refusal.COMPUTER_UNAVAILABLE`.
+refusal :attr:`bot.core.errors.Refusal.COMPUTER_UNAVAILABLE`.
 
 Every method that evaluates is synchronous CPU work (timings in :mod:`bot.computer.player`):
 run it in a worker process (:mod:`bot.workers`) or at least a worker thread, never on the

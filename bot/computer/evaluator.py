@@ -20,8 +20,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
+from bot.core.errors import Refusal, UserError
 from bot.engine import Dice, Game, Position, legal_plays
-from bot.errors import Refusal, UserError
 
 # bgsage is optional: it ships wheels only for Linux x86-64, macOS on Apple silicon and
 # Windows (see pyproject.toml), and elsewhere (a Raspberry Pi, say) the bot runs without a
@@ -189,7 +189,7 @@ class Evaluator(Protocol):
 class RollsEvaluator(Evaluator, Protocol):
     """An evaluator that can also value many rolls of one position in one call.
 
-    The luck of a roll averages the best play over all 21 rolls (:mod:`bot.luck`), so a
+    The luck of a roll averages the best play over all 21 rolls (:mod:`bot.computer.luck`), so a
     match's luck asks for thousands of rankings whose plays it never looks at: an engine
     that ranks them natively, in one call, saves the round trips.
     """
@@ -207,7 +207,7 @@ class MatchEquity(Protocol):
     """An engine's match equity table: what a match score is worth, and equity in it.
 
     Luck and results in match play are counted in match-winning chances, as GNU Backgammon
-    counts them (:mod:`bot.luck`); an evaluator without a table leaves them unknown.
+    counts them (:mod:`bot.computer.luck`); an evaluator without a table leaves them unknown.
     """
 
     def score_mwc(self, away: tuple[int, int], *, post_crawford: bool) -> float:

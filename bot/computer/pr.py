@@ -45,7 +45,7 @@ evidently a slip; it is :attr:`PRBand.BELOW_BEGINNER` here).
 (``analysis.c``, ``updateStatcontext``): the actual result minus the player's own luck plus
 the opponent's, each roll's luck counted at the stake of the moment (times the cube in a
 money game, in match-winning chances in a match), and the luck rate, millipoints of
-normalized luck per roll. The numbers come from :mod:`bot.luck`.
+normalized luck per roll. The numbers come from :mod:`bot.computer.luck`.
 
 Pure: numbers in, frozen values out; imports nothing of the bot's.
 """

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.fairdice import Verdict, VerifyResult
+from bot.core.fairdice import Verdict, VerifyResult
+from bot.core.records import ClaimRule, MatchRow, Status, WebLinkRule
 from bot.i18n import N_, Text, _, say
 from bot.present.words import minutes_words
-from bot.records import ClaimRule, MatchRow, Status, WebLinkRule
 
 
 def waited(seconds: float) -> Text:

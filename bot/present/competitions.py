@@ -1,6 +1,6 @@
 """Competitions in pictures: the labels of brackets and tables.
 
-The competition core (:mod:`bot.competitions`) holds only facts; the renderer
+The competition core (:mod:`bot.features.tournaments.rules`) holds only facts; the renderer
 (:mod:`renderers.standings`) only draws finished words. This module is between them: it
 turns an event into a :class:`~renderers.standings.BracketPicture` or
 :class:`~renderers.standings.TablePicture` in the reader's language (round names, column
@@ -15,7 +15,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.competitions import (
+from bot.features.tournaments.rules import (
     Knockout,
     KnockoutMatch,
     Ladder,

@@ -3,13 +3,13 @@ the terminal says around a game. Words only; the front end decides when to say t
 
 from __future__ import annotations
 
+from bot.core.records import Action
 from bot.engine import EngineErrorCode, Game, MatchOptions, Phase
 from bot.i18n import Text, _, join
 from bot.present.club import versus_names
 from bot.present.refusals import ENGINE_SENTENCES
 from bot.present.web import WEB_WORDS
 from bot.present.words import dice_words, level_words, match_words
-from bot.records import Action
 
 # --- the Discord publisher ------------------------------------------------------------------
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from bot.core.records import PlayerStats
 from bot.i18n import N_, Language, Text, _, join, say
 from bot.present.refusals import engine_sentence
 from bot.present.words import cube_action_words, fit, level_words, rolls_words
-from bot.records import PlayerStats
 
 # --- records ------------------------------------------------------------------------------
 

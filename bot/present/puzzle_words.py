@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.features.puzzles.rules import Puzzle, SolverStanding, Streak, Verdict
 from bot.i18n import N_, Text, _, join, say
 from bot.present.puzzles import (
     answer_words,
@@ -20,7 +21,6 @@ from bot.present.puzzles import (
     streak_line,
     verdict_text,
 )
-from bot.puzzles import Puzzle, SolverStanding, Streak, Verdict
 
 __all__ = [
     "ANSWER",

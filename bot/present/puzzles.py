@@ -1,7 +1,9 @@
 """The words of puzzles: the question, the grade, the private reveal, streaks and ratings.
 
-Built from :mod:`bot.puzzles`' values (a :class:`~bot.puzzles.Puzzle`, a
-:class:`~bot.puzzles.Verdict`, a :class:`~bot.puzzles.Streak`), never from the session.
+Built from :mod:`bot.features.puzzles.rules`' values (a
+:class:`~bot.features.puzzles.rules.Puzzle`, a
+:class:`~bot.features.puzzles.rules.Verdict`, a :class:`~bot.features.puzzles.rules.Streak`), never
+from the session.
 Lines are :class:`~bot.i18n.Text` (the ``*_line`` functions); the reveal is a whole page
 (:func:`verdict_text`) in the reader's language. The move notation, Position IDs and Match
 IDs stay as players write them.
@@ -15,8 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.i18n import N_, Text, _, join, say
-from bot.puzzles import (
+from bot.features.puzzles.rules import (
     Candidate,
     CubeAnswer,
     CubeOwner,
@@ -28,6 +29,7 @@ from bot.puzzles import (
     Streak,
     Verdict,
 )
+from bot.i18n import N_, Text, _, join, say
 
 __all__ = [
     "CUBE_ANSWER_WORDS",

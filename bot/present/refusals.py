@@ -1,14 +1,14 @@
 """Refusals in the player's words: a sentence for every engine error code and for every
-refusal of the session layer (:class:`bot.errors.Refusal`); the tournaments' and the
-ladder's (:class:`bot.errors.CompetitionRefusal`) are worded in
+refusal of the session layer (:class:`bot.core.errors.Refusal`); the tournaments' and the
+ladder's (:class:`bot.core.errors.CompetitionRefusal`) are worded in
 :mod:`bot.present.tournaments`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from bot.core.errors import CompetitionRefusal, Name, Refusal, UserError
 from bot.engine import EngineError, EngineErrorCode
-from bot.errors import CompetitionRefusal, Name, Refusal, UserError
 from bot.i18n import Text, _, join
 from bot.present.tournaments import COMPETITION_REFUSALS
 from bot.present.words import minutes_words

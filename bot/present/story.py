@@ -1,6 +1,6 @@
 """The story of a match: challenges, rolls, the cube, results, the next step, history.
 
-:func:`tell` narrates a session :class:`~bot.reports.Report` (its action and its steps, each
+:func:`tell` narrates a session :class:`~bot.core.reports.Report` (its action and its steps, each
 event with the game before and after it) line by line; :func:`history_lines` narrates the
 stored event log. Every sentence of a match's story is written here, once.
 """
@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.core.facts import Step
+from bot.core.records import Action, ClaimRule, DiceSeal, EventRecord, MatchRow, Status
+from bot.core.reports import Report
 from bot.engine import EndReason, Game, Phase, ResultKind
-from bot.facts import Step
 from bot.i18n import N_, Text, _, join, say
 from bot.present.words import (
     MESSAGE_LIMIT,
@@ -23,8 +25,6 @@ from bot.present.words import (
     plain,
     points_words,
 )
-from bot.records import Action, ClaimRule, DiceSeal, EventRecord, MatchRow, Status
-from bot.reports import Report
 
 # --- the next step ----------------------------------------------------------------------------
 

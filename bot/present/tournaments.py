@@ -1,6 +1,6 @@
 """Tournaments in words: the announcement, a match opened, reminders, decisions, the podium.
 
-The tournament service tells typed news (:mod:`bot.tournament_news`); these functions turn
+The tournament service tells typed news (:mod:`bot.features.tournaments.news`); these functions turn
 it into :class:`~bot.i18n.Text` for the server's language. Names and mentions come in
 already escaped from the front end (``mention(user_id)`` gives ``<@id>`` on Discord);
 times are Unix seconds, shown with Discord's own time markup by the caller's ``when``.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from bot.competitions import Format, OutcomeKind, Pace, Phase, Result, Verdict
-from bot.errors import CompetitionRefusal
+from bot.core.errors import CompetitionRefusal
+from bot.features.tournaments.rules import Format, OutcomeKind, Pace, Phase, Result, Verdict
 from bot.i18n import Text, _, say
 from bot.storage.competition_rows import PairingRow, TournamentRow
 

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.errors import StoreOpenError
+from bot.core.errors import StoreOpenError
 from bot.storage.protocol import Storage
 from bot.storage.schema import MIGRATIONS
 from bot.storage.sqlite import Store
@@ -47,7 +47,7 @@ async def open_store(database: str | Path | Settings) -> Storage:
     """Open (and migrate) a database: a ``postgresql://`` URL, else an SQLite file.
 
     Given the settings, ``DATABASE_URL`` wins over ``DATABASE_PATH``. Raises
-    :class:`~bot.errors.StoreOpenError` with one line when it cannot be opened.
+    :class:`~bot.core.errors.StoreOpenError` with one line when it cannot be opened.
     """
     if not isinstance(database, str | Path):
         database = database_of(database)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.errors import ConflictError
-from bot.records import Change, ComputerResults, MatchRow, PlayerStats
+from bot.core.errors import ConflictError
+from bot.core.records import Change, ComputerResults, MatchRow, PlayerStats
 from bot.storage.dialect import Tx
 from bot.storage.rows import (
     COMPUTER_COLUMNS,

@@ -11,7 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.competitions import Format, OutcomeKind, Pace, Phase, PlayerId, Result, Seeding
+from bot.features.tournaments.rules import (
+    Format,
+    OutcomeKind,
+    Pace,
+    Phase,
+    PlayerId,
+    Result,
+    Seeding,
+)
 
 # --- records -----------------------------------------------------------------------------
 
@@ -20,7 +28,7 @@ from bot.competitions import Format, OutcomeKind, Pace, Phase, PlayerId, Result,
 class TournamentOptions:
     """How an event is run, chosen by its director at creation (stored as JSON).
 
-    ``lengths`` read back from the final (see :func:`bot.competitions.match_length`);
+    ``lengths`` read back from the final (see :func:`bot.features.tournaments.rules.match_length`);
     ``rounds`` is a Swiss's planned rounds (None: decided at the draw); ``round_hours`` a
     correspondence round's time, ``per_point_minutes`` a live match's budget per point.
     """

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from bot.competitions import Format, Phase, Result
-from bot.errors import ConflictError
+from bot.core.errors import ConflictError
+from bot.features.tournaments.rules import Format, Phase, Result
 from bot.storage.base import Database
 from bot.storage.competition_rows import (
     COPY_TABLES,
@@ -49,7 +49,7 @@ async def _run(
 ) -> list[list[Any]]:
     """Every statement in one transaction of the store's; the rows each returned.
     ``versioned``: the first is a versioned update, and when it finds no row the whole batch
-    is undone and :class:`~bot.errors.ConflictError` raised."""
+    is undone and :class:`~bot.core.errors.ConflictError` raised."""
     out: list[list[Any]] = []
     async with db.transaction() as tx:
         for sql, params in statements:
@@ -261,7 +261,7 @@ class CompetitionStore:
 
     async def update_tournament(self, row: TournamentRow, **changes: Any) -> TournamentRow:
         """Change fields of ``row`` if nobody changed it since it was read (its version);
-        else :class:`~bot.errors.ConflictError` and nothing is written."""
+        else :class:`~bot.core.errors.ConflictError` and nothing is written."""
         [rows] = await _run(self._db, [self._update_statement(row, changes)], versioned=True)
         return parse_tournament(rows[0])
 
@@ -573,7 +573,7 @@ class CompetitionStore:
         self, guild_id: int, channel_id: int, state: str, expected_version: int | None
     ) -> int:
         """Write the ladder if its version is still ``expected_version`` (None: a new
-        ladder); the new version, or :class:`~bot.errors.ConflictError`."""
+        ladder); the new version, or :class:`~bot.core.errors.ConflictError`."""
         if expected_version is None:
             sql = (
                 "INSERT INTO ladders (guild_id, channel_id, state, version) VALUES ($1, $2, $3, 1) "

@@ -3,7 +3,7 @@
 Everything is copied with its ids: matches, events, game results, players, results against
 the computer, rating history, settings and competitions (tournaments, their entrants and
 pairings, ladders). The destination must be empty. Then every copied match is read back
-from the destination and its event log replayed (:mod:`bot.replay`): the state it rebuilds
+from the destination and its event log replayed (:mod:`bot.core.replay`): the state it rebuilds
 must be the state stored, so a copy that lost or garbled anything is caught before anyone
 plays on it.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.errors import UnreadableMatchError
-from bot.records import UNREADABLE
-from bot.replay import replay
+from bot.core.errors import UnreadableMatchError
+from bot.core.records import UNREADABLE
+from bot.core.replay import replay
 from bot.storage.competitions import COPY_TABLES as COMPETITION_TABLES
 from bot.storage.protocol import Storage
 from bot.storage.rows import MATCH_COLUMNS, PLAYER_COLUMNS

@@ -10,7 +10,7 @@ Imports only the records.
 
 from __future__ import annotations
 
-from bot.records import MatchRow
+from bot.core.records import MatchRow
 
 
 class LiveRows:

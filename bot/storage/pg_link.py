@@ -3,12 +3,12 @@
 A server that stops (``pg_ctl stop``, a crash, a failover), runs out of disk or
 connections, or is still starting, must neither stop the bot nor be reported as something
 it is not. Here every such failure becomes one of two errors the player reads
-(:mod:`bot.errors`):
+(:mod:`bot.core.errors`):
 
-* :class:`~bot.errors.StoreUnavailableError` when nothing can have been written: the
+* :class:`~bot.core.errors.StoreUnavailableError` when nothing can have been written: the
   connection could not be had, a read failed, or the transaction never reached COMMIT
   (PostgreSQL discards an uncommitted transaction whose session ends);
-* :class:`~bot.errors.StoreInDoubtError` when a write was sent and no answer came: the
+* :class:`~bot.core.errors.StoreInDoubtError` when a write was sent and no answer came: the
   COMMIT (or a lone statement's implicit one) may have been applied just before the server
   went, so the player is told to look at the game before trying again.
 
@@ -18,7 +18,7 @@ without a restart. A channel's advisory lock lives on its own connection, which 
 the server and takes the lock with it; a dead lock connection is discarded on release,
 never handed to the next action.
 
-May import asyncpg and :mod:`bot.errors`; nothing of the bot above the store.
+May import asyncpg and :mod:`bot.core.errors`; nothing of the bot above the store.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import StoreInDoubtError, StoreUnavailableError
+from bot.core.errors import StoreInDoubtError, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 

@@ -139,14 +139,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE rating_history ADD COLUMN seq BIGINT GENERATED ALWAYS AS IDENTITY;
     """,
-    # 3: what a claim for inactivity wins on this server (bot.records.ClaimRule).
+    # 3: what a claim for inactivity wins on this server (bot.core.records.ClaimRule).
     """
     ALTER TABLE guild_settings ADD COLUMN claim TEXT NOT NULL DEFAULT 'match'
         CHECK (claim IN ('match', 'game'));
     """,
     # 4: post-game reviews not posted yet: kept until posted, so a restart (or a review
     # still being worked out at shutdown) loses none; the next start posts them. And each
-    # finished game's review once worked out (bot.reviewcodec's JSON), read instead of
+    # finished game's review once worked out (bot.computer.reviewcodec's JSON), read instead of
     # evaluating the game again.
     """
     CREATE TABLE pending_reviews (
@@ -311,7 +311,7 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 8: the web board's addresses (bot/storage/web_keys.py): each match's key (two
     # gen_random_uuid() for older rows: 244 random bits), each server's leaderboard key and
-    # the replays shared on purpose; and the server's web choices (bot.records).
+    # the replays shared on purpose; and the server's web choices (bot.core.records).
     """
     ALTER TABLE matches ADD COLUMN web_key TEXT;
     UPDATE matches SET web_key = replace(gen_random_uuid()::text || gen_random_uuid()::text,

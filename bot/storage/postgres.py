@@ -33,8 +33,8 @@ from typing import Any, ClassVar
 
 import asyncpg
 
-from bot.errors import ConflictError, StoreOpenError, StoreUnavailableError
-from bot.records import Change, MatchRow
+from bot.core.errors import ConflictError, StoreOpenError, StoreUnavailableError
+from bot.core.records import Change, MatchRow
 from bot.storage import redact
 from bot.storage.dialect import Tx
 from bot.storage.pg_link import (
@@ -185,7 +185,7 @@ class PostgresStore(SQLStore):
     async def transaction(self) -> AsyncIterator[Tx]:
         """A transaction on a connection of the statement pool, told apart by where a lost
         server interrupts it: before COMMIT nothing was written (the server discards it),
-        during COMMIT it may have been (:class:`~bot.errors.StoreInDoubtError`)."""
+        during COMMIT it may have been (:class:`~bot.core.errors.StoreInDoubtError`)."""
         async with self._db.connection() as conn:
             transaction = conn.transaction()
             with nothing_written("transaction"):

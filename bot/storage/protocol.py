@@ -2,12 +2,12 @@
 
 Both backends satisfy it: :class:`bot.storage.sqlite.Store` (SQLite, the default) and
 :class:`bot.storage.postgres.PostgresStore` (PostgreSQL, for several processes). They raise
-the same errors: :class:`~bot.errors.ChannelBusyError` when a channel already has a live
-row, :class:`~bot.errors.ConflictError` when a write's expected version is stale,
-:class:`~bot.errors.UnreadableMatchError` when a row's state no longer parses,
-:class:`~bot.errors.StoreOpenError` when the database cannot be opened or migrated, and
-:class:`~bot.errors.StoreUnavailableError` when it cannot be reached or written while the
-bot runs (nothing was written; its subclass :class:`~bot.errors.StoreInDoubtError` when a
+the same errors: :class:`~bot.core.errors.ChannelBusyError` when a channel already has a live
+row, :class:`~bot.core.errors.ConflictError` when a write's expected version is stale,
+:class:`~bot.core.errors.UnreadableMatchError` when a row's state no longer parses,
+:class:`~bot.core.errors.StoreOpenError` when the database cannot be opened or migrated, and
+:class:`~bot.core.errors.StoreUnavailableError` when it cannot be reached or written while the
+bot runs (nothing was written; its subclass :class:`~bot.core.errors.StoreInDoubtError` when a
 PostgreSQL COMMIT's answer was lost and the write may have been applied).
 """
 
@@ -16,8 +16,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from bot.engine import MatchOptions
-from bot.records import (
+from bot.core.records import (
     Change,
     ComputerResults,
     DiceSeal,
@@ -28,6 +27,7 @@ from bot.records import (
     PlayerStats,
     UserSettings,
 )
+from bot.engine import MatchOptions
 from bot.storage.base import Database
 
 
@@ -96,7 +96,7 @@ class Storage(Database, Protocol):
 
     async def pending_reviews(self) -> list[tuple[int, int]]: ...
 
-    # --- finished games' reviews, kept (bot.reviewcodec's JSON)
+    # --- finished games' reviews, kept (bot.computer.reviewcodec's JSON)
     async def save_game_review(self, match_id: int, game_number: int, review: str) -> None: ...
 
     async def game_review(self, match_id: int, game_number: int) -> str | None: ...

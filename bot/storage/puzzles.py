@@ -7,8 +7,8 @@ store classes do not grow; :func:`puzzle_store` gives the :class:`PuzzleStorage`
 The tables (migration 8 of SQLite, 5 of PostgreSQL):
 
 - ``puzzles``: one per server, position, dice, score and cube (``UNIQUE (guild_id,
-  puzzle_key)``), the puzzle itself as :mod:`bot.puzzles.codec`'s JSON, its Glicko-2 rating,
-  and the source match's two players (NULL: the computer), so a player who keeps their games
+  puzzle_key)``), the puzzle itself as :mod:`bot.features.puzzles.rules.codec`'s JSON, its Glicko-2
+  rating, and the source match's two players (NULL: the computer), so a player who keeps their games
   out takes every puzzle of theirs out of the pool at once;
 - ``puzzle_sources``: finished matches owed an extraction (kept until done, so a restart
   only delays it), each claimed by the process working on it for a lease that runs out
@@ -23,7 +23,7 @@ The tables (migration 8 of SQLite, 5 of PostgreSQL):
 - ``puzzle_posts``: the daily posts, with when each is revealed;
 - ``puzzle_optouts``: players who keep their games out of puzzles.
 
-May import the records of :mod:`bot.puzzles`; never the session or Discord.
+May import the records of :mod:`bot.features.puzzles.rules`; never the session or Discord.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.puzzles import Glicko, Grade, PoolEntry, SolverStanding
+from bot.features.puzzles.rules import Glicko, Grade, PoolEntry, SolverStanding
 from bot.storage.base import Database
 from bot.storage.puzzle_queue import PuzzleQueue
 
@@ -198,7 +198,7 @@ class PuzzleStorage(Protocol):
 
 _POST = "id, guild_id, puzzle_id, channel_id, message_id, posted_at, reveal_at, revealed"
 # A puzzle is in the pool unless a player of its source match keeps their games out.
-# Where each puzzle's source match could be seen (bot.visibility.deciding_channel).
+# Where each puzzle's source match could be seen (bot.core.visibility.deciding_channel).
 _SOURCE = "COALESCE(m.home_channel_id, m.channel_id)"
 _SOURCE_JOIN = (
     "LEFT JOIN (SELECT id, channel_id, home_channel_id FROM matches) m ON m.id = p.match_id"

@@ -5,9 +5,9 @@ settings, results) and a record into the values a statement binds: a column adde
 re-encoded changes here, for SQLite and PostgreSQL at once. A row is anything indexable in
 column order (an SQLite tuple, an asyncpg ``Record``).
 
-A match row keeps the engine state as JSON (:mod:`bot.codec`); parsing it is the costly part
+A match row keeps the engine state as JSON (:mod:`bot.core.codec`); parsing it is the costly part
 of a read, so a caller that already holds the game can pass it in. A row whose state no
-longer parses becomes an :class:`~bot.errors.UnreadableMatchError` carrying what could be
+longer parses becomes an :class:`~bot.core.errors.UnreadableMatchError` carrying what could be
 read, so the session can set it aside and say which match it was.
 
 Imports the engine, the records and the codec; no database driver.
@@ -19,10 +19,9 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from bot import codec
-from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
-from bot.errors import UnreadableMatchError
-from bot.records import (
+from bot.core import codec
+from bot.core.errors import UnreadableMatchError
+from bot.core.records import (
     UNREADABLE,
     Action,
     ClaimRule,
@@ -38,6 +37,7 @@ from bot.records import (
     UserSettings,
     WebLinkRule,
 )
+from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 
 
 class _Unset:

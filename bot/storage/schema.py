@@ -144,14 +144,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE guild_settings ADD COLUMN language TEXT;
     """,
-    # 6: what a claim for inactivity wins on this server (bot.records.ClaimRule).
+    # 6: what a claim for inactivity wins on this server (bot.core.records.ClaimRule).
     """
     ALTER TABLE guild_settings ADD COLUMN claim TEXT NOT NULL DEFAULT 'match'
         CHECK (claim IN ('match', 'game'));
     """,
     # 7: post-game reviews not posted yet: kept until posted, so a restart (or a review
     # still being worked out at shutdown) loses none; the next start posts them. And each
-    # finished game's review once worked out (bot.reviewcodec's JSON), read instead of
+    # finished game's review once worked out (bot.computer.reviewcodec's JSON), read instead of
     # evaluating the game again.
     """
     CREATE TABLE pending_reviews (
@@ -317,7 +317,7 @@ MIGRATIONS: tuple[str, ...] = (
     # 11: the web board's addresses (bot/storage/web_keys.py): each match's key of 128
     # random bits (SQLite's randomblob draws from the operating system's randomness), each
     # server's leaderboard key and the replays shared on purpose; and the server's choices of
-    # who a link opens for and whether its leaderboard page is public (bot.records).
+    # who a link opens for and whether its leaderboard page is public (bot.core.records).
     """
     ALTER TABLE matches ADD COLUMN web_key TEXT;
     UPDATE matches SET web_key = lower(hex(randomblob(16)));

@@ -24,9 +24,8 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from bot.engine import MatchOptions
-from bot.errors import ChannelBusyError, ConflictError, UnreadableMatchError
-from bot.records import (
+from bot.core.errors import ChannelBusyError, ConflictError, UnreadableMatchError
+from bot.core.records import (
     UNREADABLE,
     Change,
     ComputerResults,
@@ -38,6 +37,7 @@ from bot.records import (
     PlayerStats,
     UserSettings,
 )
+from bot.engine import MatchOptions
 from bot.storage.action import write_action
 from bot.storage.base import StoreBase
 from bot.storage.dialect import Tx

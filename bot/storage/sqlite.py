@@ -27,8 +27,8 @@ from typing import Any, ClassVar, NoReturn
 
 import aiosqlite
 
-from bot.errors import ConflictError, StoreOpenError, StoreUnavailableError
-from bot.records import Change, MatchRow
+from bot.core.errors import ConflictError, StoreOpenError, StoreUnavailableError
+from bot.core.records import Change, MatchRow
 from bot.storage.dialect import Tx, qmark
 from bot.storage.schema import MIGRATIONS
 from bot.storage.shared import SQLStore

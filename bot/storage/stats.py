@@ -12,9 +12,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.ratings import START_RATING, Rated, fibs_update
+from bot.core.records import ComputerResults, FinishedGame, MatchOutcome, MatchRow, PlayerStats
 from bot.engine import EndReason, ResultKind
-from bot.ratings import START_RATING, Rated, fibs_update
-from bot.records import ComputerResults, FinishedGame, MatchOutcome, MatchRow, PlayerStats
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 
-from bot.records import MatchRow
+from bot.core.records import MatchRow
 from bot.storage.base import StoreBase
 from bot.storage.rows import MATCH_COLUMNS, MATCH_COLUMNS_OF_M, parse_match
 

@@ -1,4 +1,4 @@
-"""Who a page of the web board opens for: :mod:`bot.visibility`'s rule, on the web.
+"""Who a page of the web board opens for: :mod:`bot.core.visibility`'s rule, on the web.
 
 Every page, API, socket and picture of a match asks :meth:`WebAccess.match` first:
 
@@ -7,7 +7,7 @@ Every page, API, socket and picture of a match asks :meth:`WebAccess.match` firs
 - a match of a channel every member of its server can see also opens for anyone holding
   its address (128 random bits, posted only in that channel's messages), unless the
   server's moderators chose that links need a sign-in (``/backgammon settings
-  web_links:members``, :class:`~bot.records.WebLinkRule`);
+  web_links:members``, :class:`~bot.core.records.WebLinkRule`);
 - anyone else is asked to sign in (or, signed in, told they cannot see it).
 
 A server's leaderboard page is its members' (signed in), unless its moderators made it
@@ -26,8 +26,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Protocol
 
-from bot.records import GuildSettings, MatchRow, WebLinkRule
-from bot.visibility import everyone_may_see, may_see
+from bot.core.records import GuildSettings, MatchRow, WebLinkRule
+from bot.core.visibility import everyone_may_see, may_see
 from bot.web.directory import DirectoryUnavailable, WebReaders
 from bot.web.signin import SignedIn
 

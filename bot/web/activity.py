@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.actions import MoveCheck, may_move
+from bot.core.actions import MoveCheck, may_move
+from bot.core.errors import Refusal, StaleButtonError, UserError
+from bot.core.records import Action, MatchRow
+from bot.core.reports import ActionContext, Player, Report
+from bot.core.session import SessionService
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
-from bot.errors import Refusal, StaleButtonError, UserError
-from bot.records import Action, MatchRow
-from bot.reports import ActionContext, Player, Report
-from bot.session import SessionService
 from bot.web.state import Json, board_json, to_absolute
 
 # What an Activity player may do: the actions of its buttons (each the slash command or

@@ -4,7 +4,7 @@ Only a session made from Discord's own answers may act (:mod:`bot.web.discord_ap
 token from the SDK's one-time code names the user, the activity instance (asked with the
 bot token) names the channel; every action goes through the session service as its slash
 command does (:mod:`bot.web.activity`), marked as made elsewhere, so the session tells the
-chat a :class:`~bot.facts.PlayedElsewhere` fact and the Discord publisher posts it to the
+chat a :class:`~bot.core.facts.PlayedElsewhere` fact and the Discord publisher posts it to the
 channel, in a task of its own: the browser never waits for Discord.
 
 May import aiohttp, :mod:`bot` services and records, :mod:`bot.present`.
@@ -20,11 +20,11 @@ import aiohttp
 from aiohttp import web
 
 from bot import present
-from bot.errors import UserError
+from bot.core.errors import UserError
+from bot.core.records import Action
+from bot.core.reports import Player
 from bot.i18n import say
 from bot.present.web import web_words
-from bot.records import Action
-from bot.reports import Player
 from bot.web.activity import VERBS, Seat, act, game_for, taps
 from bot.web.discord_api import DiscordOAuth, DiscordRefused
 from bot.web.guard import RateLimiter, read_json, small_int

@@ -41,9 +41,9 @@ from urllib.parse import quote, urlsplit
 
 from aiohttp import WSMsgType, web
 
+from bot.core.records import MatchRow
 from bot.i18n import LANGUAGES
 from bot.present.web import web_words
-from bot.records import MatchRow
 from bot.relay import Changed, FactListener
 from bot.services import Services
 from bot.web.access import Verdict, WebAccess

@@ -2,7 +2,7 @@
 
 The web board has no gateway (``python -m bot web`` runs without one, and a bot process's
 guild cache is discord.py's, which nothing outside ``cogs/`` may import), so it asks Discord
-what the rule of :mod:`bot.visibility` needs, with the bot's own token and no privileged
+what the rule of :mod:`bot.core.visibility` needs, with the bot's own token and no privileged
 intent: ``GET /guilds/{guild}`` (the owner and every role's permissions),
 ``GET /channels/{channel}`` (its kind, parent and overwrites) and
 ``GET /guilds/{guild}/members/{user}`` (a member's roles; 404 for someone who is not one).
@@ -23,7 +23,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.visibility import (
+from bot.core.visibility import (
     MANAGE_THREADS,
     Overwrite,
     OverwriteKind,
@@ -155,7 +155,7 @@ class DiscordDirectory:
 
 
 class WebReaders:
-    """:class:`bot.visibility.ChannelReaders` from Discord's REST answers."""
+    """:class:`bot.core.visibility.ChannelReaders` from Discord's REST answers."""
 
     def __init__(self, directory: DiscordDirectory) -> None:
         self.directory = directory

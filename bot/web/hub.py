@@ -1,7 +1,7 @@
 """The live hub: every stored change of a match, pushed to the browsers watching it.
 
-The hub subscribes to the session's facts (:mod:`bot.facts`), never to the database: when a
-change is stored the session publishes an :class:`~bot.facts.ActionTaken` carrying the row as
+The hub subscribes to the session's facts (:mod:`bot.core.facts`), never to the database: when a
+change is stored the session publishes an :class:`~bot.core.facts.ActionTaken` carrying the row as
 stored (a change made in another process on the same PostgreSQL arrives through
 :mod:`bot.relay`, and the web server re-reads its row only if someone here watches it), and the
 hub turns it into the board's JSON once and hands the same text to every watcher of that match
@@ -20,8 +20,8 @@ import asyncio
 import json
 from collections.abc import Callable, Iterable, Sequence
 
-from bot.facts import ActionTaken, Fact, FactBus
-from bot.records import MatchRow
+from bot.core.facts import ActionTaken, Fact, FactBus
+from bot.core.records import MatchRow
 from bot.web.state import match_json
 
 

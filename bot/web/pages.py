@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.records import PlayerStats
+from bot.core.records import PlayerStats
 from renderers.theme import CLASSIC, Theme
 
 TEMPLATES = Path(__file__).with_name("templates")

@@ -1,7 +1,7 @@
 """A finished match for the replay page: the board after every logged event, and the
 analysis beside it (each play's win chance and equity lost, the game's chart).
 
-The frames come from the event log alone (:func:`bot.replay.replay_event`), the analysis
+The frames come from the event log alone (:func:`bot.core.replay.replay_event`), the analysis
 from the review service, the same reviews the bot posts after each game (kept in the
 database, so a replay of a reviewed match costs no evaluation). A play's analysis is found
 by its place in its game: the n-th move or forced pass of game g is the chart's point n.
@@ -14,10 +14,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from bot.computer.luck import MatchLuck
+from bot.core.records import Action, EventRecord, MatchRow
+from bot.core.replay import replay_event
 from bot.engine import Game
-from bot.luck import MatchLuck
-from bot.records import Action, EventRecord, MatchRow
-from bot.replay import replay_event
 from bot.web.state import Json, game_json, match_json
 
 PLAYS = frozenset({Action.MOVE, Action.PASS})

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, NoReturn
 from aiohttp import web
 
 from bot import present
+from bot.core.records import MatchRow
 from bot.present.web import web_words
-from bot.records import MatchRow
 from bot.web.access import Verdict
 from bot.web.directory import DirectoryUnavailable
 from bot.web.pages import leaderboard_page

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.records import MatchRow
 from bot.engine import Game, Position
 from bot.engine.game import MAX_CUBE
 from bot.engine.position import CHECKERS
-from bot.records import MatchRow
 
 Json = dict[str, Any]
 

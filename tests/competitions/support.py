@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.competitions import Knockout, Result, Status, Swiss
+from bot.features.tournaments.rules import Knockout, Result, Status, Swiss
 
 
 def played(winner: int, loser: int, length: int = 5) -> Result:

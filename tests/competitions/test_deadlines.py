@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.competitions import (
+from bot.features.tournaments.rules import (
     Activity,
     DeadlineDecision,
     OutcomeKind,

@@ -8,13 +8,13 @@ import importlib
 import pytest
 
 MODULES = [
-    "bot.competitions.deadlines",
-    "bot.competitions.knockout",
-    "bot.competitions.lifecycle",
-    "bot.competitions.model",
-    "bot.competitions.roundrobin",
-    "bot.competitions.seeding",
-    "bot.competitions.swiss",
+    "bot.features.tournaments.rules.deadlines",
+    "bot.features.tournaments.rules.knockout",
+    "bot.features.tournaments.rules.lifecycle",
+    "bot.features.tournaments.rules.model",
+    "bot.features.tournaments.rules.roundrobin",
+    "bot.features.tournaments.rules.seeding",
+    "bot.features.tournaments.rules.swiss",
 ]
 
 

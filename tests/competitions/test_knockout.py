@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.competitions import (
+from bot.features.tournaments.rules import (
     Knockout,
     MatchKey,
     NotReady,
@@ -19,7 +19,7 @@ from bot.competitions import (
     UnknownMatch,
     bracket_order,
 )
-from bot.competitions.knockout import LateEntryClosed, bracket_size
+from bot.features.tournaments.rules.knockout import LateEntryClosed, bracket_size
 from tests.competitions.support import play_knockout, played
 
 MAIN = Section.MAIN

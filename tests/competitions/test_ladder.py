@@ -7,15 +7,15 @@ from typing import Any
 
 import pytest
 
-from bot.competitions import ChallengeState, Ladder, LadderRules, OutcomeKind, Result
-from bot.competitions.ladder import (
+from bot.features.tournaments.rules import ChallengeState, Ladder, LadderRules, OutcomeKind, Result
+from bot.features.tournaments.rules.ladder import (
     ChallengeClosed,
     ChallengeLimit,
     NotOnLadder,
     NotYourChallenge,
     OutOfReach,
 )
-from bot.competitions.model import ResultConflict, ResultError
+from bot.features.tournaments.rules.model import ResultConflict, ResultError
 
 NOW = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
 DAY = timedelta(days=1)

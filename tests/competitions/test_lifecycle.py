@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.competitions import Entrant, Phase, Registration, Step, advance, allowed_steps
-from bot.competitions.lifecycle import (
+from bot.features.tournaments.rules import (
+    Entrant,
+    Phase,
+    Registration,
+    Step,
+    advance,
+    allowed_steps,
+)
+from bot.features.tournaments.rules.lifecycle import (
     AlreadyEntered,
     EventFull,
     IllegalTransition,

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.competition_refusals import RULES
-from bot.competition_refusals import refused as refusal_of
-from bot.competitions import (
+from bot.features.tournaments.refusals import RULES
+from bot.features.tournaments.refusals import refused as refusal_of
+from bot.features.tournaments.rules import (
     CompetitionError,
     Game,
     Knockout,
@@ -41,8 +41,8 @@ from bot.competitions import (
     standings,
     swiss,
 )
-from bot.competitions import ladder as ladder_rules
-from bot.competitions.standings import SWISS_TIE_BREAKS
+from bot.features.tournaments.rules import ladder as ladder_rules
+from bot.features.tournaments.rules.standings import SWISS_TIE_BREAKS
 from bot.i18n import LANGUAGES
 from bot.present.competitions import (
     competition_labels,

@@ -10,7 +10,7 @@ from itertools import combinations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.competitions import (
+from bot.features.tournaments.rules import (
     Knockout,
     Ladder,
     Result,
@@ -20,7 +20,7 @@ from bot.competitions import (
     Swiss,
     pair_round,
 )
-from bot.competitions.ladder import CompetitionError
+from bot.features.tournaments.rules.ladder import CompetitionError
 from tests.competitions.support import play_knockout, played
 
 

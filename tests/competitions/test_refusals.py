@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.competition_refusals import RULES
-from bot.errors import CompetitionRefusal, UserError
+from bot.core.errors import CompetitionRefusal, UserError
+from bot.features.tournaments.refusals import RULES
 from bot.i18n import LANGUAGES
 from bot.present.tournaments import COMPETITION_REFUSALS
 from tests.telling import refused

@@ -6,8 +6,14 @@ from itertools import combinations
 
 import pytest
 
-from bot.competitions import GroupKey, Result, ResultConflict, RoundRobin, berger_rounds
-from bot.competitions.model import ResultError
+from bot.features.tournaments.rules import (
+    GroupKey,
+    Result,
+    ResultConflict,
+    RoundRobin,
+    berger_rounds,
+)
+from bot.features.tournaments.rules.model import ResultError
 from tests.competitions.support import played
 
 

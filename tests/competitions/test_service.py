@@ -10,19 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.competitions import Format, OutcomeKind, Pace, Phase
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.errors import CompetitionRefusal as Why
+from bot.core.errors import UserError
+from bot.core.facts import Fact, TournamentOver
+from bot.core.reports import Player
+from bot.core.session import SessionSettings
 from bot.engine import MatchOptions, ResultKind
-from bot.errors import CompetitionRefusal as Why
-from bot.errors import UserError
-from bot.facts import Fact, TournamentOver
-from bot.puzzles.selection import TournamentStage
-from bot.reports import Player
-from bot.services import Services, build_services
-from bot.session import SessionSettings
-from bot.storage import open_store
-from bot.storage.competition_rows import PairingRow, TournamentOptions, TournamentRow
-from bot.tournament_news import (
+from bot.features.puzzles.rules.selection import TournamentStage
+from bot.features.tournaments.news import (
     Decided,
     EventFinished,
     EventStarted,
@@ -33,6 +29,10 @@ from bot.tournament_news import (
     RoundOver,
     StartRefused,
 )
+from bot.features.tournaments.rules import Format, OutcomeKind, Pace, Phase
+from bot.services import Services, build_services
+from bot.storage import open_store
+from bot.storage.competition_rows import PairingRow, TournamentOptions, TournamentRow
 from tests.conftest import FakeClock
 from tests.telling import refused, refuses
 

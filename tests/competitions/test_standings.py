@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.competitions import Game, Pairing, Result, TieBreak, standings
+from bot.features.tournaments.rules import Game, Pairing, Result, TieBreak, standings
 
 A, B, C, D, E, F = range(6)
 NAMES = "ABCDEF"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.competitions import Format, Phase, Result, Seeding
-from bot.errors import ConflictError
+from bot.core.errors import ConflictError
+from bot.features.tournaments.rules import Format, Phase, Result, Seeding
 from bot.storage import open_store
 from bot.storage.competitions import CompetitionStore, EntrantRow, PairingRow, TournamentOptions
 

@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from bot.competitions import (
+from bot.features.tournaments.rules import (
     OutcomeKind,
     Pairing,
     Result,
@@ -18,7 +18,7 @@ from bot.competitions import (
     default_rounds,
     pair_round,
 )
-from bot.competitions.swiss import RoundIncomplete
+from bot.features.tournaments.rules.swiss import RoundIncomplete
 from tests.competitions.support import play_swiss, played
 
 

@@ -19,9 +19,9 @@ from PIL import Image
 
 from bot.client import GammonBot, point_discord_at
 from bot.config import Settings
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.session import SessionService, SessionSettings
 from bot.services import Services, build_services
-from bot.session import SessionService, SessionSettings
 from bot.storage import Store
 from cogs.backgammon import Backgammon
 from tests.e2e.fake_discord import (

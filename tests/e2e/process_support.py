@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from bot import codec
+from bot.core import codec
 from bot.engine import Game, MatchOptions
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult, RecordedMessage
 

@@ -10,8 +10,8 @@ import asyncio
 
 import pytest
 
+from bot.core.records import Action
 from bot.engine import Phase
-from bot.records import Action
 from tests.e2e.conftest import Harness, png_size
 from tests.e2e.fake_discord import CALLBACK_CHANNEL_MESSAGE
 

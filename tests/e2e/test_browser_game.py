@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.core.records import MatchRow
+from bot.core.reports import Player
 from bot.engine import MatchOptions, Phase
-from bot.records import MatchRow
-from bot.reports import Player
 from tests.e2e.activity_support import activity
 from tests.e2e.browser_support import (
     body_data,

@@ -26,7 +26,7 @@ At the end every planned match must be ``finished`` and:
 - 0 lost: every acknowledged action is in the event log (same match, same user, same kind,
   same play);
 - 0 duplicated: no (match, user, kind) has more events than interactions sent for it, the
-  log numbers its events 1..n, and replaying the log (bot.replay.replay, which checks every
+  log numbers its events 1..n, and replaying the log (bot.core.replay.replay, which checks every
   step against the engine) rebuilds exactly the stored state;
 - the statistics count each finished game once, and the FIBS ratings equal a replay of the
   finished rated matches in the order they finished (within 1e-9).
@@ -45,9 +45,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import codec
+from bot.core import codec
+from bot.core.ratings import Rated, fibs_update
 from bot.engine import Phase
-from bot.ratings import Rated, fibs_update
 from tests.e2e.conftest import TOKEN
 from tests.e2e.fake_discord import (
     PERM_MANAGE_MESSAGES,
@@ -70,9 +70,9 @@ from tests.e2e.process_support import (
 )
 
 try:  # the replay may move to its own module (STYLE.md's map); either is the project's own
-    from bot.replay import replay  # type: ignore[import-not-found,unused-ignore]
+    from bot.core.replay import replay  # type: ignore[import-not-found,unused-ignore]
 except ImportError:
-    from bot.replay import replay
+    from bot.core.replay import replay
 
 SEED = 1212
 KILLS = 10

@@ -7,7 +7,7 @@ rating; a server can choose that a claim wins only the game in progress instead.
 
 from __future__ import annotations
 
-from bot.records import ClaimRule
+from bot.core.records import ClaimRule
 from tests.e2e.conftest import Harness
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import ladders
+from bot.features.tournaments import ladders
 from tests.e2e.conftest import Harness
 from tests.e2e.tournament_support import (
     both_backends,  # noqa: F401 (the fixture "both": the harness on SQLite, then PostgreSQL)

@@ -117,7 +117,7 @@ async def test_a_computer_that_keeps_failing_is_left_to_a_moderator(
     """The computer's turn fails again and again: it is retried with longer and longer waits
     (not every few seconds for ever), then the channel is told once that a moderator can
     cancel the game, the retries stop, and the moderator's cancel works."""
-    from bot.opponent import COMPUTER_ATTEMPTS
+    from bot.core.opponent import COMPUTER_ATTEMPTS
     from tests.e2e.test_trust import ScriptedComputer
 
     computer = ScriptedComputer()
@@ -186,9 +186,9 @@ async def test_the_bot_process_posts_the_reviews_owed_when_it_starts(
     """A review owed by a process that stopped (killed right after the game) is posted by
     ``python -m bot`` when it starts, once, and is then no longer owed."""
     pytest.importorskip("bgsage")
-    from bot.dice import ScriptedRoller
+    from bot.core.dice import ScriptedRoller
+    from bot.core.session import Player, SessionService
     from bot.engine import MatchOptions
-    from bot.session import Player, SessionService
     from bot.storage import Store
     from tests.e2e.process_support import BotProcess, bot_env, read_only
 

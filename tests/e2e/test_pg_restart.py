@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from bot.client import SAVED
+from bot.core.errors import Refusal
 from bot.engine import Phase
-from bot.errors import Refusal
 from bot.present import REFUSALS
 from tests.e2e.fake_discord import FakeDiscord, FakeDiscordTimeout, FakeMember, InteractionResult
 from tests.e2e.process_support import (

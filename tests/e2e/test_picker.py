@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.errors import StaleButtonError
 from bot.engine import Position
 from bot.engine.steps import PartialPlay, Step, decode_steps, encode_steps
-from bot.errors import StaleButtonError
 from cogs.picker import PLAYS_LISTED, PickerButton, PickerSelect, Tap, advance
 from renderers import render_board
 from tests.e2e.conftest import Harness

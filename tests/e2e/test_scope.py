@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.records import MatchRow
+from bot.core.records import MatchRow
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import PERM_VIEW_CHANNEL, FakeChannel, FakeDiscord
 

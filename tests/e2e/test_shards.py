@@ -26,10 +26,10 @@ from typing import Any
 
 import pytest
 
-from bot import codec
+from bot.core import codec
+from bot.core.ratings import Rated, fibs_update
+from bot.core.replay import replay
 from bot.engine import Phase
-from bot.ratings import Rated, fibs_update
-from bot.replay import replay
 from bot.storage.pg_schema import MIGRATIONS as PG_MIGRATIONS
 from tests.e2e.conftest import TOKEN
 from tests.e2e.fake_discord import (

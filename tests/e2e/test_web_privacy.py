@@ -25,7 +25,7 @@ import pytest
 
 from bot.computer import computer_available
 from bot.config import Settings
-from bot.records import MatchRow, WebLinkRule
+from bot.core.records import MatchRow, WebLinkRule
 from tests.e2e.activity_support import Activity, activity
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.records import MatchRow
+from bot.core.records import MatchRow
 from cogs.ladder import Ladder
 from cogs.tournament import Tournament
 from tests.e2e import conftest

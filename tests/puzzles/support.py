@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.puzzles import (
+from bot.core.records import Status
+from bot.features.puzzles.rules import (
     AnalysedDecision,
     Candidate,
     CubeOwner,
@@ -17,7 +18,6 @@ from bot.puzzles import (
     SourceGame,
     select_puzzles,
 )
-from bot.records import Status
 
 START_ID = "4HPwATDgc/ABMA"  # the starting position
 OTHER_ID = "sGfwATDgc/ABMA"  # after an opening 3-1 played 8/5 6/5

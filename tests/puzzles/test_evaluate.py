@@ -27,7 +27,7 @@ from bot.engine import (
     Position,
     parse_play,
 )
-from bot.puzzles import (
+from bot.features.puzzles.rules import (
     CubeAnswer,
     CubeOwner,
     PuzzleKind,
@@ -37,7 +37,7 @@ from bot.puzzles import (
     rejection,
     select_puzzles,
 )
-from bot.puzzles.evaluate import (
+from bot.features.puzzles.rules.evaluate import (
     analyse,
     analyse_all,
     game_of,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.puzzles import GRADE_SCORES, Glicko, Grade, Outcome, rate, rate_attempt
-from bot.puzzles.glicko import SCALE, variance_and_improvement
+from bot.features.puzzles.rules import GRADE_SCORES, Glicko, Grade, Outcome, rate, rate_attempt
+from bot.features.puzzles.rules.glicko import SCALE, variance_and_improvement
 
 # "Example of the Glicko-2 system" (Glickman): a player rated 1500, RD 200, volatility
 # 0.06 plays three games in a period, tau = 0.5.

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.puzzles import (
+from bot.features.puzzles.rules import (
     Candidate,
     Grade,
     Puzzle,
@@ -15,7 +15,7 @@ from bot.puzzles import (
     grade_for_loss,
     select_puzzles,
 )
-from bot.puzzles.model import ranked
+from bot.features.puzzles.rules.model import ranked
 from tests.puzzles.support import ALICE, BOB, decision, puzzle, source
 
 # Known equities: the best, then answers exactly on and just past each line.

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.puzzles import (
+from bot.features.puzzles.rules import (
     Glicko,
     Grade,
     PoolEntry,

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.puzzles import (
+from bot.core.records import Status
+from bot.features.puzzles.rules import (
     BAD_ERROR,
     CLEAR_MARGIN,
     Candidate,
@@ -23,7 +24,6 @@ from bot.puzzles import (
     rejection,
     select_puzzles,
 )
-from bot.records import Status
 from tests.puzzles.support import (
     ALICE,
     BAD_PLAY,

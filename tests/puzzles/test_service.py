@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.computer import computer_available
+from bot.core.errors import UserError
+from bot.core.records import MatchRow
+from bot.core.session import Player
 from bot.engine import MatchOptions
-from bot.errors import UserError
-from bot.puzzle_service import DAY, next_time
-from bot.puzzles import Grade, PuzzleKind, TournamentStage
-from bot.records import MatchRow
+from bot.features.puzzles.rules import Grade, PuzzleKind, TournamentStage
+from bot.features.puzzles.service import DAY, next_time
 from bot.services import Services
-from bot.session import Player
 from tests.channel_readers import EVERYONE, Readers
 from tests.telling import refuses
 

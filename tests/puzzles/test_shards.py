@@ -18,11 +18,12 @@ from typing import Any
 
 import pytest
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.facts import FactBus
+from bot.core.records import EventRecord
+from bot.core.session import Player
 from bot.engine import MatchOptions
-from bot.facts import FactBus
-from bot.puzzle_service import LEASE, PuzzleService
-from bot.puzzles import (
+from bot.features.puzzles.rules import (
     CubeAnswer,
     CubeOwner,
     Glicko,
@@ -32,10 +33,9 @@ from bot.puzzles import (
     rate_attempt,
     select_puzzles,
 )
-from bot.puzzles.codec import key_text, puzzle_to_text
-from bot.records import EventRecord
+from bot.features.puzzles.rules.codec import key_text, puzzle_to_text
+from bot.features.puzzles.service import LEASE, PuzzleService
 from bot.services import build_services
-from bot.session import Player
 from bot.storage import Storage, open_store
 from bot.storage.puzzles import puzzle_store
 from tests.conftest import FakeClock

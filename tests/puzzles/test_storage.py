@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import MatchOptions
-from bot.puzzles import Glicko, Grade, PoolEntry
+from bot.features.puzzles.rules import Glicko, Grade, PoolEntry
 from bot.storage import Storage, open_store
 from bot.storage.copy import TABLES, copy_database
 from bot.storage.puzzles import Attempt, PuzzleSettings, puzzle_store

@@ -6,18 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.i18n import say
-from bot.present.puzzles import (
-    GRADE_WORDS,
-    grade_line,
-    puzzle_leaderboard_lines,
-    puzzle_prompt,
-    rating_change_line,
-    situation_line,
-    streak_line,
-    verdict_text,
-)
-from bot.puzzles import (
+from bot.features.puzzles.rules import (
     Candidate,
     CubeAnswer,
     CubeOwner,
@@ -29,7 +18,18 @@ from bot.puzzles import (
     grade,
     select_puzzles,
 )
-from bot.puzzles.model import ranked
+from bot.features.puzzles.rules.model import ranked
+from bot.i18n import say
+from bot.present.puzzles import (
+    GRADE_WORDS,
+    grade_line,
+    puzzle_leaderboard_lines,
+    puzzle_prompt,
+    rating_change_line,
+    situation_line,
+    streak_line,
+    verdict_text,
+)
 from tests.puzzles.support import ALICE, BOB, decision, puzzle, situation, source
 
 

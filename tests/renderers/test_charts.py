@@ -7,7 +7,7 @@ import doctest
 import pytest
 
 import renderers.charts as charts
-from bot.luck import match_luck
+from bot.computer.luck import match_luck
 from bot.storage import Store
 from renderers.charts import (
     ChartLabels,

@@ -11,10 +11,10 @@ import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.dice import ScriptedRoller
-from bot.records import MatchRow
+from bot.core.dice import ScriptedRoller
+from bot.core.records import MatchRow
+from bot.core.session import Player
 from bot.services import Services, build_services
-from bot.session import Player
 from bot.storage import Store
 from bot.web import WebConfig, WebServer
 from bot.web.discord_api import DiscordOAuth

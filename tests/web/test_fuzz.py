@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.reports import Player
 from bot.engine import ResultKind
-from bot.reports import Player
 from bot.web.activity import Seat
 from bot.web.discord_api import DiscordOAuth
 from tests.web.support import ALICE, BOB, CHANNEL, GUILD, serving, start_match

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import aiohttp
 
-from bot.dice import ScriptedRoller
+from bot.core.dice import ScriptedRoller
+from bot.core.records import GuildSettings
 from bot.engine import MatchOptions, ResultKind
-from bot.records import GuildSettings
 from tests.web.support import ALICE, BOB, CHANNEL, GUILD, serving, start_match
 
 

@@ -16,8 +16,8 @@ import aiohttp
 import pytest
 
 from bot.config import Settings
-from bot.dice import ScriptedRoller
-from bot.records import Action
+from bot.core.dice import ScriptedRoller
+from bot.core.records import Action
 from bot.relay import CHANNEL, Changed, FactNotifier
 from bot.services import build_services
 from bot.storage import open_store
