@@ -11,9 +11,10 @@ SQLite's store translates them (:mod:`.dialect`).
 Everything here runs on the primitives of :class:`.base.StoreBase` (a lone read, a lone
 write, a transaction) that each backend implements; opening, migrating, closing, the
 channel lock and ``apply`` itself (SQLite's group commit, PostgreSQL's truthful failures)
-stay in the backend modules. A feature's storage (tournaments, puzzles...) is a class of
-its own over :class:`.base.StoreBase`, named once in :class:`SQLStore`'s bases (README,
-"Adding tables").
+stay in the backend modules. A query of the match store itself joins it through
+:class:`SQLStore`'s bases (:mod:`.web_keys` does); a feature's storage (tournaments,
+puzzles...) is a class of its own composed over the store's public primitives
+(:class:`.base.Database`), as CONTRIBUTING.md, "Adding tables", says.
 
 Imports the records, :mod:`.rows`, :mod:`.base` and :mod:`.action`; never a driver.
 """
