@@ -21,6 +21,7 @@ extension (:func:`setup`).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -68,6 +69,44 @@ LANGUAGE_CHOICES = [
 ]
 
 Interaction = discord.Interaction[Any]
+
+
+class ProgressLine:
+    """The line an analysis shows while it runs: games done of the total, updated at most
+    every :data:`PROGRESS_EVERY` seconds, and only once the work has taken longer than
+    :data:`PROGRESS_AFTER` (a quick one shows its result alone); it ends saying how long."""
+
+    def __init__(self, reply: Reply, match_id: int, language: str) -> None:
+        self.reply = reply
+        self.match_id = match_id
+        self.language = language
+        self.started = time.monotonic()
+        self.shown_at: float | None = None
+        self.last = (0, 0)
+
+    async def __call__(self, done: int, total: int) -> None:
+        self.last = (done, total)
+        now = time.monotonic()
+        if now - self.started < PROGRESS_AFTER:
+            return
+        if self.shown_at is not None and now - self.shown_at < PROGRESS_EVERY:
+            return
+        self.shown_at = now
+        line = notices.analysis_progress(self.match_id, done, total)
+        await self.reply.progress(say(line, self.language))
+
+    async def close(self) -> None:
+        """The last word: every game done, in how long (only if the line was shown)."""
+        if self.shown_at is None:
+            return
+        _done, total = self.last
+        seconds = round(time.monotonic() - self.started)
+        line = notices.analysis_done(self.match_id, total, seconds)
+        await self.reply.progress(say(line, self.language))
+
+
+PROGRESS_AFTER = 2.0  # seconds before an analysis shows its progress
+PROGRESS_EVERY = 1.5  # seconds between two updates of the line
 
 
 @app_commands.guild_only()
@@ -212,8 +251,10 @@ class Backgammon(
                 interaction.channel_id or 0, interaction.user.id
             )
             await reply.acknowledge()
-            review = await self.services.reviews.run_analysis(plan)
             language = await self._language(interaction)
+            progress = ProgressLine(reply, plan.match.id, language)
+            review = await self.services.reviews.run_analysis(plan, progress)
+            await progress.close()
             await reply.send(**await self.publisher.analysis(review, language))
 
         await self.kit.run(interaction, work)

@@ -165,6 +165,19 @@ class Reply:
         _rewind_files(kwargs)
         return await channel.send(**kwargs)
 
+    async def progress(self, content: str) -> None:
+        """Show how far long work has come, in the deferred answer's place (its "thinking..."
+        message): a later :meth:`send` then posts the result beside it. Nothing when the
+        interaction was not deferred (it would be the answer itself); a failure is only
+        logged: progress is a courtesy, never the result."""
+        if not self.done or self.pressed:
+            return
+        try:
+            async with self._lock:
+                await self.interaction.edit_original_response(content=content)
+        except discord.HTTPException as exc:
+            log.info("could not show progress (%s)", exc.status)
+
     async def private(self, **kwargs: Any) -> None:
         """A private answer that is not an error (settings, a player's own games, a hint).
 

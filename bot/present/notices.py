@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.records import Action
 from bot.engine import EngineErrorCode, Game, MatchOptions, Phase
-from bot.i18n import Text, _, join
+from bot.i18n import N_, Text, _, join
 from bot.present.club import versus_names
 from bot.present.refusals import ENGINE_SENTENCES
 from bot.present.web import WEB_WORDS
@@ -52,6 +52,28 @@ def shared_line(number: int, players: Text | str, url: str) -> Text:
 
 def unshared_line(number: int) -> Text:
     return _("Match #{number}'s replay link is withdrawn: it opens for nobody now.", number=number)
+
+
+def analysis_progress(number: int, done: int, total: int) -> Text:
+    return N_(
+        "Analysing match #{number}: {done} of {total} game done…",
+        "Analysing match #{number}: {done} of {total} games done…",
+        total,
+        number=number,
+        done=done,
+        total=total,
+    )
+
+
+def analysis_done(number: int, total: int, seconds: int) -> Text:
+    return N_(
+        "Match #{number} analysed: {total} game in {seconds} s.",
+        "Match #{number} analysed: {total} games in {seconds} s.",
+        total,
+        number=number,
+        total=total,
+        seconds=seconds,
+    )
 
 
 def export_caption(number: int, players: Text | str) -> Text:
