@@ -43,6 +43,8 @@ Bot connection
   all GUILD_CREATEs. For a restarted bot pass ``after=fake.ready_count`` read *before* starting it.
 - ``fake.commands(guild_id=None)`` (synced commands, ids assigned),
   ``await fake.wait_for_commands(guild_id, names=("backgammon",))``.
+- ``fake.add_command(raw, guild_id=None)``: a command the bot did not sync, one Discord makes
+  itself (the Activity's Entry Point, ``fake_oauth``); ``fake.snowflake()``: a new id.
 
 Interactions (each returns an ``InteractionResult`` right after the gateway dispatch)
 -----------------------------------------------------------------------------------
@@ -2076,6 +2078,11 @@ class FakeDiscord:
             return ref.user
         return self.users[ref]
 
+    def snowflake(self) -> int:
+        """A new id, as Discord makes them (for things a test makes beside the fake, such as
+        an Activity's launch in ``fake_oauth``)."""
+        return self._ids.next()
+
     # ----- permissions -----------------------------------------------------------------------
 
     def permissions_for(self, user: FakeUser | FakeMember | int, channel: FakeChannel) -> int:
@@ -2466,6 +2473,13 @@ class FakeDiscord:
 
         await self.wait_for(synced, timeout, f"commands synced for guild {guild_id}")
         return self.commands(guild_id)
+
+    def add_command(self, raw: Mapping[str, Any], guild_id: int | None = None) -> dict[str, Any]:
+        """Store a command the bot did not sync: one Discord creates itself (the Activity's
+        Entry Point, ``fake_oauth``), which the bot's bulk overwrites must then keep."""
+        cmd = self._store_command(guild_id, raw, {})
+        self._commands.setdefault(guild_id, []).append(cmd)
+        return cmd
 
     def _store_command(
         self, guild_id: int | None, raw: Mapping[str, Any], existing: dict[Any, dict[str, Any]]
