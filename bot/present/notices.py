@@ -159,6 +159,11 @@ NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
 
 # --- the terminal (offline play) ------------------------------------------------------------
 
+
+def watch_in_browser(url: str) -> Text:
+    return _("Watch it in your browser too: {url}", url=url)
+
+
 COMMANDS = _(
     "Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,\n"
     "resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"

@@ -46,7 +46,7 @@ from bot.i18n import LANGUAGES
 from bot.present.web import web_words
 from bot.relay import Changed, FactListener
 from bot.services import Services
-from bot.web.access import Verdict, WebAccess
+from bot.web.access import TerminalAccess, Verdict, WebAccess
 from bot.web.cache import TimedCache
 from bot.web.directory import WebReaders
 from bot.web.discord_api import DiscordOAuth, LoginGate
@@ -121,6 +121,7 @@ class WebServer:
         limiter: RateLimiter | None = None,
         tap_limiter: RateLimiter | None = None,
         sockets: SocketQuota | None = None,
+        access: WebAccess | TerminalAccess | None = None,
         clock: Any = time.time,
         listen_url: str | None = None,
         origin: str = "",
@@ -130,6 +131,7 @@ class WebServer:
         self.oauth = oauth
         self.activity_on = activity and oauth is not None
         self.readers = readers
+        self._access = access  # None: Discord's permissions (WebAccess)
         self.signer = Signer(oauth.client_secret, clock=clock) if oauth is not None else None
         self.gate = gate or LoginGate()
         self.limiter = limiter or RateLimiter()
@@ -157,7 +159,9 @@ class WebServer:
         self.app = self._make_app()
 
     @functools.cached_property
-    def access(self) -> WebAccess:
+    def access(self) -> WebAccess | TerminalAccess:
+        if self._access is not None:
+            return self._access
         return WebAccess(self.services.club, self.readers)
 
     # --- lifecycle -------------------------------------------------------------------------
