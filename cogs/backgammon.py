@@ -34,7 +34,7 @@ from bot.core.errors import Refusal, UserError
 from bot.core.records import Action, ClaimRule, WebLinkRule
 from bot.core.session import ActionContext, Player, Report
 from bot.engine import MatchOptions, ResultKind
-from bot.i18n import _, language_of, say
+from bot.i18n import LANGUAGE_NAMES, _, language_of, say
 from bot.present import notices
 from bot.present import tournaments as tournament_words
 from bot.present.puzzle_words import kept_out_line
@@ -64,8 +64,7 @@ log = logging.getLogger(__name__)
 MAX_MATCH_NUMBER = 2**53 - 1
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="the server's Discord language", value="auto"),
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="Français", value="fr"),
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
 ]
 
 Interaction = discord.Interaction[Any]

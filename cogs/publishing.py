@@ -34,7 +34,7 @@ from bot import present
 from bot.computer import computer_available
 from bot.core.facts import ComputerStuck, Fact, PlayedElsewhere, TurnResumed
 from bot.core.matfile import mat_filename
-from bot.core.records import Action, MatchRow
+from bot.core.records import Action, MatchRow, Notify
 from bot.core.session import Report, Review
 from bot.engine import Phase
 from bot.i18n import LANGUAGES, Text, language_of, say
@@ -232,7 +232,7 @@ class Publisher:
         file, buttons."""
         actor = next_actor(report)
         settings = await self.services.club.user_settings(actor) if actor is not None else None
-        notify = actor if settings is not None and settings.notify == "on" else None
+        notify = actor if settings is not None and settings.notify is Notify.ON else None
         if actor == requester:
             notify = None  # they are acting right now: no need to call them
         style = (

@@ -333,9 +333,7 @@ async def test_offline_play_serves_its_live_board_with_web_url(tmp_path: Path) -
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     environment = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    environment.update(
-        PYTHONPATH=str(ROOT), WEB_URL=f"http://127.0.0.1:{port}", WEB_PORT=str(port)
-    )
+    environment.update(PYTHONPATH=str(ROOT), WEB_URL=f"http://127.0.0.1:{port}", WEB_PORT=str(port))
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

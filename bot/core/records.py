@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.engine import EndReason as GameEndReason
 from bot.engine import Game, GameResult, MatchOptions
 
 
@@ -32,7 +33,36 @@ class Status(StrEnum):
 
 
 LIVE = frozenset({Status.CHALLENGE, Status.PLAYING})
-UNREADABLE = "unreadable"  # the end reason of a row set aside because it could not be read
+
+
+class EndReason(StrEnum):
+    """Why a match ended, as its row keeps it (``end_reason``) and :class:`~bot.core.facts.
+    MatchOver` tells it: its last game's reason when it has a winner (the engine's
+    :class:`~bot.engine.EndReason` values), else why it never finished (its status), or that
+    its saved state could not be read and it was set aside."""
+
+    BORNE_OFF = "borne_off"
+    DROPPED = "dropped"
+    RESIGNED = "resigned"
+    FORFEIT = "forfeit"  # claimed for inactivity (a walkover: never rated)
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+    UNREADABLE = "unreadable"
+
+    @classmethod
+    def of_game(cls, reason: GameEndReason) -> EndReason:
+        """A match won by its last game's end."""
+        return cls(reason.value)
+
+    @classmethod
+    def of_status(cls, status: Status) -> EndReason:
+        """A match over with no result, by its status (declined, withdrawn...)."""
+        return cls(status.value)
+
+
+UNREADABLE = EndReason.UNREADABLE  # the end reason of a row set aside because it was unreadable
 
 
 class Action(StrEnum):
@@ -89,7 +119,7 @@ class MatchRow:
     expires_at: float | None
     winner: int | None
     final_score: tuple[int, int] | None
-    end_reason: str | None
+    end_reason: EndReason | None
     auto_play: bool = False  # play the only legal play for the player (a table option)
     dice: DiceSeal | None = None  # the committed dice secret (None: dice not committed)
     home_channel_id: int | None = None  # where it was challenged, when it moved to a thread
@@ -158,14 +188,36 @@ class GuildSettings:
     public_leaderboard: bool = False  # the web leaderboard page for anyone, not only members
 
 
+class Notify(StrEnum):
+    """When a player is pinged for their turn."""
+
+    ON = "on"  # when it becomes their turn
+    OFF = "off"  # never
+    IDLE = "idle"  # only after they have waited ``notify_minutes`` on it
+
+
+class BoardSide(StrEnum):
+    """Where a player's home board is drawn on the boards they see."""
+
+    RIGHT = "right"
+    LEFT = "left"
+
+
+class ThemeName(StrEnum):
+    """A board's colours (``renderers.theme`` draws each)."""
+
+    CLASSIC = "classic"
+    DARK = "dark"
+
+
 @dataclass(frozen=True, slots=True)
 class UserSettings:
     """A player's own choices, on every server."""
 
-    notify: str = "on"  # "on": pinged when it becomes their turn; "off"; "idle": after N min
+    notify: Notify = Notify.ON
     notify_minutes: int = 10
-    board_side: str = "right"  # where their home board is drawn: "right" or "left"
-    theme: str = "classic"
+    board_side: BoardSide = BoardSide.RIGHT
+    theme: ThemeName = ThemeName.CLASSIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +276,7 @@ class MatchOutcome:
 
     winner: int | None
     final_score: tuple[int, int]
-    reason: str
+    reason: EndReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,17 +334,21 @@ __all__ = [
     "LIVE",
     "UNREADABLE",
     "Action",
+    "BoardSide",
     "Change",
     "ComputerResults",
     "DiceSeal",
+    "EndReason",
     "EventRecord",
     "FinishedGame",
     "GuildSettings",
     "MatchOutcome",
     "MatchRow",
     "NewEvent",
+    "Notify",
     "PlayerStats",
     "Status",
+    "ThemeName",
     "UserSettings",
     "WebLinkRule",
 ]

@@ -24,6 +24,7 @@ from bot.core.errors import UnreadableMatchError
 from bot.core.records import (
     UNREADABLE,
     Action,
+    BoardSide,
     ClaimRule,
     ComputerResults,
     DiceSeal,
@@ -32,11 +33,14 @@ from bot.core.records import (
     GuildSettings,
     MatchRow,
     NewEvent,
+    Notify,
     PlayerStats,
     Status,
+    ThemeName,
     UserSettings,
     WebLinkRule,
 )
+from bot.core.records import EndReason as MatchEnd
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 
 
@@ -142,7 +146,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         expires_at=expires,
         winner=winner,
         final_score=(score0, score1) if score0 is not None else None,
-        end_reason=reason,
+        end_reason=MatchEnd(reason) if reason else None,
         auto_play=_auto_play(options),
         dice=(
             DiceSeal(dice_secret, dice_commitment, dice_public, dice_drawn) if dice_secret else None
@@ -299,12 +303,20 @@ def guild_settings_values(settings: GuildSettings) -> tuple[Any, ...]:
 
 def user_settings_from_row(row: Sequence[Any] | None) -> UserSettings:
     """A row of ``USER_SETTINGS_COLUMNS`` (None: the player never chose anything)."""
-    return UserSettings(*row) if row is not None else UserSettings()
+    if row is None:
+        return UserSettings()
+    notify, minutes, side, theme = row
+    return UserSettings(Notify(notify), int(minutes), BoardSide(side), ThemeName(theme))
 
 
 def user_settings_values(settings: UserSettings) -> tuple[Any, ...]:
     """Settings in ``USER_SETTINGS_COLUMNS`` order."""
-    return settings.notify, settings.notify_minutes, settings.board_side, settings.theme
+    return (
+        str(settings.notify),
+        settings.notify_minutes,
+        str(settings.board_side),
+        str(settings.theme),
+    )
 
 
 __all__ = [
