@@ -4,7 +4,7 @@ Routes (all under ``WEB_URL``'s path; ``{key}`` is a match's or a server's web k
 random bits, never a row id):
 
 - ``GET /m/{key}``: a match's live board, following every action over ``/m/{key}/ws``;
-  ``GET /api/m/{key}``: its state as JSON;
+  ``GET /api/m/{key}``: its state as JSON, ``/api/m/{key}/moves`` its game's move list;
 - ``GET /r/{key}``: its replay; ``/api/r/{key}`` the frames, ``/api/r/{key}/analysis``
   each play's win chance and error, ``/r/{key}/chart/{game}.png`` a game's chart;
 - ``GET /s/{token}`` and the same three under it: a finished match's replay shared on
@@ -12,8 +12,9 @@ random bits, never a row id):
 - ``GET /g/{key}``: a server's leaderboard;
 - ``GET /auth/login``, ``/auth/callback``, ``POST /auth/logout``: Sign in with Discord
   (:mod:`bot.web.auth`);
-- ``GET /``: the Activity (the page Discord opens); its API under ``/api/token`` and
-  ``/api/activity/`` (:mod:`bot.web.activity_routes`).
+- ``GET /``: the Activity when Discord opens it (its query names the frame and the
+  instance), else a small page saying what this is; the Activity's API under ``/api/token``
+  and ``/api/activity/`` (:mod:`bot.web.activity_routes`).
 
 Who sees what is :mod:`bot.web.access`'s (Discord's permissions, carried to the web);
 this module adds what keeps one visitor from hurting the others (:mod:`bot.web.guard`): a
@@ -60,7 +61,7 @@ from bot.web.guard import (
     origin_of,
 )
 from bot.web.hub import LiveHub, Watcher
-from bot.web.pages import notice_page, shell, theme_json
+from bot.web.pages import landing_page, notice_page, shell, theme_json
 from bot.web.signin import SESSION_COOKIE, SignedIn, Signer
 from bot.web.state import match_json
 
@@ -150,6 +151,7 @@ class WebServer:
             self.origins.add(activity_origin(oauth.client_id))
         # Worked out once per match version, for every visitor (bot.web.spectate).
         self.frames = TimedCache(ttl=3600.0, kept=16)
+        self.moves = TimedCache(ttl=600.0, kept=64)  # a live game's move list, per version
         self.analyses = TimedCache(ttl=3600.0, kept=64)
         self.charts = TimedCache(ttl=3600.0, kept=64)
         self.analysing = asyncio.Semaphore(1)  # reviews worked out for the pages
@@ -338,6 +340,32 @@ class WebServer:
         )
         code = status or (404 if verdict is None else STATUS[verdict])
         return web.Response(text=body, content_type="text/html", status=code)
+
+    def landing(self, request: web.Request) -> web.Response:
+        """``/`` in a browser: what this is, and signing in with Discord when it is set up."""
+        language = self.language(request)
+        words = web_words(language)
+        paragraphs = [words["landing_what"], words["landing_links"]]
+        if self.activity_on:
+            paragraphs.append(words["landing_activity"])
+        sign_in = sign_out = None
+        if self.signer is not None:
+            visitor = self.visitor(request)
+            if visitor is None:
+                paragraphs.append(words["landing_sign_in"])
+                sign_in = (words["sign_in"], "auth/login")
+            else:
+                paragraphs.append(words["signed_in_as"].replace("{name}", visitor.name))
+                sign_out = words["sign_out"]
+        body = landing_page(
+            title=words["landing_title"],
+            paragraphs=paragraphs,
+            language=language,
+            base=self.config.base,
+            sign_in=sign_in,
+            sign_out=sign_out,
+        )
+        return web.Response(text=body, content_type="text/html")
 
     # --- sockets ---------------------------------------------------------------------------
 
