@@ -115,12 +115,14 @@ export function drawBoard(svg, theme, game, opts = {}) {
   }
   if (highlight.has(25)) el("rect", { x: BAR_X + 2, y: FIELD_TOP, width: BAR_W - 4, height: FIELD_BOTTOM - FIELD_TOP, fill: "none", stroke: theme.hit, "stroke-width": 4, rx: 6, class: "source", "data-point": 25 }, svg);
   if (targets.has(0)) el("rect", { x: TRAY_X + 2, y: FIELD_TOP, width: TRAY_W - 4, height: FIELD_BOTTOM - FIELD_TOP, fill: "none", stroke: theme.accent, "stroke-width": 4, rx: 6, class: "target", "data-point": 0 }, svg);
-  // Dice in the half of the player on roll; the cube on the left rim, by its owner.
-  if (game.dice) {
-    const player = game.on_roll;
+  // Dice in the half of the player on roll (or ``opts.dice``: the dice a shown play was
+  // made with, in its player's half); the cube on the left rim, by its owner.
+  const dice = opts.dice || (game.dice ? { player: game.on_roll, values: game.dice } : null);
+  if (dice) {
+    const player = dice.player;
     const x0 = player === viewer ? BAR_X + BAR_W + 6 * PW / 2 - 44 : RIM + 6 * PW / 2 - 44;
     const remaining = opts.remaining ? [...opts.remaining] : null;
-    game.dice.forEach((value, i) => {
+    dice.values.forEach((value, i) => {
       let used = false;
       if (remaining) {
         const at = remaining.indexOf(value);
@@ -131,8 +133,10 @@ export function drawBoard(svg, theme, game, opts = {}) {
   }
   if (!tap) arrows(svg, theme, game, viewer);
   const cubeY = game.cube_owner === null ? H / 2 - 18 : (game.cube_owner === viewer ? FIELD_BOTTOM - 40 : FIELD_TOP + 4);
-  el("rect", { x: 0, y: cubeY, width: 36, height: 36, rx: 5, fill: theme.cube, stroke: theme.accent_dark }, svg);
-  const cube = el("text", { x: 18, y: cubeY + 24, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: theme.cube_text }, svg);
+  const owner = game.cube_owner === null ? "" : String(game.cube_owner);
+  const cubeBox = el("g", { id: "cube", "data-value": game.cube, "data-owner": owner }, svg);
+  el("rect", { x: 0, y: cubeY, width: 36, height: 36, rx: 5, fill: theme.cube, stroke: theme.accent_dark }, cubeBox);
+  const cube = el("text", { x: 18, y: cubeY + 24, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: theme.cube_text }, cubeBox);
   cube.textContent = String(game.cube === 1 ? 64 : game.cube);
 }
 
@@ -160,15 +164,23 @@ function arrows(svg, theme, game, viewer) {
     el("line", { x1, y1, x2, y2, stroke: theme.accent_dark, "stroke-width": 7, "stroke-linecap": "round", opacity: 0.6, class: "arrow" }, svg);
     el("line", { x1, y1, x2, y2, stroke: theme.accent, "stroke-width": 4, "stroke-linecap": "round", "marker-end": "url(#head)", class: "arrow" }, svg);
   }
+  // A checker hit is marked where it was, as the board images mark it: a red disc with a cross.
+  for (const point of new Set(last.hits || [])) {
+    const [x, y] = spot(game, point, last.player, viewer, false);
+    const g = el("g", { class: "hit", "data-point": point }, svg);
+    el("circle", { cx: x + R - 4, cy: y - R + 4, r: 10, fill: theme.hit, stroke: "#ffffff", "stroke-width": 2 }, g);
+    el("path", { d: `M${x + R - 8},${y - R} l8,8 m0,-8 l-8,8`, stroke: "#ffffff", "stroke-width": 2.5, "stroke-linecap": "round" }, g);
+  }
 }
 
-// The line above the board: names, score, match length.
-export function headline(words, state) {
-  const g = state.game;
+// The line above the board: names, score (after the game, once it is over), match length.
+export function headline(words, state, game = state.game) {
+  const g = game;
   const names = state.names;
   if (!g) return `${names[0]} – ${names[1]}`;
   const length = g.length ? fmt(words, "match_to", { length: g.length }) : words.money;
-  return `${names[0]} ${g.score[0]} – ${g.score[1]} ${names[1]} · ${length} · ${fmt(words, "game", { number: g.game_number })}`;
+  const score = g.final_score || g.score;
+  return `${names[0]} ${score[0]} – ${score[1]} ${names[1]} · ${length} · ${fmt(words, "game", { number: g.game_number })}`;
 }
 
 // What the game waits for, in words.
