@@ -152,17 +152,22 @@ function live() {
     document.body.dataset.looking = step ? String(looking) : "";
   }
 
-  // The move list, asked again whenever the board changed (one request at a time; the
-  // server works it out once per version for every watcher).
+  // The move list, asked again when the board changed: one request at a time, at most one
+  // a second, none while the page is hidden (the server works it out once per version for
+  // every watcher; the board itself comes over the socket and never waits for it).
   let asking = false;
   let wanted = -1;
+  let lastAsked = 0;
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   async function loadMoves() {
     wanted = state.version;
-    if (asking) return;
+    if (asking || document.hidden) return;
     asking = true;
     try {
       for (;;) {
+        await pause(Math.max(0, lastAsked + 1000 - Date.now()));
         const asked = wanted;
+        lastAsked = Date.now();
         const response = await fetch(data.paths.moves);
         if (response.ok) {
           const body = await response.json();
@@ -175,7 +180,7 @@ function live() {
           document.body.dataset.movesVersion = String(body.version);
           draw();
         }
-        if (wanted === asked) break;
+        if (wanted === asked || document.hidden) break;
       }
     } catch (e) {
       // the next change asks again
@@ -192,6 +197,7 @@ function live() {
   }
   changed();
   setInterval(tick, 1000);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && state.game) loadMoves(); });
   let delay = 500;
   function connect() {
     const socket = new WebSocket(socketUrl(data.paths.socket));
