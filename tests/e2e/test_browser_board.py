@@ -6,9 +6,11 @@ them, whose turn it is and since when, the last play in words, and the game's mo
 which follows a move and opens an earlier position on a tap. The replay of a 3-point match:
 it opens at the start (not at its end), counts moves (not events), names each game's winner
 and the match's with the final score, jumps to the next game and the next blunder the
-analysis marks, and gives each position a link that opens there. ``/`` in a browser is a
-page saying what this is. Screenshots of each page at both sizes are kept under
-``test-artifacts/web/`` (``TEST_ARTIFACTS`` moves them; see tests/e2e/browser_support.py).
+analysis marks, and gives each position a link that opens there. The board's drawing: the
+cube, centred or at either owner's end, covers no point and no checker; the opening roll is
+one die each, in its roller's colours. ``/`` in a browser is a page saying what this is.
+Screenshots of each page at both sizes are kept under ``test-artifacts/web/``
+(``TEST_ARTIFACTS`` moves them; see tests/e2e/browser_support.py).
 
 The web server runs over the services without Discord (tests/web/support.py: everyone may
 see every channel); who may see what is tests/e2e/test_web_privacy.py's.
@@ -69,6 +71,39 @@ async def stored(services: Services, match_id: int) -> MatchRow:
     row = await services.session.match(match_id)
     assert row is not None and row.game is not None
     return row
+
+
+def cube_covers(driver: Any) -> dict[str, int]:
+    """How many points (their triangles) and checkers the cube's rectangle meets on the
+    board as drawn."""
+    return dict(
+        driver.execute_script(
+            "const box = (e) => e.getBoundingClientRect();"
+            "const cube = box(document.querySelector('#cube rect'));"
+            "const meets = (r) => r.left < cube.right && cube.left < r.right"
+            "  && r.top < cube.bottom && cube.top < r.bottom;"
+            "const count = (css) => [...document.querySelectorAll(css)]"
+            "  .filter((e) => meets(box(e))).length;"
+            "return {points: count('#board polygon'),"
+            " checkers: count('#board g[data-point] circle')};"
+        )
+    )
+
+
+def dice_colours(driver: Any) -> list[int]:
+    """Whose colours each die on the board is drawn in (0 or 1, -1 for neither), left to
+    right: its face the checkers' colour, its spots the checkers' text colour."""
+    return list(
+        driver.execute_script(
+            "const theme = JSON.parse(document.getElementById('data').textContent).theme;"
+            "return [...document.querySelectorAll('#board .die')].map((die) => {"
+            "  const face = die.querySelector('rect').getAttribute('fill');"
+            "  const spot = die.querySelector('circle').getAttribute('fill');"
+            "  const player = theme.checkers.indexOf(face);"
+            "  return player >= 0 && theme.die_pips[player] === spot ? player : -1;"
+            "});"
+        )
+    )
 
 
 async def test_the_live_board_shows_the_engine_s_pips_cube_and_move_list(tmp_path: Path) -> None:
@@ -155,6 +190,61 @@ async def test_the_live_board_shows_the_engine_s_pips_cube_and_move_list(tmp_pat
             assert checkers_on(driver, 1) == 1
 
 
+async def test_the_cube_covers_no_point_and_no_checker(tmp_path: Path) -> None:
+    """Centred, then at the near end (alice owns it), then at the far end (bob owns it),
+    on a phone: the cube stands in the rail beside the field, never on its columns."""
+    roller = ScriptedRoller()
+    async with serving(tmp_path, roller=roller) as (_server, services, base):
+        session = services.session
+        await session.challenge(GUILD, CHANNEL, ALICE, BOB, MatchOptions(length=7))
+        roller.extend((3, 1))
+        match = (await session.accept(CHANNEL, BOB)).match
+        with browser() as driver:
+            viewport(driver, PHONE, mobile=True)
+            await asyncio.to_thread(driver.get, f"{base}m/{match.web_key}")
+            owners = []
+            for turn in ("centred", "alice's", "bob's"):
+                if turn == "alice's":
+                    await session.move(CHANNEL, ALICE, "8/5 6/5")
+                    await session.double(CHANNEL, BOB)
+                    await session.take(CHANNEL, ALICE)
+                elif turn == "bob's":
+                    roller.extend((6, 4))
+                    await session.roll(CHANNEL, BOB)
+                    await session.move(CHANNEL, BOB, "24/14")
+                    await session.double(CHANNEL, ALICE)
+                    await session.take(CHANNEL, BOB)
+                row = await stored(services, match.id)
+                await shows(driver, "version", str(row.version), f"the board, the cube {turn}")
+                owners.append(driver.find_element("id", "cube").get_attribute("data-owner"))
+                assert cube_covers(driver) == {"points": 0, "checkers": 0}, turn
+            assert owners == ["", "0", "1"]
+
+
+async def test_the_opening_roll_is_one_die_each_in_its_roller_s_colours(
+    tmp_path: Path,
+) -> None:
+    """The starter moves with both numbers, but one die is the other player's: alice wins
+    the opening with her 3 against bob's 1, and the 1 is bob's colour; her next roll is
+    both hers."""
+    roller = ScriptedRoller()
+    async with serving(tmp_path, roller=roller) as (_server, services, base):
+        session = services.session
+        match = await start_match(services, roller, (3, 1))
+        with browser() as driver:
+            viewport(driver, PHONE, mobile=True)
+            await asyncio.to_thread(driver.get, f"{base}m/{match.web_key}")
+            await shows(driver, "version", str(match.version), "the opening roll")
+            assert dice_colours(driver) == [0, 1]  # alice's 3, bob's 1
+            keep_screenshot(driver, "opening-phone")
+            await session.move(CHANNEL, ALICE, "8/5 6/5")
+            roller.extend((6, 4))
+            await session.roll(CHANNEL, BOB)
+            row = await stored(services, match.id)
+            await shows(driver, "version", str(row.version), "bob's roll")
+            assert dice_colours(driver) == [1, 1]
+
+
 async def finished_match(services: Services, roller: ScriptedRoller) -> MatchRow:
     """A 3-point match alice wins 3-1 in three games, with three blunders (moves 2, 3 and
     7 of the match, as the analysis says)."""
@@ -211,6 +301,7 @@ async def test_the_replay_opens_at_the_start_names_the_winner_and_finds_blunders
             assert text(driver, "position") == "Game 1: start"
             assert "alice 0 – 0 bob" in text(driver, "headline")
             assert checkers_on(driver, 5) == 0
+            assert dice_colours(driver) == [0, 1]  # the opening: alice's 3, bob's 1
             # Who won the match, and by how much, from the first look.
             assert text(driver, "winner") == "alice wins the match 3–1."
             assert "The Club" in text(driver, "site")
@@ -219,6 +310,10 @@ async def test_the_replay_opens_at_the_start_names_the_winner_and_finds_blunders
             assert text(driver, "position") == "Move 1 of 12 · Game 1"
             assert text(driver, "step") == "alice 3-1: 8/5 6/5"
             assert checkers_on(driver, 5) == 2
+            assert dice_colours(driver) == [0, 1]  # played with the opening roll
+            await click(driver, "forward")
+            assert dice_colours(driver) == [1, 1]  # bob's own 6-4
+            await click(driver, "back")
             assert driver.current_url.endswith("?at=1")  # each position has its address
             # Whose chance the chart and the note give.
             note = text(driver, "analysis")
@@ -247,6 +342,7 @@ async def test_the_replay_opens_at_the_start_names_the_winner_and_finds_blunders
             await click(driver, "next-game")
             assert (body_data(driver, "move"), body_data(driver, "game")) == ("start", "2")
             assert driver.current_url.endswith("?game=2")
+            assert dice_colours(driver) == [1, 0]  # game 2's opening: bob's 6, alice's 5
             assert "alice 1 – 0 bob" in text(driver, "headline")
             # The end: the last header gives the final score, and who won.
             await click(driver, "last")

@@ -36,11 +36,11 @@ function frame(title) {
 }
 
 // The dice a step's play was made with, drawn in its player's half (the board after a play
-// has no dice of its own).
+// has no dice of its own); a game's first play was made with the opening roll, one die each.
 function stepOpts(step) {
   const f = step.frame;
   if (step.kind === "entry" && f.dice && (f.action === "move" || f.action === "pass")) {
-    return { dice: { player: f.player, values: f.dice } };
+    return { dice: { player: f.player, values: f.dice, opening: step.opening } };
   }
   return {};
 }

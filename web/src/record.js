@@ -10,7 +10,8 @@ const STARTS = new Set(["start", "next_game", "opening"]);
 const KINDS = { single: 1, gammon: 2, backgammon: 3 };
 
 // { steps, games, total }: each step { kind: "start" | "entry", frame, n, game }, ``n`` the
-// entry's number (a start carries the number of the entries before it); each game
+// entry's number (a start carries the number of the entries before it), ``opening`` on a
+// game's first play (made with the opening roll, one die each); each game
 // { number, start, end, result, final } with ``start``/``end`` indexes into ``steps``.
 export function buildRecord(frames) {
   const steps = [];
@@ -19,7 +20,7 @@ export function buildRecord(frames) {
   for (const frame of frames) {
     let game = games[games.length - 1];
     if (!game || game.number !== frame.game_number) {
-      game = { number: frame.game_number, start: steps.length, end: null, result: null, final: null };
+      game = { number: frame.game_number, start: steps.length, end: null, result: null, final: null, played: false };
       games.push(game);
       steps.push({ kind: "start", frame, n, game: frame.game_number });
     }
@@ -31,7 +32,9 @@ export function buildRecord(frames) {
     }
     if (!ENTRIES.has(frame.action)) continue; // a roll: shown with the play it is played by
     n += 1;
-    steps.push({ kind: "entry", frame, n, game: frame.game_number });
+    const play = frame.action === "move" || frame.action === "pass";
+    steps.push({ kind: "entry", frame, n, game: frame.game_number, opening: play && !game.played });
+    if (play) game.played = true;
     if (frame.game.result && !game.result) {
       game.result = frame.game.result;
       game.final = frame.game.final_score;
