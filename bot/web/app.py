@@ -14,7 +14,9 @@ random bits, never a row id):
   (:mod:`bot.web.auth`);
 - ``GET /``: the Activity when Discord opens it (its query names the frame and the
   instance), else a small page saying what this is; the Activity's API under ``/api/token``
-  and ``/api/activity/`` (:mod:`bot.web.activity_routes`).
+  and ``/api/activity/`` (:mod:`bot.web.activity_routes`). In offline play
+  (:class:`~bot.web.access.TerminalAccess`) there is no Discord and no Activity: ``/``
+  names the game typed in the terminal and links its live board.
 
 Who sees what is :mod:`bot.web.access`'s (Discord's permissions, carried to the web);
 this module adds what keeps one visitor from hurting the others (:mod:`bot.web.guard`): a
@@ -43,7 +45,9 @@ from urllib.parse import quote, urlsplit
 from aiohttp import WSMsgType, web
 
 from bot.core.records import MatchRow
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, say
+from bot.present.club import versus
+from bot.present.notices import NO_GAME_RUNNING, WATCH_LIVE
 from bot.present.web import web_words
 from bot.relay import Changed, FactListener
 from bot.services import Services
@@ -176,10 +180,13 @@ class WebServer:
 
         app = web.Application(client_max_size=64 * 1024, middlewares=[self._guard])
         self.activity_routes = ActivityRoutes(self)
+        # Offline play has no Discord, so no Activity: its / is the terminal's game.
+        terminal = isinstance(self._access, TerminalAccess)
+        root = [web.get("/", self.terminal_landing)] if terminal else self.activity_routes.routes()
         routes: list[web.AbstractRouteDef] = [
             *Spectate(self).routes(),
             *SignInRoutes(self).routes(),
-            *self.activity_routes.routes(),
+            *root,
             web.static("/static", STATIC),
         ]
         app.add_routes(routes)
@@ -364,6 +371,28 @@ class WebServer:
             base=self.config.base,
             sign_in=sign_in,
             sign_out=sign_out,
+        )
+        return web.Response(text=body, content_type="text/html")
+
+    async def terminal_landing(self, request: web.Request) -> web.Response:
+        """``/`` in offline play: the game being played in the terminal (its players) and a
+        link to its live board, or that no game is running; nothing about Discord."""
+        terminal = self.access
+        assert isinstance(terminal, TerminalAccess)
+        language = self.language(request)
+        row = await self.services.session.current(terminal.channel_id)
+        live = None
+        if row is not None and row.web_key and await terminal.match(row, None) is Verdict.OPEN:
+            paragraphs = [say(versus(row), language)]
+            live = (say(WATCH_LIVE, language), f"m/{row.web_key}")
+        else:
+            paragraphs = [say(NO_GAME_RUNNING, language)]
+        body = landing_page(
+            title=web_words(language)["live"],
+            paragraphs=paragraphs,
+            language=language,
+            base=self.config.base,
+            live=live,
         )
         return web.Response(text=body, content_type="text/html")
 

@@ -139,10 +139,18 @@ def landing_page(
     base: str = "/",
     sign_in: tuple[str, str] | None = None,
     sign_out: str | None = None,
+    live: tuple[str, str] | None = None,
 ) -> str:
     """``/`` opened in a browser (not by Discord, which opens the Activity there): what
-    this is, in a few paragraphs, and the sign-in or sign-out when there is one."""
+    this is, in a few paragraphs, and the sign-in or sign-out when there is one; ``live``
+    (the link's words, the live board's address) links a game's live board."""
     action = _sign_in_or_out(sign_in, sign_out)
+    if live is not None:
+        words, href = live
+        action = (
+            _template("live_link.html").substitute(href=html.escape(href), words=html.escape(words))
+            + action
+        )
     return _template("landing.html").substitute(
         language=html.escape(language),
         base=html.escape(base),

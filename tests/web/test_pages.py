@@ -1,7 +1,8 @@
 """The spectator side over HTTP: the live socket follows facts, the replay has every frame,
 the live board's move list is its game's, match pages name their server, the leaderboard
 lists the server's players, ``/`` says what this is (or is the Activity, when Discord opens
-it); and nothing of it needs Discord."""
+it; or, in offline play, the terminal's game and its live board); and nothing of it needs
+Discord."""
 
 from __future__ import annotations
 
@@ -13,12 +14,17 @@ from typing import Any
 
 import aiohttp
 
+from bot.config import Settings
 from bot.core.dice import ScriptedRoller
 from bot.core.records import GuildSettings
+from bot.core.session import Player
 from bot.engine import MatchOptions, ResultKind
+from bot.offline import OFFLINE_CHANNEL, OFFLINE_GUILD, _serve_board
+from bot.services import build_services
+from bot.storage import Store
 from bot.web.discord_api import DiscordOAuth
 from bot.web.signin import SESSION_COOKIE
-from tests.web.support import ALICE, BOB, CHANNEL, GUILD, serving, start_match
+from tests.web.support import ALICE, BOB, CHANNEL, GUILD, free_port, serving, start_match
 
 
 async def fetch(url: str, headers: dict[str, str] | None = None) -> str:
@@ -130,6 +136,44 @@ async def test_root_offers_to_sign_in_and_says_who_is_signed_in(tmp_path: Path) 
         signed_in = await fetch(base, {"Cookie": f"{SESSION_COOKIE}={cookie}"})
         assert "Signed in as &lt;alice&gt;" in signed_in and 'id="sign-out"' in signed_in
         assert 'id="sign-in"' not in signed_in
+
+
+async def test_offline_root_is_the_terminal_s_game_not_discord_s(tmp_path: Path) -> None:
+    """``python -m bot play`` with WEB_URL: ``/`` names the game typed in the terminal and
+    links its live board; nothing about Discord, which is not there; a server's game in the
+    same database is not linked."""
+    store = await Store.open(tmp_path / "gammon.db")
+    roller = ScriptedRoller()
+    services = build_services(store, roller=roller)
+    port = free_port()
+    settings = Settings.from_env(
+        {"WEB_URL": f"http://127.0.0.1:{port}", "WEB_PORT": str(port)}, env_file=None
+    )
+    web = await _serve_board(settings, services)  # as offline play builds its web server
+    assert web is not None
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        session = services.session
+        await session.challenge(GUILD, CHANNEL, ALICE, BOB)  # a Discord server's game
+        roller.extend((3, 1))
+        await session.accept(CHANNEL, BOB)
+        idle = await fetch(base)
+        assert 'data-page="landing"' in idle and "No game is running." in idle
+        assert 'id="live-link"' not in idle and "Discord" not in idle
+        carol, dave = Player(1, "carol"), Player(2, "dave")
+        await session.challenge(OFFLINE_GUILD, OFFLINE_CHANNEL, carol, dave, rated=False)
+        roller.extend((5, 2))
+        row = (await session.accept(OFFLINE_CHANNEL, dave)).match
+        playing = await fetch(base)
+        assert "Discord" not in playing and "No game is running." not in playing
+        assert "<title>Live board</title>" in playing and "carol vs dave" in playing
+        assert f'<a class="button" id="live-link" href="m/{row.web_key}">Watch live</a>' in playing
+        assert 'data-page="live"' in await fetch(f"{base}m/{row.web_key}")
+        french = await fetch(base, {"Accept-Language": "fr"})
+        assert "carol contre dave" in french and "Suivre en direct" in french
+    finally:
+        await web.stop()
+        await store.close()
 
 
 def page_data(text: str) -> dict[str, Any]:
