@@ -30,9 +30,62 @@ threads), the guild owner and the bot member.
 - ``fake.create_user("alice", global_name=None, bot=False) -> FakeUser``
 - ``fake.add_member(guild, user, roles=(), permissions=0, nick=None) -> FakeMember``
 - ``fake.create_member("mod", permissions=PERM_MANAGE_MESSAGES) -> FakeMember`` (both at once)
-- ``fake.add_role(guild, name, permissions) -> FakeRole``, ``fake.dm_channel(user)``.
+- ``fake.add_role(guild, name, permissions) -> FakeRole``, ``fake.dm_channel(user)`` (the
+  bot's own DM with ``user``).
   Permissions are role based, so ``Member.guild_permissions`` and ``interaction.permissions``
   agree; the interaction's ``member.permissions``/``app_permissions`` are computed per channel.
+
+Where the app is installed (user installs, DMs between people, servers without the bot)
+----------------------------------------------------------------------------------------
+- ``fake.app_integration_types`` (a set, default ``{GUILD_INSTALL, USER_INSTALL}`` = ``{0, 1}``,
+  settable): the installation contexts the app supports. A global command that names no
+  ``integration_types`` is stored with these; one naming another is refused (below).
+- ``fake.install_for_user(user)``: ``user`` installs the app to their account (USER_INSTALL);
+  ``fake.user_installs`` is the set of their ids. A guild is guild-installed when the bot is
+  a member: every guild ``FakeDiscord(guilds=...)``/``add_guild`` makes, unless
+  ``fake.add_guild(name, ..., with_bot=False)``: no bot member, no bot role, never in READY nor
+  announced (no GUILD_CREATE, CHANNEL_CREATE, GUILD_MEMBER_ADD... about it, nor op 8 chunks);
+  ``fake.add_member(guild, user)`` still adds people.
+- ``fake.private_dm(user_a, user_b) -> FakeChannel``: the DM between two people (type 1, both
+  in ``recipients``; one per pair). ``fake.group_dm(owner, *users, name=None) -> FakeChannel``:
+  a new group DM (type 3, ``recipients``, ``owner_id``, ``name``; 2 to 10 people). The bot is
+  in neither.
+- The bot's token reaches nothing in a DM or group DM between people, nor in a guild without
+  it: every channel, message, pin, reaction, typing and thread route on those channels, every
+  ``/guilds/{id}...`` route and the guild's command routes answer 403 ``{"code": 50001,
+  "message": "Missing Access"}`` (the docs name no answer: the stricter plausible one). The
+  gateway sends the bot no MESSAGE_CREATE/UPDATE/DELETE of them, even of the messages that
+  answer its interactions there. The interaction's webhooks (callback, followups, edits) work
+  everywhere.
+- Which commands a person may run where (``slash``, ``autocomplete``, ``user_command`` raise
+  LookupError saying why where Discord would not even offer the command; the user must also
+  be a member of the channel's guild or a recipient of its (group) DM):
+  a guild command (synced to a guild id) only in that guild and only while the bot is in it
+  (its ``contexts``/``integration_types`` are ignored); a global command only in a context its
+  ``contexts`` allow (null: all; null with ``dm_permission: false``: not the bot's DM) and
+  through an installation its ``integration_types`` allow: the guild's install in a guild
+  with the bot, and in the bot's DM; the user's own install (``install_for_user``) anywhere,
+  and in a DM or group DM between people or a guild without the bot only that.
+- The payload's ``context``: 0 a guild channel (with the bot or not), 1 the bot's DM, 2 any
+  other DM or group DM. ``authorizing_integration_owners`` (string values): ``"0"`` when the
+  guild install authorises it (the guild id; ``"0"`` in the bot's DM), ``"1"`` when the
+  invoker's own install does (their id; never for a guild command). A component press or a
+  modal submit carries the owners of the interaction that created the message (or opened
+  the modal); a message the bot posted with its token, the guild install's. In a guild (with
+  the bot or not): ``guild_id``, ``guild``, ``guild_locale``, ``member`` (with
+  ``permissions``); in a (group) DM: ``user``. ``app_permissions``: the bot member's in a guild
+  with the bot; ``ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE`` in a DM or group DM between
+  people and (an inference) in a guild without the bot; plus ``USE_EXTERNAL_EMOJIS`` in the
+  bot's DM (``"442368"``, the docs' own sample).
+- Use External Apps (``PERM_USE_EXTERNAL_APPS``, 1 << 50, in the @everyone defaults): in a
+  guild without the bot, when the invoking member lacks it in the channel, every message the
+  interaction creates (a type 4 response, a type 5 deferral's message, followups) is
+  ephemeral whatever the bot asked (``r.force_ephemeral``).
+- An interaction whose owners hold ``"1"`` alone may create 5 followups (every accepted
+  ``POST /webhooks/{app}/{token}`` counts, the one that fills in a deferral's message too);
+  the sixth is answered 400 ``{"code": 40094, "message": "This interaction has hit the maximum
+  number of follow up messages"}``, has no effect and lands in ``r.errors`` and
+  ``fake.errors``.
 
 Bot connection
 --------------
@@ -54,9 +107,18 @@ Interactions (each returns an ``InteractionResult`` right after the gateway disp
   Waits (up to ``timeout``) for the command to be synced.
 - ``await fake.autocomplete(user, channel, "backgammon", "move", focused="play", value="13/")``
   returns the choices list (``[{"name": ..., "value": ...}]``).
+- ``await fake.user_command(user, channel, "Challenge", target, guild_id=None)``: the user
+  command (type 2, a user's context menu) ``name`` run on ``target`` (FakeUser/FakeMember/id):
+  ``data`` has ``type: 2``, ``target_id``, ``resolved.users`` and, where the target is a
+  member of the channel's guild, ``resolved.members`` (with ``permissions``). In a (group) DM
+  the target must be in it; in a guild the invoker needs SEND_MESSAGES (PermissionError). Its
+  answer is a CONTEXT_MENU_COMMAND message (type 23) whose ``interaction_metadata`` has
+  ``command_type: 2`` and ``target_user``.
 - ``await fake.click(user, message, custom_id, values=None)`` for buttons/selects on a stored
-  message (raises if the component is missing/disabled or the message is someone else's
-  ephemeral).
+  message (raises if the component is missing/disabled; PermissionError if the message is
+  someone else's ephemeral or ``user`` cannot see its channel: not a recipient of its (group)
+  DM, not a member of its guild or without VIEW_CHANNEL). Anyone who sees it may press it,
+  whether they installed the app or not.
 - ``await fake.submit_modal(user, result_that_opened_modal, {"text_input_id": "value"})``.
 - ``await fake.send_user_message(user, channel, "text")`` (MESSAGE_CREATE, honours intents),
   ``await fake.dispatch(event, data)`` (any raw gateway event), ``await fake.force_reconnect()``
@@ -70,11 +132,14 @@ deferral/edits); ``await r.answer()`` (the message that answers it, however sent
 response, a deferral's filled-in message, or a pressed button's followup); ``r.log``
 (ordered ``("callback"|"followup"|"edit"|"delete", message_id)``);
 ``r.errors`` (4xx the bot got for this interaction); ``r.late`` (responded after
-``interaction_deadline``); ``await r.wait_for(lambda r: ...)``. Generic waiting:
+``interaction_deadline``); ``r.payload`` (what was dispatched), ``r.context``, ``r.owners``
+(its ``authorizing_integration_owners``), ``r.force_ephemeral``, ``r.followup_posts``;
+``await r.wait_for(lambda r: ...)``. Generic waiting:
 ``await fake.wait_for(lambda: ..., timeout, what)`` wakes on every request/gateway event the fake
 sees (plus a 0.1 s re-check for predicates over outside state such as ``bot.is_ready()``); on
 timeout the error lists recent 4xx answers and unknown routes.
-The acting user must be a member of the channel's guild (``create_member``), else LookupError.
+The acting user must be a member of the channel's guild (``create_member``) or a recipient of
+its (group) DM, else LookupError.
 
 Messages
 --------
@@ -82,9 +147,13 @@ Every message (interaction responses, followups, channel sends) is a ``RecordedM
 ``id``, ``channel_id``, ``content``, ``embeds``, ``components`` (raw), ``buttons`` /
 ``interactive`` (flattened ``ComponentInfo`` with ``custom_id``, ``label``, ``disabled``...),
 ``attachments`` (``RecordedAttachment`` with ``data`` bytes, ``filename``), ``ephemeral``,
-``loading``, ``deleted``, ``history`` (previous versions), ``interaction_id``.
+``loading``, ``deleted``, ``history`` (previous versions), ``interaction_id``,
+``authorizing_integration_owners`` (of the interaction that created it; None if the bot posted
+it with its token).
 ``fake.messages_in(channel, ephemeral=None, include_deleted=False)``, ``fake.last_message(...)``,
-``fake.message(id)``, ``await fake.wait_for_message(channel, predicate)``.
+``fake.message(id)``, ``await fake.wait_for_message(channel, predicate)``,
+``fake.visible_messages(user, channel)`` (what ``user`` sees there: the public messages and
+the ephemeral answers to their own interactions; PermissionError if they cannot see it).
 
 Hygiene: ``fake.unknown_routes`` (routes the fake does not implement, answered 404),
 ``fake.errors`` (4xx answers, e.g. validation or permission failures), ``fake.server_errors``;
@@ -153,7 +222,11 @@ schema leaves out (``discord_contract``): integer options and their choices/boun
 values; per field the longest of default and localizations), 25 choices and 25 options,
 custom_id 1-100, 5 action rows of 5 buttons, 25 select options, 10 embeds and 6000 characters
 across them, content <= 2000 and a string choice value <= 100 (the docs win over the spec's
-4000 and 6000). A body Discord would refuse is answered 400 with Discord's error body,
+4000 and 6000); a global command whose ``integration_types`` name an installation context the
+app does not support (``fake.app_integration_types``), or whose ``contexts`` include
+PRIVATE_CHANNEL (2) without USER_INSTALL (1) in its ``integration_types`` (its own or, when it
+names none, the app's); a user or message command (type 2, 3) with a description or options.
+A body Discord would refuse is answered 400 with Discord's error body,
 ``{"code": 50035, "errors": {<field path>: {"_errors": [{"code", "message"}]}}, "message":
 "Invalid Form Body"}``, has no effect, and lands in ``fake.errors`` (so ``assert_clean`` fails).
 Never loosen it to make a test pass: fix the bot.
@@ -190,8 +263,10 @@ which, and what it may import. ``FakeDiscord`` (``facade``) builds the others an
 the parts it needs:
 
 - ``world``: users, guilds, roles, members and channels (the dataclasses) and the ``World``
-  that holds them; ``world_setup``: adding to it while bots listen; ``permissions``: the
-  bits and the arithmetic.
+  that holds them, with where the app is installed; ``world_setup``: adding to it while bots
+  listen; ``permissions``: the bits and the arithmetic; ``installs``: interaction contexts,
+  which installation authorises what where, who sees a channel, ``app_permissions`` outside
+  the bot's guilds, and the answers Discord forces ephemeral.
 - ``user_actions``: what people do (``slash``, ``click``, ``submit_modal``...);
   ``interactions``: one interaction's record (``InteractionResult``) and Discord's timing.
 - ``messages``: the message store (create, edit, delete, files, mentions); ``recorded``: the
@@ -226,22 +301,30 @@ from tests.e2e.fake_discord.constants import (
     CHANNEL_CATEGORY,
     CHANNEL_DM,
     CHANNEL_FORUM,
+    CHANNEL_GROUP_DM,
     CHANNEL_NEWS,
     CHANNEL_NEWS_THREAD,
     CHANNEL_PRIVATE_THREAD,
     CHANNEL_PUBLIC_THREAD,
     CHANNEL_TEXT,
     CHANNEL_VOICE,
+    COMMAND_CHAT_INPUT,
+    COMMAND_MESSAGE,
+    COMMAND_USER,
     COMPONENT_ACTION_ROW,
     COMPONENT_BUTTON,
     COMPONENT_LABEL,
     COMPONENT_STRING_SELECT,
     COMPONENT_TEXT_INPUT,
+    CONTEXT_BOT_DM,
+    CONTEXT_GUILD,
+    CONTEXT_PRIVATE_CHANNEL,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
     FLAG_SUPPRESS_NOTIFICATIONS,
+    GUILD_INSTALL,
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MEMBERS,
     INTENT_GUILD_MESSAGES,
@@ -265,6 +348,7 @@ from tests.e2e.fake_discord.constants import (
     OPT_SUB_COMMAND_GROUP,
     OPT_USER,
     THREAD_TYPES,
+    USER_INSTALL,
 )
 from tests.e2e.fake_discord.facade import FakeDiscord
 from tests.e2e.fake_discord.faults import FaultRule
@@ -295,6 +379,7 @@ from tests.e2e.fake_discord.permissions import (
     PERM_SEND_MESSAGES,
     PERM_SEND_MESSAGES_IN_THREADS,
     PERM_USE_APPLICATION_COMMANDS,
+    PERM_USE_EXTERNAL_APPS,
     PERM_USE_EXTERNAL_EMOJIS,
     PERM_VIEW_CHANNEL,
 )
@@ -329,17 +414,24 @@ __all__ = [
     "CHANNEL_CATEGORY",
     "CHANNEL_DM",
     "CHANNEL_FORUM",
+    "CHANNEL_GROUP_DM",
     "CHANNEL_NEWS",
     "CHANNEL_NEWS_THREAD",
     "CHANNEL_PRIVATE_THREAD",
     "CHANNEL_PUBLIC_THREAD",
     "CHANNEL_TEXT",
     "CHANNEL_VOICE",
+    "COMMAND_CHAT_INPUT",
+    "COMMAND_MESSAGE",
+    "COMMAND_USER",
     "COMPONENT_ACTION_ROW",
     "COMPONENT_BUTTON",
     "COMPONENT_LABEL",
     "COMPONENT_STRING_SELECT",
     "COMPONENT_TEXT_INPUT",
+    "CONTEXT_BOT_DM",
+    "CONTEXT_GUILD",
+    "CONTEXT_PRIVATE_CHANNEL",
     "DEFAULT_BOT_PERMISSIONS",
     "DEFAULT_EVERYONE_PERMISSIONS",
     "DISCORD_EPOCH_MS",
@@ -349,6 +441,7 @@ __all__ = [
     "FLAG_LOADING",
     "FLAG_SUPPRESS_EMBEDS",
     "FLAG_SUPPRESS_NOTIFICATIONS",
+    "GUILD_INSTALL",
     "HEARTBEAT_ACK_DELAY",
     "INTENT_DIRECT_MESSAGES",
     "INTENT_GUILDS",
@@ -393,9 +486,11 @@ __all__ = [
     "PERM_SEND_MESSAGES",
     "PERM_SEND_MESSAGES_IN_THREADS",
     "PERM_USE_APPLICATION_COMMANDS",
+    "PERM_USE_EXTERNAL_APPS",
     "PERM_USE_EXTERNAL_EMOJIS",
     "PERM_VIEW_CHANNEL",
     "THREAD_TYPES",
+    "USER_INSTALL",
     "Callback",
     "ComponentInfo",
     "FakeChannel",

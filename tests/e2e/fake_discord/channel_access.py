@@ -2,7 +2,9 @@
 the permissions the action needs, and the message named is a visible one in that channel.
 
 Why apart: channel, message, pin, reaction and thread routes all refuse the same way
-(Discord's 404 Unknown Channel / Unknown Message, 403 Missing Access / Missing Permissions).
+(Discord's 404 Unknown Channel / Unknown Message, 403 Missing Access / Missing Permissions),
+including for the channels the bot is not in at all (a DM or group DM between people, a guild
+without the bot: 403 Missing Access).
 Imports the world, the permission arithmetic, the message store and the wire format.
 """
 
@@ -28,6 +30,11 @@ class ChannelAccess:
         ch = self._world.channels.get(int(request.match_info["channel_id"]))
         if ch is None or ch.deleted:
             raise ApiError(404, 10003, "Unknown Channel")
+        if not self._world.bot_can_access(ch):
+            # A DM or group DM between people, or a guild without the bot: the bot is no
+            # recipient or member. The docs name no answer; Discord's for a channel one cannot
+            # see is the stricter plausible one (an inference).
+            raise ApiError(403, 50001, "Missing Access")
         if ch.guild_id is not None and not (
             permissions_for(self._world, self._world.bot_user, ch) & PERM_VIEW_CHANNEL
         ):

@@ -1,9 +1,10 @@
 """The application commands the app has, global and per guild, as Discord stores them (ids,
-versions and defaults filled in); how a slash command's name finds its command.
+versions and defaults filled in, ``integration_types`` from the app's supported installation
+contexts); how a command's name and type find its commands.
 
 Why apart from the routes: the bot syncs commands over REST, a test invokes them by name,
 and Discord itself adds one (the Activity's Entry Point, ``add``). Imports the world, the
-checks and the traffic log.
+fake's numbers, the checks and the traffic log.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tests.e2e.fake_discord.constants import COMMAND_CHAT_INPUT, GUILD_INSTALL
 from tests.e2e.fake_discord.traffic import Traffic
-from tests.e2e.fake_discord.validation import validate_command
+from tests.e2e.fake_discord.validation import validate_command, validate_command_installs
 from tests.e2e.fake_discord.world import World
 
 
@@ -51,6 +53,8 @@ class Commands:
         self, guild_id: int | None, raw: Mapping[str, Any], existing: dict[Any, dict[str, Any]]
     ) -> dict[str, Any]:
         validate_command(raw)
+        if guild_id is None:
+            validate_command_installs(raw, self._world.app_integration_types)
         ctype = int(raw.get("type", 1))
         old = existing.get((raw["name"], ctype))
         cmd = {
@@ -58,11 +62,12 @@ class Commands:
             "default_member_permissions": None,
             "nsfw": False,
             "contexts": None,
-            "integration_types": [0],
             "name_localizations": None,
             "description_localizations": None,
             **copy.deepcopy(dict(raw)),
         }
+        if cmd.get("integration_types") is None:
+            cmd["integration_types"] = self.default_integration_types(guild_id)
         cmd.update(
             id=old["id"] if old else str(self._world.ids.next()),
             application_id=str(self._world.application_id),
@@ -76,12 +81,23 @@ class Commands:
             cmd.setdefault("dm_permission", True)
         return cmd
 
-    def resolve(self, guild_id: int | None, name: str) -> tuple[dict[str, Any], int | None] | None:
+    def default_integration_types(self, guild_id: int | None) -> list[int]:
+        """What Discord stores when a body names no ``integration_types``: for a global
+        command "your app's configured contexts" (application-commands.mdx, Application
+        Command Structure); for a guild command GUILD_INSTALL ("defaults to GUILD_INSTALL
+        ([0])", Bulk Overwrite Guild Application Commands), where the field means nothing."""
         if guild_id is not None:
-            for c in self.by_scope.get(guild_id, []):
-                if c["name"] == name and c.get("type", 1) == 1:
-                    return c, guild_id
-        for c in self.by_scope.get(None, []):
-            if c["name"] == name and c.get("type", 1) == 1:
-                return c, None
-        return None
+            return [GUILD_INSTALL]
+        return sorted(self._world.app_integration_types)
+
+    def resolve(
+        self, guild_id: int | None, name: str, command_type: int = COMMAND_CHAT_INPUT
+    ) -> list[tuple[dict[str, Any], int | None]]:
+        """The commands named ``name`` of ``command_type`` a channel of ``guild_id`` (None: a
+        DM) may show: the guild's own first, then the global one."""
+        found: list[tuple[dict[str, Any], int | None]] = []
+        for scope in ([guild_id] if guild_id is not None else []) + [None]:
+            for c in self.by_scope.get(scope, []):
+                if c["name"] == name and c.get("type", 1) == command_type:
+                    found.append((c, scope))
+        return found

@@ -22,6 +22,7 @@ INTENT_MESSAGE_CONTENT = 1 << 15
 CHANNEL_TEXT = 0
 CHANNEL_DM = 1
 CHANNEL_VOICE = 2
+CHANNEL_GROUP_DM = 3
 CHANNEL_CATEGORY = 4
 CHANNEL_NEWS = 5
 CHANNEL_NEWS_THREAD = 10
@@ -46,6 +47,18 @@ CALLBACK_AUTOCOMPLETE_RESULT = 8
 CALLBACK_MODAL = 9
 
 CALLBACK_LAUNCH_ACTIVITY = 12  # commands, components, modal submits; needs an Activity
+
+# --- application command types ---
+COMMAND_CHAT_INPUT = 1
+COMMAND_USER = 2
+COMMAND_MESSAGE = 3
+
+# --- installation contexts (application integration types) and interaction contexts ---
+GUILD_INSTALL = 0
+USER_INSTALL = 1
+CONTEXT_GUILD = 0
+CONTEXT_BOT_DM = 1
+CONTEXT_PRIVATE_CHANNEL = 2  # a DM between people, or a group DM
 
 # --- message flags ---
 FLAG_SUPPRESS_EMBEDS = 1 << 2

@@ -115,6 +115,10 @@ class FakeDiscord:
         self.application_id = world.application_id
         self.create_user = world.create_user
         self.dm_channel = world.dm_channel
+        self.private_dm = world.private_dm
+        self.group_dm = world.group_dm
+        self.install_for_user = world.install_for_user
+        self.user_installs = world.user_installs
         self.channel = world.channel
         self.channel_id = world.channel_id
         self.add_guild = setup.add_guild
@@ -150,6 +154,7 @@ class FakeDiscord:
         self.interactions = interactions.results
         self.slash = actions.slash
         self.autocomplete = actions.autocomplete
+        self.user_command = actions.user_command
         self.click = actions.click
         self.submit_modal = actions.submit_modal
         self.send_user_message = actions.send_user_message
@@ -160,6 +165,7 @@ class FakeDiscord:
         self.messages_in = store.messages_in
         self.last_message = store.last_message
         self.wait_for_message = store.wait_for_message
+        self.visible_messages = store.visible_messages
         self.would_ping = store.would_ping
 
         for name in guilds:
@@ -249,6 +255,16 @@ class FakeDiscord:
     @launch_activity.setter
     def launch_activity(self, launch: Callable[[int, int], str] | None) -> None:
         self._interactions.rules.launch_activity = launch
+
+    @property
+    def app_integration_types(self) -> set[int]:
+        """The installation contexts the app supports (0 GUILD_INSTALL, 1 USER_INSTALL; both
+        by default): what a global command gets when it names none, and all it may name."""
+        return self._world.app_integration_types
+
+    @app_integration_types.setter
+    def app_integration_types(self, types: set[int]) -> None:
+        self._world.app_integration_types = set(types)
 
     @property
     def interaction_routing(self) -> str:

@@ -239,6 +239,8 @@ class Gateway:
         """``event`` to the live sessions with ``intent``; a guild's events only to the
         sessions whose shard owns the guild, as Discord does."""
         guild_id = data.get("guild_id") if isinstance(data, dict) else None
+        if guild_id is not None and not self._world.bot_in_guild(int(guild_id)):
+            return  # a guild without the bot: its gateway hears nothing of it
         for sess in list(self._sessions.values()):
             if not sess.live or (intent is not None and not sess.intents & intent):
                 continue
@@ -251,8 +253,9 @@ class Gateway:
             self._spawn(self.broadcast(event, data, intent))
 
     def announce_guild(self, guild: FakeGuild) -> None:
-        """A guild added while bots are connected: its GUILD_CREATE to the sessions that own it."""
-        if self._sessions:
+        """A guild added while bots are connected: its GUILD_CREATE to the sessions that own it
+        (none for a guild the bot is not a member of)."""
+        if self._sessions and self._world.bot_in_guild(guild.id):
             self._spawn(self._send_guild_create_to_all(guild))
 
     async def _send_guild_create_to_all(self, guild: FakeGuild) -> None:
@@ -290,8 +293,13 @@ class Gateway:
         return data
 
     async def broadcast_message(self, event: str, msg: RecordedMessage) -> None:
-        """MESSAGE_CREATE/UPDATE/DELETE to sessions with the matching intent (never ephemeral)."""
+        """MESSAGE_CREATE/UPDATE/DELETE to sessions with the matching intent (never ephemeral),
+        and only of channels the bot is in: not of a DM or group DM between people, nor of a
+        guild without the bot, even for the messages that answer its interactions there."""
         if msg.ephemeral:
+            return
+        channel = self._world.channels.get(msg.channel_id)
+        if channel is None or not self._world.bot_can_access(channel):
             return
         intent = INTENT_GUILD_MESSAGES if msg.guild_id is not None else INTENT_DIRECT_MESSAGES
         if event == "MESSAGE_DELETE":
@@ -408,7 +416,11 @@ class Gateway:
         sess.shard = (int(shard[0]), int(shard[1])) if shard else None
         self._pending_sessions.discard(sess)
         self._sessions[sess.session_id] = sess
-        guilds = [g for g in self._world.guilds.values() if sess.wants_guild(g.id)]
+        guilds = [
+            g
+            for g in self._world.guilds.values()
+            if sess.wants_guild(g.id) and self._world.bot_in_guild(g.id)
+        ]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**self._world.bot_user.payload(), "verified": True, "mfa_enabled": False},
@@ -472,7 +484,7 @@ class Gateway:
         raw_ids: Any = d.get("guild_id")  # one snowflake or a list of them
         for raw in raw_ids if isinstance(raw_ids, list) else [raw_ids]:
             g = self._world.guilds.get(int(raw))
-            if g is None:
+            if g is None or not self._world.bot_in_guild(g.id):
                 continue
             members = list(g.members.values())
             user_ids = d.get("user_ids")

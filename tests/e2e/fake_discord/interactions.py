@@ -79,6 +79,22 @@ class InteractionResult:
         self.original_id: int | None = None
         # A type-5 deferral's "thinking" message was filled in (by a followup or an edit).
         self.defer_consumed = False
+        # Discord makes every message this interaction creates ephemeral (a user-installed
+        # app on a server where the member lacks USE_EXTERNAL_APPS; ``installs``).
+        self.force_ephemeral = False
+        # Followup messages Discord accepted (POST /webhooks/{app}/{token}), for the cap of 5
+        # on an interaction authorised by a user install alone.
+        self.followup_posts = 0
+
+    @property
+    def owners(self) -> dict[str, str]:
+        """The interaction's ``authorizing_integration_owners`` (keys "0" and/or "1")."""
+        return dict(self.payload.get("authorizing_integration_owners") or {})
+
+    @property
+    def context(self) -> int | None:
+        """The interaction's ``context``: 0 a guild, 1 the bot's DM, 2 another (group) DM."""
+        return self.payload.get("context")
 
     @property
     def original(self) -> RecordedMessage | None:

@@ -21,11 +21,13 @@ from aiohttp import web
 from tests.e2e.fake_discord.clock import now_iso
 from tests.e2e.fake_discord.constants import (
     ATTACHMENT_SIZE_LIMIT,
+    COMMAND_USER,
     FLAG_COMPONENTS_V2,
     FLAG_LOADING,
     FLAG_SUPPRESS_EMBEDS,
     INTERACTION_APPLICATION_COMMAND,
 )
+from tests.e2e.fake_discord.installs import can_see
 from tests.e2e.fake_discord.interactions import InteractionResult
 from tests.e2e.fake_discord.mentions import MessageRequest, validate_allowed_mentions, would_ping
 from tests.e2e.fake_discord.recorded import RecordedAttachment, RecordedMessage
@@ -33,7 +35,7 @@ from tests.e2e.fake_discord.server import Listener
 from tests.e2e.fake_discord.traffic import Traffic
 from tests.e2e.fake_discord.validation import validate_components, validate_embeds
 from tests.e2e.fake_discord.wire import ApiError, Upload, form_error
-from tests.e2e.fake_discord.world import FakeChannel, FakeUser, World
+from tests.e2e.fake_discord.world import FakeChannel, FakeMember, FakeUser, World
 
 
 def _png_size(data: bytes) -> tuple[int, int] | None:
@@ -76,6 +78,18 @@ class MessageStore:
             if (include_deleted or not m.deleted)
             and (ephemeral is None or m.ephemeral == ephemeral)
         ]
+
+    def visible_messages(
+        self, user: FakeUser | FakeMember | int, channel: FakeChannel | int | str
+    ) -> list[RecordedMessage]:
+        """The messages ``user`` sees in ``channel``, oldest first: every public one and the
+        ephemeral ones of their own interactions. PermissionError if they cannot see the
+        channel at all (not a recipient, not a member, no VIEW_CHANNEL)."""
+        u = self._world.find_user(user)
+        ch = self._world.channel(channel)
+        if not can_see(self._world, u, ch):
+            raise PermissionError(f"{u.username} cannot see channel {ch.id}")
+        return [m for m in self.messages_in(ch) if not m.ephemeral or m.interaction_user_id == u.id]
 
     def last_message(
         self, channel: FakeChannel | int | str, *, ephemeral: bool | None = None
@@ -217,17 +231,21 @@ class MessageStore:
             msg.application_id = self._world.application_id
             msg.interaction_id = interaction.id
             msg.interaction_user_id = interaction.user.id
+            # What a component on this message will say authorised its press (``click``).
+            msg.authorizing_integration_owners = interaction.owners
             meta: dict[str, Any] = {
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": interaction.user.payload(),
-                "authorizing_integration_owners": interaction.payload.get(
-                    "authorizing_integration_owners", {}
-                ),
+                "authorizing_integration_owners": interaction.owners,
             }
             if interaction.command_name and interaction.type == INTERACTION_APPLICATION_COMMAND:
+                data = interaction.payload.get("data") or {}
                 meta["name"] = interaction.command_name
-                meta["command_type"] = 1
+                meta["command_type"] = int(data.get("type") or 1)
+                target = (data.get("resolved") or {}).get("users", {}).get(data.get("target_id"))
+                if meta["command_type"] == COMMAND_USER and target is not None:
+                    meta["target_user"] = target  # message.mdx, interaction metadata
                 msg.interaction_legacy = {
                     "id": str(interaction.id),
                     "type": interaction.type,

@@ -34,6 +34,9 @@ PERM_MANAGE_THREADS = 1 << 34
 PERM_CREATE_PUBLIC_THREADS = 1 << 35
 PERM_CREATE_PRIVATE_THREADS = 1 << 36
 PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
+# Lets a member's user-installed apps answer in public where the server did not add the app;
+# without it their answers are ephemeral (permissions.mdx, USE_EXTERNAL_APPS).
+PERM_USE_EXTERNAL_APPS = 1 << 50
 PERM_ALL = (1 << 53) - 1
 
 DEFAULT_EVERYONE_PERMISSIONS = (
@@ -49,6 +52,8 @@ DEFAULT_EVERYONE_PERMISSIONS = (
     | PERM_USE_APPLICATION_COMMANDS
     | PERM_CREATE_PUBLIC_THREADS
     | PERM_SEND_MESSAGES_IN_THREADS
+    # "enabled for servers by default" (change-log, June 27, 2024: User-Installed Apps GA)
+    | PERM_USE_EXTERNAL_APPS
 )
 DEFAULT_BOT_PERMISSIONS = (
     DEFAULT_EVERYONE_PERMISSIONS

@@ -163,6 +163,9 @@ class RecordedMessage(_HasComponents):
     interaction_id: int | None = None
     interaction_user_id: int | None = None
     interaction_metadata: dict[str, Any] | None = None
+    # The ``authorizing_integration_owners`` of the interaction that created it (None: the
+    # bot posted it with its token); a press of its components carries them.
+    authorizing_integration_owners: dict[str, str] | None = None
     interaction_legacy: dict[str, Any] | None = None
     message_reference: dict[str, Any] | None = None
     member: dict[str, Any] | None = None

@@ -13,7 +13,11 @@ from aiohttp import web
 from tests.e2e.discord_contract import ContractViolation, check_bulk_overwrite
 from tests.e2e.fake_discord.commands import Commands
 from tests.e2e.fake_discord.traffic import Traffic
-from tests.e2e.fake_discord.validation import unique_localized_names, validate_command
+from tests.e2e.fake_discord.validation import (
+    unique_localized_names,
+    validate_command,
+    validate_command_installs,
+)
 from tests.e2e.fake_discord.wire import ApiError, form_error, json_response, read_body
 from tests.e2e.fake_discord.world import World
 
@@ -32,7 +36,8 @@ class CommandRoutes:
         gid = request.match_info.get("guild_id")
         if gid is None:
             return None
-        if int(gid) not in self._world.guilds:
+        if not self._world.bot_in_guild(int(gid)):
+            # Unknown, or a guild that did not install the app: commands cannot go there.
             raise ApiError(403, 50001, "Missing Access")
         return int(gid)
 
@@ -91,7 +96,11 @@ class CommandRoutes:
         patch, _ = await read_body(request)
         merged = {**cmd, **patch}
         validate_command(merged)
+        if scope is None:
+            validate_command_installs(merged, self._world.app_integration_types)
         cmd.update(patch)
+        if cmd.get("integration_types") is None:
+            cmd["integration_types"] = self._commands.default_integration_types(scope)
         cmd["version"] = str(self._world.ids.next())
         self._traffic.changed()
         return json_response(cmd)

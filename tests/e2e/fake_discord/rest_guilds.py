@@ -1,4 +1,5 @@
-"""REST: guilds as the bot reads them: the guild, its channels, roles and members.
+"""REST: guilds as the bot reads them: the guild, its channels, roles and members (of a guild
+the bot is a member of; any other answers 403 Missing Access).
 
 Imports the world and the wire format.
 """
@@ -21,6 +22,10 @@ class GuildRoutes:
         g = self._world.guilds.get(int(request.match_info["guild_id"]))
         if g is None:
             raise ApiError(404, 10004, "Unknown Guild")
+        if not self._world.bot_in_guild(g.id):
+            # Not a member: Discord's refusal of what one may not see (an inference; the docs
+            # do not say).
+            raise ApiError(403, 50001, "Missing Access")
         return g
 
     async def get_guild(self, request: web.Request) -> web.Response:

@@ -57,7 +57,13 @@ class IdentityRoutes:
                 "interactions_endpoint_url": None,
                 "redirect_uris": [],
                 "tags": [],
-                "approximate_guild_count": len(self._world.guilds),
+                "approximate_guild_count": sum(
+                    1 for g in self._world.guilds if self._world.bot_in_guild(g)
+                ),
+                "approximate_user_install_count": len(self._world.user_installs),
+                "integration_types_config": {
+                    str(t): {} for t in sorted(self._world.app_integration_types)
+                },
                 "hook": True,
             }
         )

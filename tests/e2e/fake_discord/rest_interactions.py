@@ -1,9 +1,11 @@
 """REST: answering interactions: the initial response (callback, with Discord's deadline and
-the response types each interaction allows), followups, and the interaction token's webhook
-routes to read, edit and delete its messages (for as long as the token lives).
+the response types each interaction allows), followups (at most 5 for a user install's
+interaction), and the interaction token's webhook routes to read, edit and delete its messages
+(for as long as the token lives). These work wherever the interaction came from, in channels
+the bot is not in too; Discord may force what they create ephemeral (``installs``).
 
-Imports the interactions, the world, the message store, the gateway, the checks, the traffic
-log and the wire format.
+Imports the interactions, the installation rules, the world, the message store, the gateway,
+the checks, the traffic log and the wire format.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from tests.e2e.fake_discord.constants import (
     CALLBACK_LAUNCH_ACTIVITY,
     CALLBACK_MODAL,
     CALLBACK_UPDATE_MESSAGE,
+    COMMAND_CHAT_INPUT,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     INTERACTION_APPLICATION_COMMAND,
@@ -30,6 +33,7 @@ from tests.e2e.fake_discord.constants import (
     INTERACTION_MODAL_SUBMIT,
 )
 from tests.e2e.fake_discord.gateway import Gateway
+from tests.e2e.fake_discord.installs import only_user_installed
 from tests.e2e.fake_discord.interactions import InteractionResult, Interactions
 from tests.e2e.fake_discord.messages import MessageStore
 from tests.e2e.fake_discord.recorded import Callback, RecordedAttachment, RecordedMessage
@@ -38,12 +42,24 @@ from tests.e2e.fake_discord.validation import validate_choices, validate_modal
 from tests.e2e.fake_discord.wire import ApiError, form_error, json_response, read_body
 from tests.e2e.fake_discord.world import World
 
+# A user install's interaction may create this many followups (Create Followup Message).
+MAX_USER_INSTALL_FOLLOWUPS = 5
+
 _ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
     INTERACTION_APPLICATION_COMMAND: frozenset({4, 5, 9}),
     INTERACTION_MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9}),
     INTERACTION_AUTOCOMPLETE: frozenset({8}),
     INTERACTION_MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
 }
+
+
+def _message_type(inter: InteractionResult) -> int:
+    """The type of the message that answers ``inter``: CHAT_INPUT_COMMAND (20) or
+    CONTEXT_MENU_COMMAND (23) for a command, DEFAULT (0) for a component or modal."""
+    if inter.type != INTERACTION_APPLICATION_COMMAND:
+        return 0
+    command_type = int((inter.payload.get("data") or {}).get("type") or COMMAND_CHAT_INPUT)
+    return 20 if command_type == COMMAND_CHAT_INPUT else 23
 
 
 class InteractionRoutes:
@@ -107,6 +123,7 @@ class InteractionRoutes:
         ch = self._world.channel(inter.channel_id)
         message: RecordedMessage | None = None
         files: list[RecordedAttachment] = []
+        forced = FLAG_EPHEMERAL if inter.force_ephemeral else 0
         if ctype == CALLBACK_CHANNEL_MESSAGE:
             message = self._store.create_from_payload(
                 ch,
@@ -114,15 +131,16 @@ class InteractionRoutes:
                 uploads,
                 allowed_flags=INTERACTION_FLAGS,
                 interaction=inter,
-                msg_type=20 if inter.type == INTERACTION_APPLICATION_COMMAND else 0,
+                msg_type=_message_type(inter),
+                force_flags=forced,
             )
             files = list(message.attachments)
         elif ctype == CALLBACK_DEFERRED_CHANNEL_MESSAGE:
             message = self._store.store_message(
                 ch,
                 author=self._world.bot_user,
-                flags=(int(data.get("flags") or 0) & FLAG_EPHEMERAL) | FLAG_LOADING,
-                type=20 if inter.type == INTERACTION_APPLICATION_COMMAND else 0,
+                flags=(int(data.get("flags") or 0) & FLAG_EPHEMERAL) | FLAG_LOADING | forced,
+                type=_message_type(inter),
                 interaction=inter,
             )
         elif ctype == CALLBACK_UPDATE_MESSAGE:
@@ -172,6 +190,15 @@ class InteractionRoutes:
         cb = inter.callback
         if cb is None or cb.type in (CALLBACK_AUTOCOMPLETE_RESULT, CALLBACK_MODAL):
             raise ApiError(404, 10015, "Unknown Webhook")
+        if only_user_installed(inter.owners) and inter.followup_posts >= MAX_USER_INSTALL_FOLLOWUPS:
+            # receiving-and-responding.mdx, Create Followup Message: "limited to 5 followup
+            # messages per interaction if it was initiated from a user-installed app and isn't
+            # installed in the server"; the change-log (June 27, 2024): "This only affects the
+            # Create Followup Message endpoint", so every accepted POST counts, the one that
+            # fills in a deferral's "thinking" message too.
+            raise ApiError(
+                400, 40094, "This interaction has hit the maximum number of follow up messages"
+            )
         original = inter.original
         if (
             cb.type == CALLBACK_DEFERRED_CHANNEL_MESSAGE
@@ -194,8 +221,10 @@ class InteractionRoutes:
                 uploads,
                 allowed_flags=INTERACTION_FLAGS,
                 interaction=inter,
+                force_flags=FLAG_EPHEMERAL if inter.force_ephemeral else 0,
             )
             event = "MESSAGE_CREATE"
+        inter.followup_posts += 1
         inter.followups.append(msg)
         inter.log.append(("followup", msg.id))
         self._store.record_message_request(request, msg, payload)

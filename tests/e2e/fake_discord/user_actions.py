@@ -1,11 +1,12 @@
-"""What people do in Discord, as a test asks: run a slash command, ask for autocomplete,
-press a button or pick in a select, submit a modal, post a message. Each becomes the
-gateway event Discord would send the bot, built from what the bot synced (options are
-checked against the command's schema) and from the world (the member's permissions in the
-channel, resolved users, roles and channels).
+"""What people do in Discord, as a test asks: run a slash command or a user command, ask for
+autocomplete, press a button or pick in a select, submit a modal, post a message. Each
+becomes the gateway event Discord would send the bot, built from what the bot synced
+(options are checked against the command's schema; a command Discord would not offer there
+raises LookupError) and from the world (the interaction context, the installations that
+authorise it, the member's permissions in the channel, resolved users, roles and channels).
 
-Imports the world, the permission arithmetic, the commands, the message store, the
-interactions, the gateway and the traffic log.
+Imports the world, the permission arithmetic, the installation rules, the commands, the
+message store, the interactions, the gateway and the traffic log.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from tests.e2e.fake_discord.commands import Commands
 from tests.e2e.fake_discord.constants import (
     ATTACHMENT_SIZE_LIMIT,
     CALLBACK_MODAL,
+    COMMAND_USER,
     COMPONENT_ACTION_ROW,
     COMPONENT_LABEL,
     COMPONENT_STRING_SELECT,
@@ -41,9 +43,23 @@ from tests.e2e.fake_discord.constants import (
     SELECT_TYPES,
 )
 from tests.e2e.fake_discord.gateway import Gateway
+from tests.e2e.fake_discord.installs import (
+    answers_forced_ephemeral,
+    app_permissions,
+    can_see,
+    channel_owners,
+    command_owners,
+    interaction_context,
+    require_presence,
+)
 from tests.e2e.fake_discord.interactions import InteractionResult, Interactions
 from tests.e2e.fake_discord.messages import MessageStore
-from tests.e2e.fake_discord.permissions import PERM_ALL, permissions_for
+from tests.e2e.fake_discord.permissions import (
+    PERM_ALL,
+    PERM_SEND_MESSAGES,
+    PERM_SEND_MESSAGES_IN_THREADS,
+    permissions_for,
+)
 from tests.e2e.fake_discord.recorded import RecordedMessage
 from tests.e2e.fake_discord.traffic import Traffic
 from tests.e2e.fake_discord.wire import Upload
@@ -93,11 +109,11 @@ class UserActions:
         """Invoke ``/command [group] subcommand option:value…`` as ``user`` in ``channel``."""
         ch = self._world.channel(channel)
         u = self._world.find_user(user)
-        data, full = await self._command_data(
-            ch, command, subcommand, options or {}, guild_id, timeout=timeout
+        data, full, owners = await self._command_data(
+            ch, u, command, subcommand, options or {}, guild_id, timeout=timeout
         )
         payload = self._interaction_base(
-            INTERACTION_APPLICATION_COMMAND, u, ch, data, locale=locale
+            INTERACTION_APPLICATION_COMMAND, u, ch, data, locale=locale, owners=owners
         )
         return await self._send_interaction(
             payload, user=u, channel=ch, command_name=full, timeout=timeout, session=session
@@ -121,8 +137,9 @@ class UserActions:
         """Ask for autocomplete choices of option ``focused`` while the user typed ``value``."""
         ch = self._world.channel(channel)
         u = self._world.find_user(user)
-        data, full = await self._command_data(
+        data, full, owners = await self._command_data(
             ch,
+            u,
             command,
             subcommand,
             options or {},
@@ -131,12 +148,78 @@ class UserActions:
             focused_value=value,
             timeout=timeout,
         )
-        payload = self._interaction_base(INTERACTION_AUTOCOMPLETE, u, ch, data, locale=locale)
+        payload = self._interaction_base(
+            INTERACTION_AUTOCOMPLETE, u, ch, data, locale=locale, owners=owners
+        )
         result = await self._send_interaction(
             payload, user=u, channel=ch, command_name=full, timeout=timeout, session=session
         )
         cb = await result.response(timeout)
         return cb.choices
+
+    async def user_command(
+        self,
+        user: FakeUser | FakeMember,
+        channel: FakeChannel | int | str,
+        name: str,
+        target: FakeUser | FakeMember | int,
+        *,
+        guild_id: int | None = None,
+        locale: str = "en-US",
+        timeout: float = 5.0,
+        session: int | None = None,
+    ) -> InteractionResult:
+        """Run the user command (type 2, a context menu's "Apps" entry) ``name`` on ``target``
+        as ``user`` in ``channel``. ``data`` carries ``target_id`` and ``resolved.users`` (and
+        ``resolved.members`` where the target is a member of the channel's guild), as
+        application-commands.mdx's example interaction. Raises LookupError where Discord would
+        not offer the command, PermissionError where it would refuse it ("A user must have
+        permission to send text messages in the channel they invoke a user command in")."""
+        ch = self._world.channel(channel)
+        u = self._world.find_user(user)
+        t = self._world.find_user(target)
+        gid = guild_id if guild_id is not None else ch.guild_id
+        found = await self._traffic.wait_for(
+            lambda: self._commands.resolve(gid, name, COMMAND_USER) or None,
+            timeout,
+            f"user command {name!r} to be synced (guild {gid})",
+        )
+        cmd, scope, owners = self._offered(found, u, ch)
+        guild = self._world.guilds.get(ch.guild_id) if ch.guild_id is not None else None
+        if guild is None:
+            # One can only right-click who is in the DM (the bot too, in its own DM): an
+            # inference from where the client shows a user.
+            present = {r.id for r in ch.recipients}
+            if self._world.is_bot_dm(ch):
+                present.add(self._world.bot_user.id)
+            if t.id not in present:
+                raise LookupError(f"{t.username} is not in DM channel {ch.id}")
+        else:
+            need = PERM_SEND_MESSAGES_IN_THREADS if ch.is_thread else PERM_SEND_MESSAGES
+            if not permissions_for(self._world, u, ch) & need:
+                raise PermissionError(f"{u.username} may not send messages in {ch.name!r}")
+        resolved: dict[str, dict[str, Any]] = {"users": {str(t.id): t.payload()}}
+        if guild is not None and t.id in guild.members:
+            resolved["members"] = {
+                str(t.id): guild.members[t.id].payload(
+                    with_user=False, permissions=permissions_for(self._world, t, ch)
+                )
+            }
+        data: dict[str, Any] = {
+            "id": cmd["id"],
+            "name": cmd["name"],
+            "type": COMMAND_USER,
+            "target_id": str(t.id),
+            "resolved": resolved,
+        }
+        if scope is not None:
+            data["guild_id"] = str(scope)
+        payload = self._interaction_base(
+            INTERACTION_APPLICATION_COMMAND, u, ch, data, locale=locale, owners=owners
+        )
+        return await self._send_interaction(
+            payload, user=u, channel=ch, command_name=name, timeout=timeout, session=session
+        )
 
     async def click(
         self,
@@ -158,6 +241,11 @@ class UserActions:
         if comp.disabled:
             raise ValueError(f"component {custom_id!r} is disabled")
         u = self._world.find_user(user)
+        ch = self._world.channel(msg.channel_id)
+        # "Message component interactions can be triggered by any user the component is
+        # visible to, regardless of the installation context" (the user-install tutorial).
+        if not can_see(self._world, u, ch):
+            raise PermissionError(f"{u.username} cannot see channel {ch.id} (message {mid})")
         if msg.ephemeral and msg.interaction_user_id not in (None, u.id):
             raise PermissionError(f"{u.username} cannot see ephemeral message {mid}")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": comp.type}
@@ -171,9 +259,13 @@ class UserActions:
             data["values"] = picked
         elif values is not None:
             raise ValueError("values= only applies to select menus")
-        ch = self._world.channel(msg.channel_id)
+        # The press is authorised as the message's interaction was (or, for a message the
+        # bot posted with its token, by the guild install that let it post there).
+        owners = msg.authorizing_integration_owners
+        if owners is None:
+            owners = channel_owners(self._world, ch)
         payload = self._interaction_base(
-            INTERACTION_MESSAGE_COMPONENT, u, ch, data, locale=locale, message=msg
+            INTERACTION_MESSAGE_COMPONENT, u, ch, data, locale=locale, message=msg, owners=owners
         )
         return await self._send_interaction(
             payload,
@@ -221,8 +313,16 @@ class UserActions:
         u = self._world.find_user(user)
         ch = self._world.channel(opened_by.channel_id)
         source = self._store.by_id.get(opened_by.source_message_id or 0)
+        # Authorised as the interaction that opened the modal was (the command's, or the
+        # pressed message's).
         payload = self._interaction_base(
-            INTERACTION_MODAL_SUBMIT, u, ch, data, locale=locale, message=source
+            INTERACTION_MODAL_SUBMIT,
+            u,
+            ch,
+            data,
+            locale=locale,
+            message=source,
+            owners=opened_by.owners,
         )
         return await self._send_interaction(
             payload,
@@ -236,9 +336,12 @@ class UserActions:
     async def send_user_message(
         self, user: FakeUser | FakeMember, channel: FakeChannel | int | str, content: str
     ) -> RecordedMessage:
-        """A human posts a message (dispatched as MESSAGE_CREATE, honouring intents)."""
+        """A human posts a message (dispatched as MESSAGE_CREATE, honouring intents; never
+        for a DM or group DM between people, nor a guild without the bot)."""
         u = self._world.find_user(user)
         ch = self._world.channel(channel)
+        if not self._world.bot_can_access(ch):
+            require_presence(self._world, u, ch)
         msg = self._store.store_message(ch, author=u, content=content)
         await self._gateway.broadcast_message("MESSAGE_CREATE", msg)
         return msg
@@ -253,8 +356,12 @@ class UserActions:
         data: dict[str, Any],
         *,
         locale: str,
+        owners: Mapping[str, str],
         message: RecordedMessage | None = None,
     ) -> dict[str, Any]:
+        """The INTERACTION_CREATE payload: in a guild (with the bot or not) ``guild_id``,
+        ``guild``, ``guild_locale`` and ``member``; in a DM or group DM ``user``; ``context``
+        from the channel and ``authorizing_integration_owners`` as ``owners``."""
         iid = self._world.ids.next()
         payload: dict[str, Any] = {
             "id": str(iid),
@@ -267,12 +374,14 @@ class UserActions:
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-            "app_permissions": str(permissions_for(self._world, self._world.bot_user, channel)),
+            "app_permissions": str(app_permissions(self._world, channel)),
             "channel_id": str(channel.id),
             "channel": {
                 **channel.payload(),
                 "permissions": str(permissions_for(self._world, user, channel)),
             },
+            "context": interaction_context(self._world, channel),
+            "authorizing_integration_owners": dict(owners),
         }
         if channel.guild_id is not None:
             g = self._world.guilds[channel.guild_id]
@@ -284,16 +393,31 @@ class UserActions:
                 guild={"id": str(g.id), "locale": g.preferred_locale, "features": []},
                 guild_locale=g.preferred_locale,
                 member=member.payload(permissions=permissions_for(self._world, user, channel)),
-                context=0,
-                authorizing_integration_owners={"0": str(g.id)},
             )
         else:
-            payload.update(
-                user=user.payload(), context=1, authorizing_integration_owners={"0": "0"}
-            )
+            payload["user"] = user.payload()
         if message is not None:
             payload["message"] = message.payload()
         return payload
+
+    def _offered(
+        self,
+        found: Sequence[tuple[dict[str, Any], int | None]],
+        user: FakeUser,
+        channel: FakeChannel,
+    ) -> tuple[dict[str, Any], int | None, dict[str, str]]:
+        """The first of the commands found (the guild's, then the global one) that Discord
+        would offer ``user`` in ``channel``, with the owners that authorise it; LookupError
+        saying why for each when none is."""
+        reasons: list[str] = []
+        for cmd, scope in found:
+            try:
+                owners = command_owners(self._world, cmd, scope, user, channel)
+            except LookupError as refused:
+                reasons.append(str(refused))
+                continue
+            return cmd, scope, owners
+        raise LookupError("; ".join(reasons))
 
     async def _send_interaction(
         self,
@@ -319,6 +443,7 @@ class UserActions:
             command_name=command_name,
             parent=parent,
         )
+        result.force_ephemeral = answers_forced_ephemeral(self._world, user, channel, result.owners)
         self._interactions.add(result)
         what = "a connected bot" if session is None else f"live gateway session #{session}"
         sess = await self._traffic.wait_for(
@@ -401,6 +526,7 @@ class UserActions:
     async def _command_data(
         self,
         channel: FakeChannel,
+        user: FakeUser,
         command: str,
         subcommand: str | None,
         options: Mapping[str, Any],
@@ -409,14 +535,16 @@ class UserActions:
         focused: str | None = None,
         focused_value: Any = None,
         timeout: float,
-    ) -> tuple[dict[str, Any], str]:
+    ) -> tuple[dict[str, Any], str, dict[str, str]]:
+        """The command's ``data`` (options checked against its schema), its full name, and the
+        owners that authorise ``user`` to run it in ``channel`` (LookupError if none do)."""
         gid = guild_id if guild_id is not None else channel.guild_id
         found = await self._traffic.wait_for(
-            lambda: self._commands.resolve(gid, command),
+            lambda: self._commands.resolve(gid, command) or None,
             timeout,
             f"command /{command} to be synced (guild {gid})",
         )
-        cmd, scope = found
+        cmd, scope, owners = self._offered(found, user, channel)
         path = subcommand.split() if subcommand else []
         schema_opts = cmd.get("options") or []
         nest: list[tuple[str, int]] = []
@@ -466,4 +594,4 @@ class UserActions:
             data["resolved"] = resolved
         if scope is not None:
             data["guild_id"] = str(scope)
-        return data, " ".join([command, *path])
+        return data, " ".join([command, *path]), owners

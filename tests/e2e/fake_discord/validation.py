@@ -1,5 +1,6 @@
 """Discord's own limits on what a bot sends (embeds, components, select options, modals,
-autocomplete choices, commands and their options and localizations), beyond what the OpenAPI
+autocomplete choices, commands and their options and localizations, a global command's
+installation and interaction contexts against the app's), beyond what the OpenAPI
 description says (``discord_contract``).
 
 Why: a limit the fake lets through is a bug found in production instead of in a test; each
@@ -10,17 +11,21 @@ format and the component walk.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from tests.e2e.fake_discord.constants import (
+    COMMAND_MESSAGE,
+    COMMAND_USER,
     COMPONENT_ACTION_ROW,
     COMPONENT_BUTTON,
     COMPONENT_STRING_SELECT,
     COMPONENT_TEXT_INPUT,
+    CONTEXT_PRIVATE_CHANNEL,
     OPT_SUB_COMMAND,
     OPT_SUB_COMMAND_GROUP,
     SELECT_TYPES,
+    USER_INSTALL,
 )
 from tests.e2e.fake_discord.recorded import walk_components
 from tests.e2e.fake_discord.wire import form_error
@@ -219,10 +224,45 @@ def validate_command(cmd: Mapping[str, Any]) -> None:
             raise form_error("name", f"Invalid chat input command name {name!r}")
         if not 1 <= len(cmd.get("description") or "") <= 100:
             raise form_error("description", f"Command {name!r} description must be 1-100 long")
-    elif not 1 <= len(name) <= 32:
-        raise form_error("name", f"Invalid context menu name {name!r}")
+    else:
+        if not 1 <= len(name) <= 32:
+            raise form_error("name", f"Invalid context menu name {name!r}")
+        # application-commands.mdx, User Commands and Message Commands: "The description
+        # field is not allowed" (Discord itself stores ""); "options can only be set for
+        # application commands of type CHAT_INPUT".
+        if ctype in (COMMAND_USER, COMMAND_MESSAGE) and cmd.get("description"):
+            raise form_error("description", f"Context menu {name!r} takes no description")
+        if ctype in (COMMAND_USER, COMMAND_MESSAGE) and cmd.get("options"):
+            raise form_error("options", f"Context menu {name!r} takes no options")
     _validate_localizations(cmd, name, name_rule=ctype == 1)
     _validate_options(cmd.get("options") or [], name)
+
+
+def validate_command_installs(cmd: Mapping[str, Any], app_integration_types: Set[int]) -> None:
+    """A global command's ``integration_types`` and ``contexts`` as Discord checks them
+    against each other and against the app: every installation context it names must be
+    "already supported on the application-level" (application-commands.mdx, Installation
+    Context), and "the PRIVATE_CHANNEL interaction context can only be included in
+    contexts if USER_INSTALL is included in integration_types" (tutorials/developing-a-user-
+    installable-app.mdx). A body without ``integration_types`` gets the app's own
+    (``Commands.default_integration_types``)."""
+    name = cmd.get("name")
+    raw_types = cmd.get("integration_types")
+    types = set(app_integration_types) if raw_types is None else {int(t) for t in raw_types}
+    unsupported = sorted(types - set(app_integration_types))
+    if unsupported:
+        raise form_error(
+            "integration_types",
+            f"Command {name!r}: installation contexts {unsupported} are not supported by the "
+            f"app (it supports {sorted(app_integration_types)})",
+        )
+    contexts = cmd.get("contexts")
+    if contexts is not None and CONTEXT_PRIVATE_CHANNEL in contexts and USER_INSTALL not in types:
+        raise form_error(
+            "contexts",
+            f"Command {name!r}: PRIVATE_CHANNEL (2) in contexts needs USER_INSTALL (1) in "
+            "integration_types",
+        )
 
 
 def _validate_localizations(item: Mapping[str, Any], where: str, *, name_rule: bool) -> None:

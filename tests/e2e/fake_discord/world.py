@@ -18,9 +18,12 @@ from tests.e2e.fake_discord.clock import Snowflakes, now_iso
 from tests.e2e.fake_discord.constants import (
     CHANNEL_DM,
     CHANNEL_FORUM,
+    CHANNEL_GROUP_DM,
     CHANNEL_TEXT,
     CHANNEL_VOICE,
+    GUILD_INSTALL,
     THREAD_TYPES,
+    USER_INSTALL,
 )
 
 
@@ -139,7 +142,8 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild channel, thread or DM channel."""
+    """A guild channel, thread, DM channel (the bot's, or one between two people) or group
+    DM."""
 
     id: int
     type: int
@@ -175,6 +179,17 @@ class FakeChannel:
             return {
                 "id": str(self.id),
                 "type": CHANNEL_DM,
+                "recipients": [u.payload() for u in self.recipients],
+                "last_message_id": last,
+                "flags": 0,
+            }
+        if self.type == CHANNEL_GROUP_DM:  # channel.mdx, "Example Group DM Channel"
+            return {
+                "id": str(self.id),
+                "type": CHANNEL_GROUP_DM,
+                "name": self.name,
+                "icon": None,
+                "owner_id": str(self.owner_id),
                 "recipients": [u.payload() for u in self.recipients],
                 "last_message_id": last,
                 "flags": 0,
@@ -288,7 +303,8 @@ class FakeGuild:
 
 class World:
     """Who and what exists, by id; the bot user, the app's owner and the application id are
-    made first, in that order, as the fake always has."""
+    made first, in that order, as the fake always has. Also where the app is installed: to
+    every guild its bot is a member of, and to the users who installed it themselves."""
 
     def __init__(self, ids: Snowflakes, *, bot_name: str) -> None:
         self.ids = ids
@@ -298,8 +314,16 @@ class World:
         self.application_id = self.ids.next()
         self.guilds: dict[int, FakeGuild] = {}
         self.dm_channels: dict[int, FakeChannel] = {}
-        # Every channel by id: guild channels, threads and DM channels.
+        # DMs between two people (not the bot), by the pair's ids; group DMs are only in
+        # ``channels``.
+        self.private_dms: dict[frozenset[int], FakeChannel] = {}
+        # Every channel by id: guild channels, threads, DM and group DM channels.
         self.channels: dict[int, FakeChannel] = {}
+        # The installation contexts the app supports (its settings' "Installation Contexts");
+        # new apps support both since June 2024 (change-log, "Updated Defaults for New Apps").
+        self.app_integration_types: set[int] = {GUILD_INSTALL, USER_INSTALL}
+        # The users who installed the app to their account (USER_INSTALL).
+        self.user_installs: set[int] = set()
 
     def create_user(
         self, username: str, *, global_name: str | None = None, bot: bool = False
@@ -316,6 +340,71 @@ class World:
             self.dm_channels[u.id] = ch
             self.channels[ch.id] = ch
         return ch
+
+    def private_dm(
+        self, user_a: FakeUser | FakeMember, user_b: FakeUser | FakeMember
+    ) -> FakeChannel:
+        """The DM between two people (one per pair, as on Discord). The bot is not in it: it
+        can only answer interactions there (through a user install)."""
+        a, b = self.find_user(user_a), self.find_user(user_b)
+        if a.id == b.id or self.bot_user.id in (a.id, b.id):
+            raise ValueError("a DM between people needs two different users, neither the bot")
+        key = frozenset((a.id, b.id))
+        ch = self.private_dms.get(key)
+        if ch is None:
+            ch = FakeChannel(self.ids.next(), CHANNEL_DM, None, recipients=[a, b])
+            self.private_dms[key] = ch
+            self.channels[ch.id] = ch
+        return ch
+
+    def group_dm(
+        self, owner: FakeUser | FakeMember, *users: FakeUser | FakeMember, name: str | None = None
+    ) -> FakeChannel:
+        """A new group DM of ``owner`` and ``users`` (the bot is never in it)."""
+        people = [self.find_user(owner), *(self.find_user(u) for u in users)]
+        if any(u.id == self.bot_user.id for u in people):
+            raise ValueError("the bot cannot be a recipient of a group DM")
+        if len({u.id for u in people}) != len(people) or len(people) < 2:
+            raise ValueError("a group DM needs at least two different people")
+        # channel.mdx documents no cap for people's group DMs; 10 is the client's (inference).
+        if len(people) > 10:
+            raise ValueError("a group DM holds at most 10 people")
+        ch = FakeChannel(
+            self.ids.next(), CHANNEL_GROUP_DM, name, owner_id=people[0].id, recipients=people
+        )
+        self.channels[ch.id] = ch
+        return ch
+
+    def install_for_user(self, user: FakeUser | FakeMember | int) -> None:
+        """``user`` installs the app to their account (USER_INSTALL): its global commands that
+        allow it then follow them into DMs, group DMs and servers without the bot."""
+        if USER_INSTALL not in self.app_integration_types:
+            raise ValueError("the app does not support user installs (app_integration_types)")
+        self.user_installs.add(self.find_user(user).id)
+
+    def user_installed(self, user: FakeUser | FakeMember | int) -> bool:
+        """Whether ``user`` installed the app (what a user install's commands need)."""
+        return self.find_user(user).id in self.user_installs
+
+    def bot_in_guild(self, guild_id: int) -> bool:
+        """Whether the bot is a member of the guild: the guild installed the app."""
+        g = self.guilds.get(guild_id)
+        return g is not None and self.bot_user.id in g.members
+
+    def is_bot_dm(self, channel: FakeChannel) -> bool:
+        """Whether ``channel`` is a DM with the bot (``dm_channel``)."""
+        return (
+            channel.type == CHANNEL_DM
+            and len(channel.recipients) == 1
+            and self.dm_channels.get(channel.recipients[0].id) is channel
+        )
+
+    def bot_can_access(self, channel: FakeChannel) -> bool:
+        """Whether the bot is in ``channel`` at all (its guild, or its own DM): elsewhere its
+        token reaches nothing and its gateway hears nothing."""
+        if channel.guild_id is not None:
+            return self.bot_in_guild(channel.guild_id)
+        return self.is_bot_dm(channel)
 
     @property
     def guild(self) -> FakeGuild:

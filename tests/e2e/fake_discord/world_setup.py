@@ -39,7 +39,8 @@ class Announcer(Protocol):
 class WorldSetup:
     """Adds to the world and announces each addition. A new guild comes as the fake has always
     made them: an @everyone role, the bot's managed role, a category of text channels, and its
-    owner and the bot as members."""
+    owner and the bot as members (or, ``with_bot=False``, without the bot and its role). The
+    gateway announces nothing of a guild without the bot (``Gateway.broadcast``)."""
 
     def __init__(
         self,
@@ -61,29 +62,36 @@ class WorldSetup:
         channels: Sequence[str] = ("general", "games"),
         owner: FakeUser | None = None,
         locale: str = "en-US",
+        with_bot: bool = True,
     ) -> FakeGuild:
+        """A new guild. ``with_bot=False``: a server that never added the app's bot (no bot
+        member, no bot role): the bot's gateway never hears of it and its token reaches
+        nothing there; its members reach the app only through a user install."""
         gid = self._world.ids.next()
         guild = FakeGuild(gid, name, (owner or self._world.owner).id, preferred_locale=locale)
         guild.roles[gid] = FakeRole(gid, gid, "@everyone", self.everyone_permissions, 0)
-        bot_role = FakeRole(
-            self._world.ids.next(),
-            gid,
-            self._world.bot_user.username,
-            self.bot_permissions,
-            1,
-            managed=True,
-            bot_id=self._world.bot_user.id,
-        )
-        guild.roles[bot_role.id] = bot_role
+        bot_role: FakeRole | None = None
+        if with_bot:
+            bot_role = FakeRole(
+                self._world.ids.next(),
+                gid,
+                self._world.bot_user.username,
+                self.bot_permissions,
+                1,
+                managed=True,
+                bot_id=self._world.bot_user.id,
+            )
+            guild.roles[bot_role.id] = bot_role
         self._world.guilds[gid] = guild
         category = self.add_channel(guild, "Text Channels", type=CHANNEL_CATEGORY)
         for ch in channels:
             self.add_channel(guild, ch, parent=category)
         guild.members[guild.owner_id] = FakeMember(self._world.users[guild.owner_id], gid)
-        guild.members[self._world.bot_user.id] = FakeMember(
-            self._world.bot_user, gid, [bot_role.id]
-        )
-        self._announcer.announce_guild(guild)
+        if bot_role is not None:
+            guild.members[self._world.bot_user.id] = FakeMember(
+                self._world.bot_user, gid, [bot_role.id]
+            )
+            self._announcer.announce_guild(guild)
         return guild
 
     def add_channel(
