@@ -73,9 +73,28 @@ def asked(game: Game) -> Asked | None:
     return Asked.MOVE
 
 
+def cube_in_play(game: Game) -> bool:
+    """Whether the game has a doubling cube at all: not with the cube off, not in a 1-point
+    match (the cube is dead) and not in the Crawford game, where the board picture draws
+    none (:meth:`renderers.board._Scene.draw_cube`) and the engine refuses every double."""
+    options = game.options
+    return options.cube and options.length != 1 and not game.crawford
+
+
+def cube_offered(game: Game) -> Json | None:
+    """While a double waits for its answer, the cube as the board picture draws it: the
+    value offered, at the end of the player doubled (after a beaver, the beaverer's, with
+    the beaver's value); None otherwise. ``cube`` and ``cube_owner`` stay the stake until
+    the answer."""
+    if game.phase is not Phase.DOUBLED:
+        return None
+    return {"value": game.cube * 2, "player": 1 - game.on_roll}
+
+
 def game_json(game: Game) -> Json:
-    """What a board shows: checkers, pip counts, dice, cube, score, whose turn and what is
-    asked, and the last play (its moves and the points it hit, from player 0's side)."""
+    """What a board shows: checkers, pip counts, dice, cube (whether there is one, and an
+    offer pending), score, whose turn and what is asked, and the last play (its moves and
+    the points it hit, from player 0's side)."""
     result = game.result
     last = None
     if game.last_play is not None and game.last_player is not None:
@@ -99,9 +118,11 @@ def game_json(game: Game) -> Json:
         "dice": list(game.dice) if game.dice is not None else None,
         "cube": game.cube,
         "cube_owner": game.cube_owner,
+        "cube_in_play": cube_in_play(game),
+        "cube_offered": cube_offered(game),
         "can_double": game.phase is Phase.ROLL and game.can_double(),
         # Beaver offered beside Take and Drop: money games played with beavers, first answer.
-        "can_beaver": game.phase.value == "doubled"
+        "can_beaver": game.phase is Phase.DOUBLED
         and game.options.is_money
         and game.options.beavers
         and not game.beaver_pending
@@ -150,6 +171,8 @@ __all__ = [
     "absolute",
     "asked",
     "board_json",
+    "cube_in_play",
+    "cube_offered",
     "game_json",
     "match_json",
     "to_absolute",
