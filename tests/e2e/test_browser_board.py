@@ -7,8 +7,11 @@ which follows a move and opens an earlier position on a tap. The replay of a 3-p
 it opens at the start (not at its end), counts moves (not events), names each game's winner
 and the match's with the final score, jumps to the next game and the next blunder the
 analysis marks, and gives each position a link that opens there. The board's drawing: the
-cube, centred or at either owner's end, covers no point and no checker; the opening roll is
-one die each, in its roller's colours. ``/`` in a browser is a page saying what this is.
+cube, centred or at either owner's end, covers no point and no checker; as on the picture,
+a game without a cube (cube off, a 1-point match) draws none and the Crawford game says
+CRAWFORD in its place, and a double waiting for its answer is the value offered, glowing at
+the doubled player's end; the opening roll is one die each, in its roller's colours. ``/``
+in a browser is a page saying what this is.
 Screenshots of each page at both sizes are kept under ``test-artifacts/web/``
 (``TEST_ARTIFACTS`` moves them; see tests/e2e/browser_support.py).
 
@@ -74,12 +77,12 @@ async def stored(services: Services, match_id: int) -> MatchRow:
 
 
 def cube_covers(driver: Any) -> dict[str, int]:
-    """How many points (their triangles) and checkers the cube's rectangle meets on the
-    board as drawn."""
+    """How many points (their triangles) and checkers the cube (with an offer's glow) meets
+    on the board as drawn."""
     return dict(
         driver.execute_script(
             "const box = (e) => e.getBoundingClientRect();"
-            "const cube = box(document.querySelector('#cube rect'));"
+            "const cube = box(document.querySelector('#board #cube'));"
             "const meets = (r) => r.left < cube.right && cube.left < r.right"
             "  && r.top < cube.bottom && cube.top < r.bottom;"
             "const count = (css) => [...document.querySelectorAll(css)]"
@@ -87,6 +90,30 @@ def cube_covers(driver: Any) -> dict[str, int]:
             "return {points: count('#board polygon'),"
             " checkers: count('#board g[data-point] circle')};"
         )
+    )
+
+
+def cube_drawn(driver: Any) -> dict[str, Any] | None:
+    """The cube as the board draws it (None: no cube): the number on it, the end of the
+    rail it stands at (near: the bottom player's, who is alice on a spectator's page; far;
+    middle), and whether it glows as an offer."""
+    found = driver.execute_script(
+        "const cube = document.querySelector('#board #cube');"
+        "if (!cube) return null;"
+        "const board = document.getElementById('board').getBoundingClientRect();"
+        "const r = cube.getBoundingClientRect();"
+        "const y = ((r.top + r.bottom) / 2 - board.top) / board.height;"
+        "return {value: cube.querySelector('text').textContent,"
+        " end: y > 2 / 3 ? 'near' : y < 1 / 3 ? 'far' : 'middle',"
+        " offered: cube.classList.contains('offered')};"
+    )
+    return None if found is None else dict(found)
+
+
+def crawford_label(driver: Any) -> str | None:
+    return driver.execute_script(
+        "const label = document.querySelector('#board #crawford');"
+        "return label ? label.textContent : null;"
     )
 
 
@@ -219,6 +246,99 @@ async def test_the_cube_covers_no_point_and_no_checker(tmp_path: Path) -> None:
                 owners.append(driver.find_element("id", "cube").get_attribute("data-owner"))
                 assert cube_covers(driver) == {"points": 0, "checkers": 0}, turn
             assert owners == ["", "0", "1"]
+
+
+async def test_no_cube_in_a_game_without_one(tmp_path: Path) -> None:
+    """As the picture draws it: no cube in a money game played with the cube off or in a
+    1-point match; in the Crawford game of a 2-point match the word CRAWFORD in its place,
+    and the cube back, centred, in the game after it (though doubling there gains alice
+    nothing: it is in play)."""
+    roller = ScriptedRoller()
+    async with serving(tmp_path, roller=roller) as (_server, services, base):
+        session = services.session
+        with browser() as driver:
+            viewport(driver, PHONE, mobile=True)
+            for channel, options in (
+                (CHANNEL, MatchOptions(cube=False)),
+                (11, MatchOptions(length=1)),
+            ):
+                await session.challenge(GUILD, channel, ALICE, BOB, options)
+                roller.extend((3, 1))
+                match = (await session.accept(channel, BOB)).match
+                await session.move(channel, ALICE, "8/5 6/5")
+                row = await stored(services, match.id)
+                await asyncio.to_thread(driver.get, f"{base}m/{row.web_key}")
+                await shows(driver, "version", str(row.version), f"the board, {options}")
+                assert cube_drawn(driver) is None, options
+                assert crawford_label(driver) is None, options
+                await session.resign(channel, BOB, ResultKind.SINGLE)
+                await session.answer_resignation(channel, ALICE, True)
+            # A 2-point match: alice wins game 1, so game 2 is the Crawford game.
+            await session.challenge(GUILD, 12, ALICE, BOB, MatchOptions(length=2))
+            roller.extend((3, 1))
+            match = (await session.accept(12, BOB)).match
+            await session.move(12, ALICE, "8/5 6/5")
+            await asyncio.to_thread(driver.get, f"{base}m/{match.web_key}")
+            assert cube_drawn(driver) == {"value": "64", "end": "middle", "offered": False}
+            await session.resign(12, BOB, ResultKind.SINGLE)
+            roller.extend((5, 6))
+            await session.answer_resignation(12, ALICE, True)
+            row = await stored(services, match.id)
+            assert row.game is not None and row.game.crawford
+            await shows(driver, "version", str(row.version), "the Crawford game")
+            assert cube_drawn(driver) is None
+            assert crawford_label(driver) == "CRAWFORD"
+            keep_screenshot(driver, "crawford-phone")
+            # Bob wins the Crawford game: 1-1, and the cube is back.
+            await session.move(12, BOB, "24/13")
+            await session.resign(12, ALICE, ResultKind.SINGLE)
+            roller.extend((3, 1))
+            await session.answer_resignation(12, BOB, True)
+            row = await stored(services, match.id)
+            assert row.game is not None and row.game.post_crawford
+            await shows(driver, "version", str(row.version), "the game after the Crawford game")
+            assert cube_drawn(driver) == {"value": "64", "end": "middle", "offered": False}
+            assert crawford_label(driver) is None
+
+
+async def test_a_double_shows_the_value_offered_at_the_taker_s_end(tmp_path: Path) -> None:
+    """As the picture draws it: while a double waits for its answer, the cube shows the
+    value offered, glowing at the end of the player doubled; taken, it is the stake at its
+    owner's end. The glow covers no point and no checker either."""
+    roller = ScriptedRoller()
+    async with serving(tmp_path, roller=roller) as (_server, services, base):
+        session = services.session
+        await session.challenge(GUILD, CHANNEL, ALICE, BOB, MatchOptions(length=5))
+        roller.extend((3, 1))
+        match = (await session.accept(CHANNEL, BOB)).match
+        await session.move(CHANNEL, ALICE, "8/5 6/5")
+        with browser() as driver:
+            viewport(driver, PHONE, mobile=True)
+            await asyncio.to_thread(driver.get, f"{base}m/{match.web_key}")
+            steps = (
+                ("bob doubles", {"value": "2", "end": "near", "offered": True}),
+                ("alice takes", {"value": "2", "end": "near", "offered": False}),
+                ("alice redoubles", {"value": "4", "end": "far", "offered": True}),
+                ("bob takes", {"value": "4", "end": "far", "offered": False}),
+            )
+            for step, drawn in steps:
+                if step == "bob doubles":
+                    await session.double(CHANNEL, BOB)
+                elif step == "alice takes":
+                    await session.take(CHANNEL, ALICE)
+                elif step == "alice redoubles":
+                    roller.extend((6, 4))
+                    await session.roll(CHANNEL, BOB)
+                    await session.move(CHANNEL, BOB, "24/14")
+                    await session.double(CHANNEL, ALICE)
+                else:
+                    await session.take(CHANNEL, BOB)
+                row = await stored(services, match.id)
+                await shows(driver, "version", str(row.version), step)
+                assert cube_drawn(driver) == drawn, step
+                assert cube_covers(driver) == {"points": 0, "checkers": 0}, step
+                if step == "alice redoubles":
+                    keep_screenshot(driver, "double-phone")
 
 
 async def test_the_opening_roll_is_one_die_each_in_its_roller_s_colours(

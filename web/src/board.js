@@ -140,14 +140,37 @@ export function drawBoard(svg, theme, game, opts = {}) {
     });
   }
   if (!tap) arrows(svg, theme, game, viewer);
-  // The cube in the left rail: in the middle, or at its owner's end.
-  const cubeY = game.cube_owner === null ? H / 2 - CUBE / 2 : (game.cube_owner === viewer ? FIELD_BOTTOM - CUBE - 4 : FIELD_TOP + 4);
-  const cubeX = (LEFT - CUBE) / 2;
+  cube(svg, theme, game, viewer);
+}
+
+// The cube in the left rail, as the board picture draws it (renderers/board.py): none in a
+// game without one (the cube off, a 1-point match), the word CRAWFORD in its place in the
+// Crawford game; while a double waits for its answer, the value offered, glowing at the
+// end of the player doubled; else 64 in the middle, or the stake at its owner's end.
+function cube(svg, theme, game, viewer) {
+  if (!game.cube_in_play) {
+    if (game.crawford) {
+      const x = LEFT / 2, y = H / 2;
+      const label = el("text", { id: "crawford", x, y, transform: `rotate(-90 ${x} ${y})`, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 15, "font-weight": "bold", fill: theme.numbers }, svg);
+      label.textContent = "CRAWFORD";
+    }
+    return;
+  }
+  const offer = game.cube_offered;
+  const at = offer ? offer.player : game.cube_owner;
+  const value = offer ? offer.value : (game.cube === 1 && game.cube_owner === null ? 64 : game.cube);
+  const GLOW = 5;
+  const x = (LEFT - CUBE) / 2;
+  const y = at === null ? H / 2 - CUBE / 2 : (at === viewer ? FIELD_BOTTOM - CUBE - GLOW : FIELD_TOP + GLOW);
   const owner = game.cube_owner === null ? "" : String(game.cube_owner);
-  const cubeBox = el("g", { id: "cube", "data-value": game.cube, "data-owner": owner }, svg);
-  el("rect", { x: cubeX, y: cubeY, width: CUBE, height: CUBE, rx: 5, fill: theme.cube, stroke: theme.accent_dark }, cubeBox);
-  const cube = el("text", { x: cubeX + CUBE / 2, y: cubeY + 24, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: theme.cube_text }, cubeBox);
-  cube.textContent = String(game.cube === 1 ? 64 : game.cube);
+  const box = el("g", { id: "cube", class: offer ? "offered" : "", "data-value": value, "data-owner": owner }, svg);
+  if (offer) {
+    el("rect", { x: x - GLOW, y: y - GLOW, width: CUBE + 2 * GLOW, height: CUBE + 2 * GLOW, rx: 10, fill: theme.accent_dark, class: "glow" }, box);
+    el("rect", { x: x - 3, y: y - 3, width: CUBE + 6, height: CUBE + 6, rx: 8, fill: theme.accent, class: "glow" }, box);
+  }
+  el("rect", { x, y, width: CUBE, height: CUBE, rx: 5, fill: theme.cube, stroke: theme.accent_dark, class: "face" }, box);
+  const label = el("text", { x: x + CUBE / 2, y: y + 24, "text-anchor": "middle", "font-size": String(value).length > 2 ? 14 : 18, "font-weight": "bold", fill: theme.cube_text }, box);
+  label.textContent = String(value);
 }
 
 // Where an arrow of the last play starts (the slot the checker left) or ends (the checker
