@@ -74,11 +74,9 @@ def asked(game: Game) -> Asked | None:
 
 
 def cube_in_play(game: Game) -> bool:
-    """Whether the game has a doubling cube at all: not with the cube off, not in a 1-point
-    match (the cube is dead) and not in the Crawford game, where the board picture draws
-    none (:meth:`renderers.board._Scene.draw_cube`) and the engine refuses every double."""
-    options = game.options
-    return options.cube and options.length != 1 and not game.crawford
+    """Whether the game has a doubling cube at all (:attr:`bot.engine.Game.cube_in_play`),
+    as the board picture draws it (:meth:`renderers.board._Scene.draw_cube`)."""
+    return game.cube_in_play
 
 
 def cube_offered(game: Game) -> Json | None:
