@@ -79,6 +79,7 @@ class ClubService:
                 row.options,
                 level=row.computer_level,
                 ctx=ctx,
+                venue=row.venue,
             )
         other = Player(row.player_ids[1 - me], row.player_names[1 - me])
         return await self.session.challenge(
@@ -89,6 +90,7 @@ class ClubService:
             row.options,
             rated=row.rated,
             auto_play=row.auto_play,
+            venue=row.venue,
         )
 
     async def move_to_thread(self, match_id: int, thread_id: int, home_id: int) -> MatchRow:
@@ -168,7 +170,8 @@ class ClubService:
 
     async def due_reminders(self) -> list[tuple[MatchRow, int]]:
         """(match, user id) of each player who asked to be reminded after some idle minutes
-        and has waited that long on their turn, not yet reminded this turn."""
+        and has waited that long on their turn, not yet reminded this turn: on servers that
+        added the bot (elsewhere it cannot post; the board says how long the turn waited)."""
         now = self.clock()
         due = []
         # Only the few games the database finds worth a look: parsing every live game

@@ -98,6 +98,35 @@ class Action(StrEnum):
 DICE_ACTIONS = frozenset({Action.OPENING, Action.ROLL})  # the events that draw dice
 
 
+class Venue(StrEnum):
+    """Where on Discord a match is played, which decides what the bot can do there.
+
+    Only in ``SERVER`` (a server channel of a server that installed the bot) is the bot a
+    member of the channel: it can post there on its own (threads, turn reminders, the
+    computer's resumed turns, game reviews) and the result counts on the server's
+    leaderboard. Everywhere else the app was installed by a player (a user install): the
+    bot is not in the channel and every message is the answer to an interaction, so such a
+    match lives on buttons alone, belongs to no server (its ``guild_id`` is 0) and is never
+    rated. Discord's words: the interaction's ``context`` and its
+    ``authorizing_integration_owners``.
+    """
+
+    SERVER = "server"  # a server that installed the bot (Discord context 0, guild install)
+    BOT_DM = "bot_dm"  # the player's DM with the bot (context 1)
+    PRIVATE = "private"  # a DM or group DM between people (context 2)
+    GUEST = "guest"  # a server where only a member installed the app (context 0, user install)
+
+    @property
+    def reachable(self) -> bool:
+        """Whether the bot may post in the channel without being asked (see above)."""
+        return self is Venue.SERVER
+
+    @property
+    def rated(self) -> bool:
+        """Whether a match here may count on a leaderboard (only on a server's own)."""
+        return self is Venue.SERVER
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRow:
     """A stored challenge or match."""
@@ -123,6 +152,7 @@ class MatchRow:
     auto_play: bool = False  # play the only legal play for the player (a table option)
     dice: DiceSeal | None = None  # the committed dice secret (None: dice not committed)
     home_channel_id: int | None = None  # where it was challenged, when it moved to a thread
+    venue: Venue = Venue.SERVER  # where on Discord it is played (what the bot can do there)
     # The match's address on the web board: 128 random bits (never the row id), handed out
     # only in the channel's own messages (bot.web.access decides who it opens for).
     web_key: str | None = field(default=None, compare=False)
@@ -350,5 +380,6 @@ __all__ = [
     "Status",
     "ThemeName",
     "UserSettings",
+    "Venue",
     "WebLinkRule",
 ]

@@ -38,6 +38,7 @@ from bot.core.records import (
     Status,
     ThemeName,
     UserSettings,
+    Venue,
     WebLinkRule,
 )
 from bot.core.records import EndReason as MatchEnd
@@ -56,7 +57,7 @@ MATCH_COLUMNS = (
     "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
     "expires_at, winner, score0, score1, end_reason, dice_secret, dice_commitment, "
     "dice_public, dice_drawn, home_channel_id, board_channel_id, board_message_id, "
-    "notified_version, web_key"
+    "notified_version, web_key, venue"
 )
 # The same, for a query that names the matches table ``m`` (and joins another).
 MATCH_COLUMNS_OF_M = ", ".join(f"m.{column}" for column in MATCH_COLUMNS.split(", "))
@@ -123,6 +124,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         board_message_id,
         notified_version,
         web_key,
+        venue,
     ) = row
     return MatchRow(
         id=id_,
@@ -155,6 +157,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         board=(board_channel_id, board_message_id) if board_message_id else None,
         notified_version=notified_version,
         web_key=web_key,
+        venue=Venue(venue),
     )
 
 

@@ -48,7 +48,7 @@ from bot.computer import ComputerPlayer
 from bot.core.errors import Refusal, UserError
 from bot.core.facts import Fact, FactBus, MatchOver, TournamentOver
 from bot.core.reader import MatchReader
-from bot.core.records import EventRecord, MatchRow, Status
+from bot.core.records import EventRecord, MatchRow, Status, Venue
 from bot.core.replay import decisions_from_events
 from bot.core.visibility import ChannelReaders, deciding_channel, readers_may_see
 from bot.engine import EngineError, MatchOptions
@@ -210,6 +210,8 @@ class PuzzleService:
     async def _on_facts(self, facts: Sequence[Fact]) -> None:
         for fact in facts:
             if isinstance(fact, MatchOver) and fact.winner is not None:
+                if fact.match.venue is not Venue.SERVER:
+                    continue  # a DM game: its players' alone, never a server's puzzle
                 await self.puzzles.queue_source(fact.match.id, self.clock())
                 if self.running:
                     self.kick()
