@@ -44,11 +44,11 @@ from bot.core.records import Action, MatchRow, Status
 from bot.core.reports import ActionContext
 from bot.engine import Game, Phase, Play, ResultKind
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
-from bot.i18n import Text, language_of, say
+from bot.i18n import language_of, say
 from bot.present import picker as words
 from cogs.helpers import player_of
 from cogs.kit import Kit, kit_of
-from cogs.replies import Reply, safe_name
+from cogs.replies import MenuReply, safe_name
 
 Interaction = discord.Interaction[Any]
 
@@ -213,18 +213,16 @@ def play_button(row: MatchRow, language: str) -> PickerButton | None:
     return PickerButton(tap, say(words.PLAY, language), discord.ButtonStyle.primary)
 
 
-class PickerReply(Reply):
+class PickerReply(MenuReply):
     """The answer to a tap: the picker itself, replaced in place (or opened, for Play).
 
     After Confirm or a resignation is stored, the picker is replaced by a line saying what
-    was sent (in place of :meth:`Reply.remove_buttons`, which edits a public message), and
-    the public board follows as a followup.
+    was sent (:class:`cogs.replies.MenuReply`), and the public board follows as a followup.
     """
 
     def __init__(self, interaction: Interaction, tap: Tap) -> None:
-        super().__init__(interaction, pressed=True)
+        super().__init__(interaction)
         self.tap = tap
-        self.sent: Text | None = None  # what the picker says once its action is stored
 
     def context(self, match_id: int | None = None) -> ActionContext:
         """The picker's own turn, whatever the caller names: its match at its version."""
@@ -235,31 +233,26 @@ class PickerReply(Reply):
     async def show(self, *, new: bool, **kwargs: Any) -> None:
         """Open a picker (``new``) or replace the tapped one, whatever was sent so far."""
         interaction = self.interaction
+        if not new:
+            await self.replace(**kwargs)
+            return
         async with self._lock:
             if not self.done:
-                if new:
-                    await interaction.response.send_message(ephemeral=True, **kwargs)
-                else:
-                    await interaction.response.edit_message(**kwargs)
+                await interaction.response.send_message(ephemeral=True, **kwargs)
                 return
-        if new:
-            await interaction.followup.send(ephemeral=True, **kwargs)
-        else:
-            await interaction.edit_original_response(**kwargs)
+        await interaction.followup.send(ephemeral=True, **kwargs)
 
     async def remove_buttons(self) -> None:
-        """The picker says what was sent; the board it came from loses its Play button."""
+        """The picker says what was sent; the board it came from loses its Play button
+        (where the bot may edit it: in its own channels)."""
         if self.sent is None:
             return
-        text = say(self.sent, self.interaction.locale)
-        # The play is stored whatever happens here: the public board tells it.
-        with contextlib.suppress(discord.HTTPException):
-            await self.show(new=False, content=text, view=None, attachments=[])
+        await super().remove_buttons()
         # The picker was opened by a tap on a board: Discord names that message.
         picker = self.interaction.message
         metadata = picker.interaction_metadata if picker is not None else None
         board_id = metadata.interacted_message_id if metadata is not None else None
-        if board_id is not None and self.interaction.channel_id is not None:
+        if board_id is not None and self.interaction.channel_id is not None and self.in_channel:
             channel = self.interaction.client.get_partial_messageable(self.interaction.channel_id)
             # Off the answer's path: the new board need not wait for the old one's edit.
             task = asyncio.ensure_future(_edit_quietly(channel.get_partial_message(board_id)))

@@ -117,10 +117,14 @@ class Publisher:
         # board is drawn rather than before it (one round trip off the wait).
         removing = asyncio.ensure_future(reply.remove_buttons())
         try:
-            requester = reply.interaction.user.id
-            language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
+            interaction = reply.interaction
+            requester = interaction.user.id
+            # In a DM or group DM there is no server's language: the caller's.
+            language = await self.language(
+                report.match.guild_id, interaction.guild_locale or interaction.locale
+            )
             notes: list[Text] = []  # our own lines after the story
-            if report.action == Action.ACCEPT:
+            if report.action == Action.ACCEPT and report.match.venue.reachable:
                 thread = await self._open_thread(reply, report, language, notes)
                 if thread is not None:
                     report.match = await self.services.club.move_to_thread(
@@ -142,7 +146,11 @@ class Publisher:
 
     async def post_background(self, report: Report) -> None:
         """Post what happened without a Discord request (the computer's resumed turn, a move
-        made in the Activity) in its channel."""
+        made in the Activity) in its channel. Not where the bot is not in the channel (a DM
+        game): there the players' next press, or the board's Board button, shows it."""
+        if not report.match.venue.reachable:
+            log.info("match %s: news kept for the next press (not in the channel)", report.match.id)
+            return
         channel = self.bot.get_channel(report.match.channel_id)
         if channel is None:
             try:
@@ -169,6 +177,9 @@ class Publisher:
     async def computer_stuck(self, row: MatchRow) -> None:
         """Tell a channel, publicly, that its computer opponent keeps failing and that a
         moderator can cancel the game (the session has stopped retrying by itself)."""
+        if not row.venue.reachable:  # a DM game: the next press tells the player instead
+            log.warning("match %s: the computer is stuck (not in the channel)", row.id)
+            return
         channel = self.bot.get_channel(row.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             log.warning(
@@ -380,13 +391,20 @@ class Publisher:
 
     async def stats(self, guild_id: int, user: discord.abc.User, language: str) -> dict[str, Any]:
         """A player's record on this server in ``language``, with their rating chart when
-        they have one."""
+        they have one, and a line for their games outside servers; for ``guild_id`` 0, their
+        record outside servers."""
         stats = await self.session.stats(guild_id, user.id)
         record = await self.services.reviews.computer_results(guild_id, user.id)
         name = safe_name(user.display_name)
-        text = present.stats_text(stats, name, language=language)
+        server = bool(guild_id)  # 0: their games outside servers (DMs, servers without the bot)
+        text = present.stats_text(stats, name, language=language, server=server)
         if record:
             text += "\n" + present.computer_record_text(record, language=language)
+        if server:
+            elsewhere = await self.session.stats(0, user.id)
+            line = present.elsewhere_line(elsewhere, language=language)
+            if line is not None:
+                text += "\n" + line
         title = say(notices.record_title(name), language)
         embed = discord.Embed(title=title, description=text)
         history = await self.services.reviews.rating_history(guild_id, user.id)
@@ -432,6 +450,8 @@ class Publisher:
         """
         if not self.game_reviews or report.finished is None:
             return
+        if not report.match.venue.reachable:
+            return  # nowhere to post it later (a DM game): /backgammon analyze is there
         over = [game for game in report.boards if game.phase is Phase.OVER]
         if not over or not computer_available():
             return

@@ -207,6 +207,7 @@ def _source_of(source: SourceLink | None) -> tuple[tuple[str, str] | None, str |
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)  # a club's: never a user install
 class Puzzles(
     commands.GroupCog,
     group_name="puzzle",

@@ -7,10 +7,10 @@ French words by itself. The words come from the same gettext catalogues as every
 
 - descriptions are ordinary messages, marked where they are written (``locale(_("..."))``
   in :mod:`cogs.backgammon`);
-- names (commands, options, choices) are looked up with a context (``command``, ``option``,
-  ``choice``): the same English word may name a command and mean something else in a
-  sentence ("play"). They are marked below with :func:`pgettext`, which Babel extracts by
-  default (``msgctxt``).
+- names (commands, options, choices, context menus) are looked up with a context
+  (``command``, ``option``, ``choice``, ``menu``): the same English word may name a command
+  and mean something else in a sentence ("play"). They are marked below with
+  :func:`pgettext`, which Babel extracts by default (``msgctxt``).
 
 A name Discord would refuse (punctuation other than "-", "_" and "'", too long) is never
 sent: the English name stays; capitals are lowered and spaces become "-", as Discord
@@ -38,6 +38,7 @@ _THAI = "\u0e01-\u0e3a\u0e40-\u0e5b"
 NAME_RULE = re.compile(rf"^[-'\w{_DEVANAGARI}{_THAI}]{{1,32}}$")
 DESCRIPTION_LIMIT = 100
 CHOICE_LIMIT = 100
+MENU_LIMIT = 32  # a context menu command's name: any words, 1-32 characters
 
 # The context of each kind of name in the catalogue.
 CONTEXTS: dict[Location, str] = {
@@ -172,6 +173,7 @@ NAMES = (
     pgettext("choice", "live"),
     pgettext("choice", "random"),
     pgettext("choice", "rating"),
+    pgettext("menu", "Challenge to backgammon"),
 )
 
 
@@ -184,6 +186,8 @@ def translate_name(name: str, context: str, language: str) -> str | None:
         return None
     if context == "choice":  # a choice's name is shown as it is: any words, 1-100
         return words[:CHOICE_LIMIT] or None
+    if context == "menu":  # a context menu's name, as it is, if it fits
+        return words if 1 <= len(words) <= MENU_LIMIT else None
     words = words.strip().lower().replace(" ", "-")
     return words if NAME_RULE.fullmatch(words) else None
 
@@ -210,6 +214,8 @@ class CommandTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == SOURCE_LANGUAGE:
             return None
+        if isinstance(context.data, app_commands.ContextMenu):  # "Apps > ..." on a person
+            return translate_name(string.message, "menu", language)
         name_context = CONTEXTS.get(context.location)
         if name_context is not None:
             return translate_name(string.message, name_context, language)

@@ -39,6 +39,12 @@ def waited(seconds: float) -> Text:
     return N_("{n} day", "{n} days", hours // 24, n=hours // 24)
 
 
+def last_action_line(when: str) -> Text:
+    """How long a turn has waited, on a board where no reminder comes (a DM game): ``when``
+    is the front end's time of the last action, relative ("5 minutes ago")."""
+    return _("Last action {when}.", when=when)
+
+
 def versus_names(first: str, second: str) -> Text:
     return _("{first} vs {second}", first=first, second=second)
 

@@ -308,9 +308,10 @@ class Spectate:
 
 
 async def _server_name(server: WebServer, guild_id: int) -> str | None:
-    """The server's name as Discord says (for the page's title), if Discord can be asked."""
+    """The server's name as Discord says (for the page's title), if Discord can be asked;
+    none for a match that belongs to no server (a DM or group DM game)."""
     readers = server.readers
-    if readers is None:
+    if readers is None or not guild_id:
         return None
     try:
         return await readers.server_name(guild_id)
