@@ -47,7 +47,7 @@ from aiohttp import WSMsgType, web
 from bot.core.records import MatchRow
 from bot.i18n import LANGUAGES, say
 from bot.present.club import versus
-from bot.present.notices import NO_GAME_RUNNING, WATCH_LIVE
+from bot.present.notices import NO_GAME_RUNNING, TERMINAL_BOARD, WATCH_LIVE
 from bot.present.web import web_words
 from bot.relay import Changed, FactListener
 from bot.services import Services
@@ -382,11 +382,12 @@ class WebServer:
         language = self.language(request)
         row = await self.services.session.current(terminal.channel_id)
         live = None
+        paragraphs = [say(TERMINAL_BOARD, language)]
         if row is not None and row.web_key and await terminal.match(row, None) is Verdict.OPEN:
-            paragraphs = [say(versus(row), language)]
+            paragraphs.append(say(versus(row), language))
             live = (say(WATCH_LIVE, language), f"m/{row.web_key}")
         else:
-            paragraphs = [say(NO_GAME_RUNNING, language)]
+            paragraphs.append(say(NO_GAME_RUNNING, language))
         body = landing_page(
             title=web_words(language)["live"],
             paragraphs=paragraphs,

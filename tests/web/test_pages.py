@@ -159,6 +159,7 @@ async def test_offline_root_is_the_terminal_s_game_not_discord_s(tmp_path: Path)
         await session.accept(CHANNEL, BOB)
         idle = await fetch(base)
         assert 'data-page="landing"' in idle and "No game is running." in idle
+        assert "the game played in the terminal" in idle
         assert 'id="live-link"' not in idle and "Discord" not in idle
         carol, dave = Player(1, "carol"), Player(2, "dave")
         await session.challenge(OFFLINE_GUILD, OFFLINE_CHANNEL, carol, dave, rated=False)
