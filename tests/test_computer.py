@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.computer import (
+    ANALYSIS,
     ComputerPlayer,
     CubeAction,
     CubeContext,
@@ -102,7 +103,7 @@ def test_importing_without_bgsage_is_safe() -> None:
 def test_unknown_level_names_the_levels() -> None:
     with pytest.raises(ValueError, match="beginner, intermediate, advanced, expert, world-class"):
         ComputerPlayer("grandmaster")
-    assert ComputerPlayer("World class").level.plies == 3
+    assert ComputerPlayer("World class").level.plies == 4
 
 
 def test_docstring_example(bgsage) -> None:
@@ -368,8 +369,8 @@ def test_hints_are_legal_plays_best_first(
     assert equities == sorted(equities, reverse=True)
     assert hints[0].difference == 0.0
     assert all(hint.difference <= 0.0 for hint in hints)
-    # Hints search at the analysis depth, world-class's, whatever the level asked.
-    assert hints[0].play == ComputerPlayer("world-class").choose_play(game)
+    # Hints search at the analysis depth whatever the level asked.
+    assert hints[0].play == ComputerPlayer(ANALYSIS).choose_play(game)
 
 
 # --- analysis ------------------------------------------------------------------------------

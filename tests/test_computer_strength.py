@@ -65,9 +65,9 @@ def test_each_level_searches_at_least_as_deep_with_less_noise_than_the_one_below
     for lower, upper in itertools.pairwise(levels):
         assert (upper.plies, -upper.noise) > (lower.plies, -lower.noise)
         assert upper.plies >= lower.plies and upper.noise <= lower.noise
-    # World-class is GNU Backgammon's 2-ply (bgsage counts the raw network as 1-ply), and
-    # analysis is never weaker than it.
-    assert LEVELS["world-class"].plies == 3
+    # World-class is GNU Backgammon's 2-ply (bgsage counts the raw network as 1-ply) and
+    # its 3-ply on a close call; analysis is its search without the close calls' ply.
+    assert LEVELS["world-class"].plies == 4
     assert (ANALYSIS.plies, ANALYSIS.noise) == (3, 0.0)
     assert ANALYSIS.name not in LEVELS  # not an opponent anyone can pick
 
@@ -126,12 +126,18 @@ def test_the_third_ply_values_a_play_as_bgsage_checker_play_does(bgsage, context
     assert checked == 2
 
 
-def test_the_deepest_stage_keeps_to_its_candidates_and_budget_on_the_slowest_positions(
-    bgsage, monkeypatch
+def budget(evaluator: BgsageEvaluator, depth: int) -> float:
+    return evaluator.budget if depth == 3 else evaluator.close_budget
+
+
+@pytest.mark.parametrize("plies", [3, 4])
+def test_the_deep_stages_keep_to_their_candidates_and_budgets_on_the_slowest_positions(
+    bgsage, monkeypatch, plies
 ) -> None:
     """Not a timed test: the work is counted. Each stage searches at most its filter's
-    number of plays, and the 3-ply stage only plays whose estimated cost fits the budget."""
-    evaluator = BgsageEvaluator.shared(3)
+    number of plays, and the 3- and 4-ply stages only plays whose estimated cost fits
+    their budgets."""
+    evaluator = BgsageEvaluator.shared(plies)
     searched: list[tuple[int, list[Position]]] = []
     search = BgsageEvaluator._search
 
@@ -151,8 +157,9 @@ def test_the_deepest_stage_keeps_to_its_candidates_and_budget_on_the_slowest_pos
             for depth, plays in searched:
                 count, _threshold = evaluator.filters[depth - 2]
                 assert 2 <= len(plays) <= count
-                if depth == 3:
-                    assert sum(evaluator.cost(play) for play in plays) <= evaluator.budget
+                if depth >= 3:
+                    spent = sum(evaluator.cost(play, depth) for play in plays)
+                    assert spent <= budget(evaluator, depth)
 
 
 def test_a_forced_play_the_budget_cannot_afford_leaves_every_play_a_ply_shallower(
@@ -183,3 +190,61 @@ def test_a_level_may_name_its_own_filters(bgsage) -> None:
     assert player.evaluator is BgsageEvaluator.shared(3, ((4, 0.1), (2, 0.05)))
     game = Game.new().opening_roll(4, 2)
     assert player.choose_play(game) in game.legal_plays()
+
+
+# --- world-class's close calls ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "context", [CubeContext(), CubeContext(live=False)], ids=["money", "cubeless"]
+)
+def test_world_class_searches_a_close_call_four_plies_deep(bgsage, monkeypatch, context) -> None:
+    """Where the best two plays at 3 plies are within 0.02 and their 4-ply search fits its
+    budget, world-class ranks them by that search (GNU Backgammon's 3-ply); elsewhere its
+    choice is the 3-ply one. Counted, never timed."""
+    world_class = ComputerPlayer("world-class").evaluator
+    assert isinstance(world_class, BgsageEvaluator)
+    three, four = BgsageEvaluator.shared(3), BgsageEvaluator.shared(4)
+    searched: list[tuple[int, list[Position]]] = []
+    search = BgsageEvaluator._search
+
+    def spy(self, position, results, context):
+        searched.append((self.plies, list(results)))
+        return search(self, position, results, context)
+
+    monkeypatch.setattr(BgsageEvaluator, "_search", spy)
+    deeper = 0
+    for game in game_positions(60, seed=38, options=MatchOptions(cube=context.live)):
+        assert game.dice is not None
+        results = game.legal_plays().results()
+        searched.clear()
+        ranked = world_class.rank_plays(game.position, game.dice, results, context)
+        shallow = three.rank_plays(game.position, game.dice, results, context)
+        deep = [plays for depth, plays in searched if depth == 4]
+        top = shallow[:2]
+        close = len(top) == 2 and top[0].equity - top[1].equity <= 0.02
+        affordable = sum(world_class.cost(item.result, 4) for item in top) <= (
+            world_class.close_budget
+        )
+        if not (close and affordable):
+            assert not deep
+            assert ranked[0].result == shallow[0].result
+            continue
+        deeper += 1
+        assert deep == [[item.result for item in top]]
+        expected = four._search(game.position, deep[0], context)
+        assert expected is not None
+        expected.sort(key=lambda item: -item.equity)
+        assert [(item.result, item.equity) for item in ranked[:2]] == [
+            (item.result, pytest.approx(item.equity, abs=1e-9)) for item in expected
+        ]
+    assert deeper >= 2
+
+
+def test_world_class_decides_the_cube_at_three_plies(bgsage) -> None:
+    world_class = ComputerPlayer("world-class").evaluator
+    game = game_positions(1, seed=2, options=MatchOptions())[0]
+    context = CubeContext.for_game(game)
+    position = game.position.flip()  # the opponent, before its roll
+    three = BgsageEvaluator.shared(3)
+    assert world_class.cube_equities(position, context) == three.cube_equities(position, context)

@@ -287,22 +287,37 @@ class BgsageEvaluator:
     A cube decision at 3 plies or more is one ply less in a position where both sides
     together have more than ``CUBE_REPLIES`` replies (p99 3,000 in expert self-play).
 
+    A 4-ply search (world-class's; GNU Backgammon's 3-ply) adds a stage for close calls:
+    the best two plays at 3 plies, when they are within its filter's 0.02, searched one
+    ply deeper on ``DEEP_THREADS`` threads. A 4-ply search of one play costs 0.05-1.7 s of
+    CPU in a contact position, driven by the replies the opponent will have, so only a
+    pair whose estimated cost (:meth:`cost` at 4 plies) fits ``close_budget`` is searched:
+    mostly positions where the opponent's choices are few (on the bar against a strong
+    board, blocked, racing). Its cube decisions stay at ``CUBE_PLIES``.
+
     Thread-safe: one lock serializes the calls into one shared analyzer (bgsage already
     spreads a cube decision over every core). Use :meth:`shared` to load the weights once.
     """
 
     # GNU Backgammon's default filter before its 2-ply (our 3-ply): 8 plays within 0.16;
     # then, before a 3-ply search, the best 4 within 0.08 at 2-ply (a far better judge
-    # than the raw network GNU filters with, so fewer candidates are needed).
+    # than the raw network GNU filters with, so fewer candidates are needed); then, before
+    # a 4-ply search, the best 2 within 0.02 at 3-ply: where GNU's world class and ours
+    # choose differently, the two plays are almost always that close at 3-ply, and 4-ply
+    # sides with GNU's in most of them (docs/benchmarks.md).
     FILTERS: dict[int, tuple[MoveFilter, ...]] = {  # noqa: RUF012 (read only)
         1: (),
         2: ((8, 0.16),),
         3: ((8, 0.16), (4, 0.08)),
-        4: ((8, 0.16), (4, 0.08), (2, 0.04)),
+        4: ((8, 0.16), (4, 0.08), (2, 0.02)),
     }
 
     CUBE_REPLIES = 4_000  # both sides' replies above which a cube decision is one ply less
+    CUBE_PLIES = 3  # a cube decision searches at most this deep (4 plies took seconds)
     BUDGET = 0.3  # seconds of estimated 3-ply search per decision
+    CLOSE_BUDGET = 0.6  # seconds of CPU of estimated 4-ply search per decision
+    DEEP_THREADS = 2  # a 4-ply search spreads over this many threads
+    BAR_REPLIES = 800  # the opponent's replies a 4-ply estimate assumes when they are hit
 
     _instances: dict[tuple[int, tuple[MoveFilter, ...]], BgsageEvaluator] = {}  # noqa: RUF012
     _instances_lock = threading.Lock()
@@ -313,6 +328,7 @@ class BgsageEvaluator:
         *,
         filters: Sequence[MoveFilter] | None = None,
         budget: float | None = None,
+        close_budget: float | None = None,
     ) -> None:
         if plies not in (1, 2, 3, 4):
             raise ValueError(f"bgsage evaluates at 1 to 4 plies, not {plies}")
@@ -322,6 +338,7 @@ class BgsageEvaluator:
         if len(self.filters) != plies - 1:
             raise ValueError(f"a {plies}-ply search takes {plies - 1} filters, not {filters}")
         self.budget = self.BUDGET if budget is None else budget
+        self.close_budget = self.CLOSE_BUDGET if close_budget is None else close_budget
         _require_bgsage()
         self.plies = plies
         self._level = f"{plies}ply"
@@ -482,6 +499,8 @@ class BgsageEvaluator:
         ]
 
     def cube_equities(self, position: Position, context: CubeContext) -> CubeEquities:
+        if self.plies > self.CUBE_PLIES:
+            return BgsageEvaluator.shared(self.CUBE_PLIES).cube_equities(position, context)
         if self.plies >= 3 and replies(position) + replies(position.flip()) > self.CUBE_REPLIES:
             # A crowded position (both sides' checkers spread everywhere): 3-ply took up to
             # a second there, 2-ply under 0.4 s; a game almost never comes to one.
@@ -581,7 +600,7 @@ class BgsageEvaluator:
                 or item.result.board in forced
             ]
             if depth >= 3:
-                deep = self._affordable(deep, forced)
+                deep = self._affordable(deep, forced, depth)
             if len(deep) < 2:
                 break
             searched = BgsageEvaluator.shared(depth)._search(
@@ -594,19 +613,33 @@ class BgsageEvaluator:
             ranked = searched + [item for item in ranked if item.result.board not in done]
         return ranked
 
-    @staticmethod
-    def cost(result: Position) -> float:
-        """The estimated seconds of a 3-ply search of ``result``, one thread (see above)."""
-        count = replies(result)
-        return 2.5e-8 * count**2 + 1.5e-11 * count**3
+    @classmethod
+    def cost(cls, result: Position, plies: int = 3) -> float:
+        """The estimated seconds of CPU of a ``plies`` search of ``result`` (3 or 4; see
+        above). At 4 plies the opponent's replies weigh most: the search meets them on
+        its first and third plies (fitted on 60 positions of expert self-play with the
+        cube, within a factor 1.5 of the time measured in most, 2.5 at worst; the
+        opponent on the bar costs more than their replies say, see below)."""
+        mine = replies(result)
+        if plies <= 3:
+            return 2.5e-8 * mine**2 + 1.5e-11 * mine**3
+        theirs = replies(result.flip())
+        if result.board[0]:
+            # On the bar they have few replies now and many once in: up to 3 times the
+            # estimate; counted as a crowded position instead.
+            theirs = max(theirs, cls.BAR_REPLIES)
+        return 0.02 + 9e-4 * theirs + 1.2e-4 * mine
 
-    def _affordable(self, deep: list[RankedResult], forced: set[tuple[int, ...]]) -> list:
-        """The plays of ``deep`` whose 3-ply search fits in the budget, best first."""
+    def _affordable(
+        self, deep: list[RankedResult], forced: set[tuple[int, ...]], depth: int
+    ) -> list:
+        """The plays of ``deep`` whose search at ``depth`` fits in its budget, best first."""
+        budget = self.budget if depth <= 3 else self.close_budget
         kept: list[RankedResult] = []
         spent = 0.0
         for item in deep:
-            cost = self.cost(item.result)
-            if spent + cost <= self.budget:
+            cost = self.cost(item.result, depth)
+            if spent + cost <= budget:
                 kept.append(item)
                 spent += cost
             elif item.result.board in forced:
@@ -668,7 +701,7 @@ class BgsageEvaluator:
                     their_owner,
                     strategy,
                     self.plies,
-                    n_threads=1,
+                    n_threads=self.DEEP_THREADS if self.plies > 3 else 1,
                     cube_value=context.cube,
                     away1=context.away[1],
                     away2=context.away[0],

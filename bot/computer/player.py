@@ -10,10 +10,10 @@ noise-free, at the analysis depth (:data:`ANALYSIS`) whatever the level.
 Every method that evaluates is synchronous CPU work. Measured with
 ``benchmarks/computer.py`` on the 2-core development machine: at 1-ply (beginner to expert)
 a checker play takes 2 ms at the median and under 10 ms at p99 on a quiet machine, a cube
-decision 26-40 ms. World-class searches 3 plies (GNU Backgammon's 2-ply) in stages (see
-:class:`~bot.computer.evaluator.BgsageEvaluator`): a checker play costs about 0.11 s of
-CPU at the median and 0.24 s at p99 with the cube on (cubeless 26 / 150 ms), a cube
-decision 90 / 140 ms; the README has the wall clock figures. Run it in a worker process
+decision 26-40 ms. World-class searches 3 plies (GNU Backgammon's 2-ply) in stages, and
+4 plies on a close call where that is affordable (see
+:class:`~bot.computer.evaluator.BgsageEvaluator`); its cube decisions search 3 plies.
+docs/benchmarks.md has its decision times. Run it in a worker process
 (:mod:`bot.workers`) or at least a worker thread, never on the event loop: bgsage's C++
 holds the GIL while it runs.
 """
@@ -76,15 +76,15 @@ LEVELS: dict[str, Level] = {
         Level("intermediate", 1, 0.040),
         Level("advanced", 1, 0.015),
         Level("expert", 1, 0.0),
-        Level("world-class", 3, 0.0),
+        Level("world-class", 4, 0.0),
     )
 }
 DEFAULT_LEVEL = "expert"
 
 # Hints, reviews and match analysis search at this depth whatever the level playing (no
-# noise): world-class's search, so the advice is never weaker than the strongest opponent.
-# Its budget bounds each decision as world-class's does (see benchmarks/computer.py for
-# a 25-point match analysed).
+# noise): world-class's search without its 4-ply look at close calls, which would cost a
+# 25-point match's analysis up to 0.4 s more a decision (see benchmarks/computer.py).
+# They differ only where world-class's best two plays are within 0.04 at 3 plies.
 ANALYSIS = Level("analysis", 3, 0.0)
 
 
