@@ -3,7 +3,9 @@
 Run from the repository root: ``.venv/bin/python benchmarks/computer.py`` (about a minute
 on two cores). Options: ``--games N`` self-play games per level (default 3), ``--levels``
 (comma-separated, default all), ``--random-games N`` games of the default level against a
-random player (default 20), ``--no-cube``, ``--seed N``. It prints figures only; it asserts
+random player (default 20), ``--no-cube``, ``--seed N``; ``--levels analysis,world-class``
+times world-class beside the search of hints and analysis (its 3-ply stages alone) on the
+same dice. It prints figures only; it asserts
 nothing.
 
 Decision times are measured where they matter, in realistic positions: each level plays
@@ -38,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.computer import (  # noqa: E402
+    ANALYSIS,
     DEFAULT_LEVEL,
     LEVELS,
     ComputerPlayer,
@@ -151,8 +154,9 @@ def main() -> None:
 
     print(f"decision time, wall clock, self-play money games ({cube}), {args.games} per level")
     for name in args.levels.split(","):
-        level = LEVELS[name]
-        computer = ComputerPlayer(name, seed=args.seed)
+        # "analysis": the search of hints and reviews, world-class's without its close calls
+        level = ANALYSIS if name == ANALYSIS.name else LEVELS[name]
+        computer = ComputerPlayer(level, seed=args.seed)
         computer.choose_play(Game.new().opening_roll(3, 1))  # load the weights first
         rng = random.Random(args.seed)
         stats = Stats()
