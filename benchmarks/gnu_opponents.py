@@ -14,10 +14,14 @@ then 2-ply). This script measures how much that changes:
    and what the difference is worth by a stronger judge: GNU's own 3-ply over both plays.
 2. Games: ``--pairs`` duplicate-dice pairs of the old opponent against the new, cubeless
    money, the old one's points per game with a 95% interval.
+3. ``--judge N``: on N such positions, where our ``--level`` (default world-class) and GNU's
+   world class choose differently, which choice two stronger searches prefer: GNU's
+   3-ply and bgsage's 4-ply, each over both plays (equity per decision, + = ours better).
 
 Run from the repository root (``pip install -e ".[bench]"``), for instance:
 
-    nice -n 19 .venv/bin/python benchmarks/gnu_opponents.py --positions 400 --pairs 200
+    nice -n 19 .venv/bin/python benchmarks/gnu_opponents.py --positions 800 --pairs 400
+    nice -n 19 .venv/bin/python benchmarks/gnu_opponents.py --positions 0 --judge 400 --seed 21
 
 It prints figures and asserts nothing; docs/benchmarks.md keeps what was measured.
 """
@@ -36,7 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.strength import Outcome, play_game  # noqa: E402
-from bot.computer import ComputerPlayer  # noqa: E402
+from bot.computer import ANALYSIS, LEVELS, BgsageEvaluator, ComputerPlayer  # noqa: E402
+from bot.computer.evaluator import CubeContext  # noqa: E402
 from bot.engine import Game, MatchOptions, Phase, Play, Position  # noqa: E402
 from tests.gnubg_world_class import (  # noqa: E402
     OFF,
@@ -169,12 +174,45 @@ def compare_games(pairs: int, seed: int, every: int) -> None:
             )
 
 
+def judge_choices(count: int, seed: int, level: str) -> None:
+    ours = ComputerPlayer(ANALYSIS if level == ANALYSIS.name else LEVELS[level], seed=seed)
+    gnu, gnu_judge, bgsage_judge = GnuPlayer(), GnuPlayer(JUDGE_PLIES), BgsageEvaluator(4)
+    context = CubeContext(live=False)
+    tally: dict[str, list[tuple[float, float]]] = {}
+    for game in positions(count, seed):
+        position = game.position
+        mine = position.apply(ours.choose_play(game))
+        theirs = position.apply(gnu.choose_play(game))
+        by_gnu = by_bgsage = 0.0
+        if mine != theirs:
+            by_gnu = gnu_judge.score(mine, JUDGE_PLIES) - gnu_judge.score(theirs, JUDGE_PLIES)
+            searched = bgsage_judge._search(position, [mine, theirs], context)
+            assert searched is not None
+            by_bgsage = searched[0].equity - searched[1].equity
+        tally.setdefault(kind(position), []).append((by_gnu, by_bgsage))
+    print(
+        f"{level} against GNU's world class on {count} positions (seed {seed}), where they "
+        f"differ judged by GNU {JUDGE_PLIES}-ply and bgsage 4-ply (equity, + = ours better):"
+    )
+    for label, rows in sorted(tally.items()):
+        differ = [row for row in rows if row != (0.0, 0.0)]
+        print(
+            f"  {label}: {len(rows)} positions, {len(differ)} differ; a decision "
+            f"{statistics.fmean(r[0] for r in rows):+.5f} (GNU) "
+            f"{statistics.fmean(r[1] for r in rows):+.5f} (bgsage); GNU's choice better by "
+            f"GNU in {sum(r[0] < 0 for r in differ)}, by bgsage in {sum(r[1] < 0 for r in differ)}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=400)
     parser.add_argument("--pairs", type=int, default=0)
     parser.add_argument("--seed", type=int, default=38)
     parser.add_argument("--every", type=int, default=25)
+    parser.add_argument("--judge", type=int, default=0, help="positions to judge")
+    parser.add_argument("--level", default="world-class", help="ours, for --judge")
     args = parser.parse_args()
     if gnubg is None:
         sys.exit('the gnubg package is not installed: .venv/bin/pip install -e ".[bench]"')
@@ -182,6 +220,8 @@ def main() -> None:
         compare_decisions(args.positions, args.seed)
     if args.pairs:
         compare_games(args.pairs, args.seed, args.every)
+    if args.judge:
+        judge_choices(args.judge, args.seed, args.level)
 
 
 if __name__ == "__main__":
