@@ -3,7 +3,8 @@
 :class:`Services` holds them: the session (game actions under the channel's lock, with
 the computer opponent it owns), reviews (hints, analyses, dice), club life (rematches,
 threads, settings, reminders, match files), puzzles (made from the server's finished
-games), tournaments and ladders (these listen to the session's facts to learn results).
+games), tournaments and ladders (these listen to the session's facts to learn results),
+chouettes (on the session's lock, dice, workers and facts).
 :func:`build_services` is the one place they are
 made, from the store, the workers, the roller, the settings and the clock; the bot's
 start-up, offline play and the tests all call it. Pure of Discord.
@@ -23,12 +24,14 @@ from bot.core.facts import FactBus
 from bot.core.records import MatchRow
 from bot.core.reports import SessionSettings
 from bot.core.session import SessionService
+from bot.features.chouette.service import ChouetteService
 from bot.features.puzzles.rules.selection import TournamentStage
 from bot.features.puzzles.service import PuzzleService
 from bot.features.tournaments.ladders import LadderService
 from bot.features.tournaments.rules.lifecycle import OVER
 from bot.features.tournaments.service import TournamentService
 from bot.storage import Storage
+from bot.storage.chouette import ChouetteStore
 from bot.storage.competitions import CompetitionStore
 from bot.workers import Workers
 
@@ -43,6 +46,7 @@ class Services:
     puzzles: PuzzleService
     tournaments: TournamentService
     ladders: LadderService
+    chouette: ChouetteService
 
     @property
     def facts(self) -> FactBus:
@@ -95,7 +99,8 @@ def build_services(
     )
     tournaments = TournamentService(competitions, session, clock=clock)
     ladders = LadderService(competitions, session, clock=clock)
-    return Services(session, reviews, club, puzzles, tournaments, ladders)
+    chouette = ChouetteService(ChouetteStore(store), session, clock=clock, computer=computer)
+    return Services(session, reviews, club, puzzles, tournaments, ladders, chouette)
 
 
 __all__ = ["Services", "build_services"]

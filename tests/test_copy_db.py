@@ -28,6 +28,7 @@ from bot.core.session import Player, SessionService
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.features.tournaments.rules import Format, Result
 from bot.storage import Store, open_store
+from bot.storage.chouette import ChouetteStore, LogEntry
 from bot.storage.competitions import CompetitionStore, EntrantRow, PairingRow, TournamentOptions
 from bot.storage.copy import TABLES
 from bot.storage.pg_schema import MIGRATIONS as PG_MIGRATIONS
@@ -126,6 +127,26 @@ async def fill_competitions(store: Store) -> None:
     )
     await competitions.set_td_role(GUILD, 555)
     await competitions.save_ladder(GUILD, 1, '{"ranking": [1, 2]}', None)
+    chouettes = ChouetteStore(store)
+    session = await chouettes.create(
+        guild_id=GUILD,
+        channel_id=8,
+        home_channel_id=1,
+        started_by=ALICE.id,
+        status="open",
+        state='{"status": "open"}',
+        events=[LogEntry(0, "joined", '{"player": 1}')],
+        now=4.0,
+    )
+    assert session is not None
+    await chouettes.save(
+        session,
+        status="ended",
+        state='{"status": "ended"}',
+        events=[LogEntry(1, "over", '{"value": 1}'), LogEntry(1, "ended", "{}")],
+        points=[(ALICE.id, "alice", 3), (BOB.id, "bob", -3)],
+        now=5.0,
+    )
 
 
 async def dump(database: Path | str) -> dict[str, list[tuple]]:

@@ -143,6 +143,15 @@ class TournamentOver:
     guild_id: int
 
 
+class FeatureFact:
+    """A fact a feature service publishes about its own values (a chouette session's
+    change): the feature subclasses it with a frozen dataclass of its own, so the core's
+    bus carries it without the core knowing the feature. Subscribers that do not know a
+    feature's facts pass over them, as they pass over any fact they do not use."""
+
+    __slots__ = ()
+
+
 Fact = (
     ActionTaken
     | MatchStarted
@@ -154,6 +163,7 @@ Fact = (
     | TurnResumed
     | PlayedElsewhere
     | TournamentOver
+    | FeatureFact
 )
 Subscriber = Callable[[Sequence[Fact]], Awaitable[None]]
 
@@ -271,6 +281,7 @@ __all__ = [
     "CubeTurned",
     "Fact",
     "FactBus",
+    "FeatureFact",
     "GameOver",
     "MatchOver",
     "MatchStarted",

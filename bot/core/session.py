@@ -131,11 +131,13 @@ class SessionService:
         )
 
     @contextlib.asynccontextmanager
-    async def _lock(self, channel_id: int) -> AsyncIterator[None]:
+    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
         """Hold the channel's lock: one action at a time per channel.
 
         The asyncio lock queues this process's actions; the store's lock then keeps other
         processes (shards on one PostgreSQL) out for the whole action, computer reply included.
+        A feature whose actions live in a channel (a chouette session) takes the same lock,
+        so its actions and the channel's game never interleave.
         """
         lock = self._locks.get(channel_id)
         if lock is None:
@@ -250,7 +252,7 @@ class SessionService:
             raise UserError(Refusal.BOT_OPPONENT)
         if venue is Venue.BOT_DM:
             raise UserError(Refusal.BOT_DM_CHALLENGE)
-        async with self._lock(channel_id):
+        async with self.channel_lock(channel_id):
             row = await self._create_challenge(
                 guild_id,
                 channel_id,
@@ -450,7 +452,7 @@ class SessionService:
         for attempt in range(CONFLICT_RETRIES):
             earlier: list[Fact] = []
             try:
-                async with self._lock(channel_id):
+                async with self.channel_lock(channel_id):
                     report = await self._act_locked(
                         channel_id, act, ctx, allow_challenge, actor, earlier
                     )
@@ -581,7 +583,7 @@ class SessionService:
         if self._computer_factory is None and not computer_available():
             raise UserError(Refusal.COMPUTER_UNAVAILABLE)
         options = options or MatchOptions()
-        async with self._lock(channel_id):
+        async with self.channel_lock(channel_id):
             await self._create_challenge(
                 guild_id, channel_id, human, computer, options, False, level, False, venue
             )
@@ -619,7 +621,7 @@ class SessionService:
     async def _retry_computer(self, channel_id: int) -> None:
         """The computer opponent's retry timer: finish the channel's open computer turn
         under its lock, and publish it (a front end posts a :class:`TurnResumed`)."""
-        async with self._lock(channel_id):
+        async with self.channel_lock(channel_id):
             row = await self._load(channel_id)
             report = await self._resume_row(row) if self.computer.to_act(row) else None
         if report is not None:
@@ -640,7 +642,7 @@ class SessionService:
             if not self.computer.to_act(row):
                 continue
             try:
-                async with self._lock(row.channel_id):
+                async with self.channel_lock(row.channel_id):
                     fresh = await self._load(row.channel_id)
                     report = None
                     # One left to a moderator is not tried again on a reconnect's ready

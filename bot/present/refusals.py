@@ -1,15 +1,17 @@
 """Refusals in the player's words: a sentence for every engine error code and for every
 refusal of the session layer (:class:`bot.core.errors.Refusal`); the tournaments' and the
 ladder's (:class:`bot.core.errors.CompetitionRefusal`) are worded in
-:mod:`bot.present.tournaments`."""
+:mod:`bot.present.tournaments`, a chouette's (:class:`bot.core.errors.ChouetteRefusal`) in
+:mod:`bot.present.chouette`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from bot.core.errors import CompetitionRefusal, Name, Refusal, UserError
+from bot.core.errors import ChouetteRefusal, CompetitionRefusal, Name, Refusal, UserError
 from bot.engine import EngineError, EngineErrorCode
 from bot.i18n import Text, _, join
+from bot.present.chouette import CHOUETTE_REFUSALS
 from bot.present.tournaments import COMPETITION_REFUSALS
 from bot.present.words import minutes_words
 
@@ -284,6 +286,8 @@ def refusal(error: UserError, display: Callable[[str], str] = str) -> Text | str
         return engine_sentence(reason, params)
     if isinstance(reason, CompetitionRefusal):
         return Text(COMPETITION_REFUSALS[reason].msgid, params)
+    if isinstance(reason, ChouetteRefusal):
+        return Text(CHOUETTE_REFUSALS[reason].msgid, params)
     for key, speak in _SPOKEN.items():
         if key in params:
             params[key] = speak(params[key])

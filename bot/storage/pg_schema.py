@@ -338,6 +338,43 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
         CHECK (venue IN ('server', 'bot_dm', 'private', 'guest'));
     """,
+    # 10: chouette sessions (issue 39, bot/storage/chouette.py): each session's state as JSON
+    # at a version (one live session per channel), its event log, and each server's
+    # all-time chouette points (apart from the rated leaderboard).
+    """
+    CREATE TABLE chouettes (
+        id              BIGINT PRIMARY KEY,
+        guild_id        BIGINT NOT NULL,
+        channel_id      BIGINT NOT NULL,
+        home_channel_id BIGINT,
+        status          TEXT NOT NULL CHECK (status IN ('open', 'playing', 'ended')),
+        state           TEXT NOT NULL,
+        version         BIGINT NOT NULL DEFAULT 1,
+        started_by      BIGINT NOT NULL,
+        created_at      DOUBLE PRECISION NOT NULL,
+        updated_at      DOUBLE PRECISION NOT NULL
+    );
+    CREATE UNIQUE INDEX chouettes_one_live_per_channel
+        ON chouettes (channel_id) WHERE status IN ('open', 'playing');
+    CREATE INDEX chouettes_by_guild ON chouettes (guild_id, id);
+    CREATE TABLE chouette_events (
+        chouette_id BIGINT NOT NULL REFERENCES chouettes (id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        game_number INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        data        TEXT NOT NULL,
+        created_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (chouette_id, seq)
+    );
+    CREATE TABLE chouette_points (
+        guild_id BIGINT NOT NULL,
+        user_id  BIGINT NOT NULL,
+        name     TEXT NOT NULL,
+        points   BIGINT NOT NULL DEFAULT 0,
+        games    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 )
 
 __all__ = ["MIGRATIONS"]

@@ -343,6 +343,43 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
         CHECK (venue IN ('server', 'bot_dm', 'private', 'guest'));
     """,
+    # 13: chouette sessions (issue 39, bot/storage/chouette.py): each session's state as JSON
+    # at a version (one live session per channel), its event log, and each server's
+    # all-time chouette points (apart from the rated leaderboard).
+    """
+    CREATE TABLE chouettes (
+        id              INTEGER PRIMARY KEY,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        home_channel_id INTEGER,
+        status          TEXT NOT NULL CHECK (status IN ('open', 'playing', 'ended')),
+        state           TEXT NOT NULL,
+        version         INTEGER NOT NULL DEFAULT 1,
+        started_by      INTEGER NOT NULL,
+        created_at      REAL NOT NULL,
+        updated_at      REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX chouettes_one_live_per_channel
+        ON chouettes (channel_id) WHERE status IN ('open', 'playing');
+    CREATE INDEX chouettes_by_guild ON chouettes (guild_id, id);
+    CREATE TABLE chouette_events (
+        chouette_id INTEGER NOT NULL REFERENCES chouettes (id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        game_number INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        data        TEXT NOT NULL,
+        created_at  REAL NOT NULL,
+        PRIMARY KEY (chouette_id, seq)
+    );
+    CREATE TABLE chouette_points (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        name     TEXT NOT NULL,
+        points   INTEGER NOT NULL DEFAULT 0,
+        games    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 )
 
 

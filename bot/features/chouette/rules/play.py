@@ -63,10 +63,12 @@ ADVICE_LIMIT = 200  # characters of a suggestion to the captain
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What an action did: the session after it, and its events in order."""
+    """What an action did: the session after it, its events in order, and the last board
+    of each game it finished (the next game has begun by then)."""
 
     session: Chouette
     events: tuple[Event, ...]
+    finished: tuple[Game, ...] = ()
 
 
 def _no_dice() -> int:
@@ -84,6 +86,7 @@ class _Work:
         self.s = session
         self.die: Die = die or _no_dice
         self.events: list[Event] = []
+        self.finished: list[Game] = []
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -111,7 +114,7 @@ class _Work:
         self.s = dataclasses.replace(self.s, moment=self.s.moment + 1)
 
     def done(self) -> Applied:
-        return Applied(self.s, tuple(self.events))
+        return Applied(self.s, tuple(self.events), tuple(self.finished))
 
     # --- the board --------------------------------------------------------------------------
 
@@ -217,6 +220,7 @@ class _Work:
             captain_won=captain_won,
         )
         self.emit(Kind.OVER, value=kind, winner=None if winner is None else int(winner))
+        self.finished.append(board)
         self.set_game(stage=Stage.OVER)
         self.s = dataclasses.replace(
             self.s, records=(*self.s.records, record), moment=self.s.moment + 1
