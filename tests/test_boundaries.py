@@ -332,7 +332,13 @@ def test_no_reach_into_the_store_outside_the_session_and_storage(path: Path) -> 
     assert not found, f"{path} reaches into a store:\n" + "\n".join(found)
 
 
-COG_MODULES = ("cogs.backgammon", "cogs.puzzle", "cogs.tournament", "cogs.ladder")
+COG_MODULES = (
+    "cogs.backgammon",
+    "cogs.puzzle",
+    "cogs.tournament",
+    "cogs.ladder",
+    "cogs.chouette",
+)
 
 
 @pytest.mark.parametrize("path", _modules("cogs"), ids=str)

@@ -194,7 +194,6 @@ class ChouetteRefusal(StrEnum):
     OLD_BUTTON = "old-button"
     ENDS_BY_STARTER = "ends-by-starter"
     CAPTAIN_READS = "captain-reads"
-    NO_SUGGESTIONS = "no-suggestions"
 
 
 class Name(str):

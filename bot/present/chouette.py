@@ -8,8 +8,10 @@ value, its records) and nothing else; names are given already formatted by the c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core.errors import ChouetteRefusal
-from bot.i18n import Text, _
+from bot.i18n import Text, _, join
 
 Why = ChouetteRefusal
 
@@ -53,5 +55,70 @@ CHOUETTE_REFUSALS: dict[ChouetteRefusal, Text] = {
     ),
     Why.ENDS_BY_STARTER: _("Only the player who started the chouette, or a moderator, can end it."),
     Why.CAPTAIN_READS: _("Only the captain reads the team's suggestions."),
-    Why.NO_SUGGESTIONS: _("No suggestions yet."),
 }
+
+
+# --- buttons and short notices ------------------------------------------------------------
+
+BUTTON_LABELS: dict[str, Text] = {
+    "join": _("Take a seat"),
+    "leave": _("Leave the table"),
+    "begin": _("Begin"),
+    "double": _("Double"),
+    "pass": _("No double"),
+    "roll": _("Roll"),
+    "take": _("Take"),
+    "drop": _("Drop"),
+    "beaver": _("Beaver"),
+    "takeall": _("Take all"),
+    "dropall": _("Drop all"),
+    "dblall": _("Double all"),
+    "play": _("Play"),
+    "suggest": _("Suggest"),
+    "advice": _("Suggestions"),
+}
+CHOOSE_ANSWERS = _("The doubles you take (the others are dropped)")
+CHOOSE_DOUBLES = _("The members you double")
+
+
+def take_option(member: str, value: int) -> Text:
+    return _("Take {member}'s double: cube at {value}", member=member, value=value)
+
+
+def beaver_option(member: str, value: int) -> Text:
+    return _("Beaver {member}'s double: cube at {value}", member=member, value=value)
+
+
+def double_option(member: str, value: int) -> Text:
+    return _("Double {member}: cube to {value}", member=member, value=value)
+
+
+SUGGEST_TITLE = _("A suggestion to the captain")
+SUGGEST_LABEL = _("Your suggestion (only the captain reads it)")
+SUGGEST_PLACEHOLDER = _("13/7 8/7, or: double")
+ADVICE_SENT = _("Sent: only the captain reads it.")
+
+
+def ended_by(player: str) -> Text:
+    return _("{player} ended the chouette.", player=player)
+
+
+THREADS_MISSING = _("(The chouette stays in this channel: the bot may not open a thread here.)")
+
+
+def thread_name(starter: str) -> Text:
+    return _("Chouette at {player}'s table", player=starter)
+
+
+def opened_in(place: str) -> Text:
+    return _("A chouette table is open in {place}: join it there.", place=place)
+
+
+def advice_lines(advice: Sequence[tuple[str, str]]) -> Text:
+    """The team's suggestions, for the captain's eyes."""
+    if not advice:
+        return NO_SUGGESTIONS_YET
+    return join([_("{player}: {text}", player=n, text=t) for n, t in advice], "\n")
+
+
+NO_SUGGESTIONS_YET = _("No suggestions yet.")

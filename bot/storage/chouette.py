@@ -117,6 +117,8 @@ class ChouetteStorage(Protocol):
 
     async def get(self, chouette_id: int) -> ChouetteRow | None: ...
 
+    async def latest(self, channel_id: int) -> ChouetteRow | None: ...
+
     async def live_sessions(self) -> list[ChouetteRow]: ...
 
     async def save(
@@ -204,6 +206,14 @@ class ChouetteStore:
         rows = await self._db.fetch(
             f"SELECT {COLUMNS} FROM chouettes WHERE channel_id = $1 "
             "AND status IN ('open', 'playing')",
+            channel_id,
+        )
+        return _row(rows[0]) if rows else None
+
+    async def latest(self, channel_id: int) -> ChouetteRow | None:
+        """The channel's live session, else the last one played there."""
+        rows = await self._db.fetch(
+            f"SELECT {COLUMNS} FROM chouettes WHERE channel_id = $1 ORDER BY id DESC LIMIT 1",
             channel_id,
         )
         return _row(rows[0]) if rows else None

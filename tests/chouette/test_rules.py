@@ -3,6 +3,7 @@ pure model: each test sets a session up, acts, and asserts the exact cubes, poin
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -92,6 +93,12 @@ def test_a_session_begins_with_three_players_seated_by_the_dice() -> None:
     assert kinds == [Kind.ORDERED, Kind.BEGAN, Kind.GAME, Kind.OPENING]
 
 
+def test_a_seat_asked_to_take_the_box_takes_it_and_the_others_roll() -> None:
+    s = dataclasses.replace(seated([ALICE, BOB, CAROL]), first_box=CAROL)
+    s = verbs.begin(s, ALICE, dice(2, 5, 6, 1)).session
+    assert s.order == (CAROL, BOB, ALICE)
+
+
 def test_nobody_sits_twice_and_a_seventh_player_is_refused() -> None:
     s = seated([ALICE, BOB, CAROL, DAVE, ERIN, FRANK])
     refused(Code.ALREADY_SEATED, lambda: verbs.join(s, Seat(ALICE, "alice")))
@@ -151,7 +158,7 @@ def test_the_box_cannot_double_in_the_team_window_nor_a_member_on_the_box_turn()
     refused(Code.NOT_NOW, lambda: verbs.double(s, ALICE, members=[BOB]))
     s = verbs.roll(s, BOB, dice(3, 1)).session
     s = verbs.move(s, BOB, "8/5 6/5").session
-    refused(Code.NOT_NOW, lambda: verbs.double(s, CAROL))
+    refused(Code.NOT_THE_BOX, lambda: verbs.double(s, CAROL))
     refused(Code.NOT_THE_BOX, lambda: verbs.double(verbs.join(s, Seat(ERIN, "e")).session, ERIN))
 
 

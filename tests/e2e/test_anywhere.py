@@ -385,7 +385,7 @@ async def test_only_the_game_commands_go_where_the_bot_is_not(anywhere: Harness)
     assert sorted(synced["backgammon"]["contexts"]) == [0, 1, 2]
     menu = synced["Challenge to backgammon"]
     assert (sorted(menu["integration_types"]), menu["type"]) == ([0, 1], 2)
-    for club in ("tournament", "ladder", "puzzle"):
+    for club in ("tournament", "ladder", "puzzle", "chouette"):
         assert synced[club]["integration_types"] == [0], club
         assert synced[club]["contexts"] == [0], club
     dm = h.fake.private_dm(h.alice, dave(h))

@@ -111,7 +111,15 @@ async def test_a_global_sync_keeps_the_entry_point_command(
     async with web_bot(fake, tmp_path, global_sync=True):
         commands = {c["name"]: c for c in fake.commands()}
         menu = "Challenge to backgammon"
-        assert set(commands) == {"backgammon", menu, "puzzle", "tournament", "ladder", "launch"}
+        assert set(commands) == {
+            "backgammon",
+            menu,
+            "puzzle",
+            "tournament",
+            "ladder",
+            "chouette",
+            "launch",
+        }
         assert commands["launch"]["id"] == entry["id"] and commands["launch"]["type"] == 4
     fake.assert_clean()
 

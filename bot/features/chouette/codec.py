@@ -172,6 +172,7 @@ def dumps(s: Chouette) -> str:
         "game": None if s.game is None else _game(s.game),
         "records": [_record(r) for r in s.records],
         "moment": s.moment,
+        "first_box": s.first_box,
     }
     return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
@@ -188,6 +189,7 @@ def loads(text: str) -> Chouette:
         game=None if d.get("game") is None else _game_from(d["game"]),
         records=tuple(_record_from(r) for r in d.get("records", ())),
         moment=int(d.get("moment", 0)),
+        first_box=None if d.get("first_box") is None else int(d["first_box"]),
     )
 
 

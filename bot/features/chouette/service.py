@@ -24,6 +24,7 @@ Pure of Discord and of words.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -137,6 +138,11 @@ class ChouetteService:
         row = await self.store.live(channel_id)
         return None if row is None else (row, codec.loads(row.state))
 
+    async def latest(self, channel_id: int) -> tuple[ChouetteRow, Chouette] | None:
+        """The channel's live session, else the last one played there (its log, say)."""
+        row = await self.store.latest(channel_id)
+        return None if row is None else (row, codec.loads(row.state))
+
     async def get(self, chouette_id: int) -> tuple[ChouetteRow, Chouette] | None:
         row = await self.store.get(chouette_id)
         return None if row is None else (row, codec.loads(row.state))
@@ -177,6 +183,11 @@ class ChouetteService:
 
     # --- starting --------------------------------------------------------------------------
 
+    def check_computer(self, computer: Player | None) -> None:
+        """Refuse a computer's seat where the computer cannot play (no bgsage here)."""
+        if computer is not None and not (self._stand_in or computer_available()):
+            raise UserError(Refusal.COMPUTER_UNAVAILABLE)
+
     async def start(
         self,
         guild_id: int,
@@ -186,12 +197,15 @@ class ChouetteService:
         *,
         home_channel_id: int | None = None,
         computer: Player | None = None,
+        computer_box: bool = False,
     ) -> ChouetteReport:
         """A new session in ``channel_id`` (a thread of its own, usually), the starter
-        seated, and the computer too when asked."""
-        if computer is not None and not (self._stand_in or computer_available()):
-            raise UserError(Refusal.COMPUTER_UNAVAILABLE)
+        seated, and the computer too when asked (``computer_box``: in the box for the first
+        game; else the dice place it like everyone)."""
+        self.check_computer(computer)
         state = Chouette(options)
+        if computer is not None and computer_box:
+            state = dataclasses.replace(state, first_box=computer.id)
         events: list[Event] = []
         for seat in (
             Seat(starter.id, starter.name),

@@ -328,7 +328,7 @@ def _box(w: _Work, player: int) -> ChouetteGame:
     _seated(w.s, player)
     g = w.g
     if player != g.box:
-        raise ChouetteError(Code.NOT_NOW if g.has(player) else Code.NOT_THE_BOX)
+        raise ChouetteError(Code.NOT_THE_BOX)
     return g
 
 
@@ -390,14 +390,18 @@ def join(s: Chouette, seat: Seat) -> Applied:
 
 
 def begin(s: Chouette, player: int, die: Die) -> Applied:
-    """The first game: the order by the dice (C1), then the opening roll."""
+    """The first game: the order by the dice (C1), then the opening roll. A seat asked to
+    take the box when the table opened (the computer's, say) takes it; the others roll."""
     if s.status is Status.PLAYING:
         raise ChouetteError(Code.ALREADY_BEGUN)
     _seated(s, player)
     if len(s.players) < MIN_TO_BEGIN:
         raise ChouetteError(Code.TOO_FEW, most=MIN_TO_BEGIN)
     w = _Work(s, die)
-    order, rounds = order_by_dice(s.players, die)
+    first = s.first_box if s.first_box in s.players else None
+    order, rounds = order_by_dice([p for p in s.players if p != first], die)
+    if first is not None:  # asked for at the start: the others roll for their places
+        order = (first, *order)
     for players, dice in rounds:
         w.emit(Kind.ORDERED, players=players, dice=dice)
     w.emit(Kind.BEGAN, players=order)

@@ -195,6 +195,7 @@ class Chouette:
     game: ChouetteGame | None = None
     records: tuple[GameRecord, ...] = ()
     moment: int = 0
+    first_box: int | None = None  # a seat that takes the box for the first game (the computer)
 
     def seat(self, player: int) -> Seat:
         for seat in self.seats:
