@@ -1,7 +1,8 @@
 """Random chouettes: any sequence of allowed actions (doubles, answers, beavers, moves, joins,
 leaves, house rules on or off) keeps the session table at zero, and every settled game pays
 each member exactly their own cube: the cube's value times the game's (Jacoby judged per
-member), or the value before a refused double, or the value of a cube a side abandoned."""
+member), or the value before a refused double, or the value of a cube a side abandoned. The
+events alone replay every board (the analysis's walk)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from bot.features.chouette.rules import (
     Status,
 )
 from bot.features.chouette.rules import play as verbs
+from bot.features.chouette.rules.replay import boards, decisions
 
 STEPS = 400
 
@@ -119,7 +121,8 @@ def test_the_table_sums_to_zero_and_each_member_is_paid_by_their_own_cube(
     s = Chouette(options)
     for player in range(1, players + 1):
         s = verbs.join(s, Seat(player, f"p{player}")).session
-    s = verbs.begin(s, 1, lambda: rng.randint(1, 6)).session
+    begun = verbs.begin(s, 1, lambda: rng.randint(1, 6))
+    s, log = begun.session, list(begun.events)
     checked = 0
     for _ in range(STEPS):
         if s.status is Status.ENDED:
@@ -132,6 +135,7 @@ def test_the_table_sums_to_zero_and_each_member_is_paid_by_their_own_cube(
             except (ChouetteError, EngineError):
                 continue
             s = applied.session
+            log.extend(applied.events)
             break
         for record in s.records[checked:]:
             check_record(record, options)
@@ -142,6 +146,17 @@ def test_the_table_sums_to_zero_and_each_member_is_paid_by_their_own_cube(
             g = s.game
             assert g.box not in g.team and len(set(g.team)) == len(g.team)
             assert g.acting in g.team
+    # The log alone replays the board (the analysis walks exactly the game played), and
+    # every decision in it is one the engine can judge: someone acts in its view.
+    if s.game is not None and s.status is Status.PLAYING:
+        replayed, board = boards(log)[s.game.number], s.game.board
+        assert (replayed.position, replayed.on_roll, replayed.dice, replayed.phase) == (
+            board.position,
+            board.on_roll,
+            board.dice,
+            board.phase,
+        )
+    assert all(d.view.actor is not None for d in decisions(log, options))
 
 
 @settings(max_examples=30, deadline=None)
