@@ -13,6 +13,7 @@ same change. Every test ends with the fake Discord clean.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 
 from bot.computer import CubeDecision
 from bot.engine import Game, Play
-from bot.features.chouette.rules import Chouette, Stage
+from bot.features.chouette.rules import Chouette, Offer, Stage
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import (
     PERM_CREATE_PUBLIC_THREADS,
@@ -201,6 +202,66 @@ async def test_a_four_player_session_of_several_games(harness: Harness) -> None:
     text = log.data.decode()
     assert "Chouette #1: the session log" in text and "carol takes: cube at 4" in text
     assert await h.services.chouette.current(t) is None
+    h.fake.assert_clean()
+
+
+async def test_two_members_doubling_at_once_both_count_and_strangers_change_nothing(
+    harness: Harness,
+) -> None:
+    """The races of a chouette: two members press Double on the same board at the same
+    moment (both doubles count, neither is refused as stale), and the box answers while a
+    member leaves (both apply, under the channel's lock, in some order). Strangers pressing
+    any button are refused privately, and the session and the thread stay as they were."""
+    h = harness
+    dave = h.fake.create_member("dave")
+    mallory = h.fake.create_member("mallory")
+    await posted(h, await chouette(h, h.alice, "start", "games"))
+    t = thread_of(h).id
+    for player in (h.bob, h.carol, dave):
+        await posted(h, await press(h, player, board(h, t), "join"))
+    # alice in the box, bob captain, carol, dave; the box wins the opening 5-2 and plays.
+    h.roller.extend([6, 5, 4, 3, 5, 2])
+    await posted(h, await press(h, h.alice, board(h, t), "begin"))
+    await posted(h, await chouette(h, h.alice, "move", t, play="13/8 13/11"))
+    window = board(h, t)
+
+    def public() -> int:
+        return len([m for m in h.fake.messages_in(t) if not m.ephemeral])
+
+    before, posts = await state(h, t), public()
+    assert before.game is not None and before.game.stage is Stage.WINDOW
+    for verb in ("double", "roll", "leave"):
+        refused = await press(h, mallory, window, verb)
+        assert "not at this chouette's table" in await h.error_of(refused)
+    assert await state(h, t) == before
+    assert public() == posts
+
+    # carol and dave press Double on the same board at once: both count.
+    first, second = await asyncio.gather(
+        press(h, h.carol, window, "double"), press(h, dave, window, "double")
+    )
+    said = [(await posted(h, first)).content or "", (await posted(h, second)).content or ""]
+    assert any("carol doubles the box" in c for c in said)
+    assert any("dave doubles the box" in c for c in said)
+    g = (await state(h, t)).game
+    assert g is not None
+    assert g.cube(h.carol.id).offer is Offer.BY_MEMBER
+    assert g.cube(dave.id).offer is Offer.BY_MEMBER
+    assert g.cube(h.bob.id).offer is None
+
+    # bob's roll closes the window; the box takes both while dave leaves.
+    answers = await posted(h, await press(h, h.bob, board(h, t), "roll"))
+    h.roller.extend([4, 2])
+    took, left = await asyncio.gather(
+        press(h, h.alice, answers, "takeall"), chouette(h, dave, "leave", t)
+    )
+    await posted(h, took)
+    assert "dave leaves the table" in ((await posted(h, left)).content or "")
+    s = await state(h, t)
+    g = s.game
+    assert g is not None and g.stage is Stage.MOVE and g.acting == h.bob.id
+    assert g.cube(h.carol.id).value == 2 and g.cube(dave.id).value == 2
+    assert dave.id in g.away and sum(s.table.values()) == 0
     h.fake.assert_clean()
 
 
