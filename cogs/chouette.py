@@ -46,6 +46,7 @@ from bot.features.chouette.service import ChouetteContext, ChouetteReport
 from bot.i18n import _, language_of, say
 from bot.present import chouette as words
 from bot.present import picker as picker_words
+from bot.present.chouette_analysis import analysis_text
 from bot.present.chouette_story import log_header, log_text
 from bot.present.chouette_table import standings_text, table_text
 from bot.services import Services
@@ -82,6 +83,7 @@ NAMES = (
     pgettext("command", "move"),
     pgettext("command", "suggest"),
     pgettext("command", "log"),
+    pgettext("command", "analyze"),
     pgettext("option", "computer"),
     pgettext("option", "level"),
     pgettext("option", "jacoby"),
@@ -96,6 +98,7 @@ NAMES = (
     pgettext("option", "rotation"),
     pgettext("option", "play"),
     pgettext("option", "text"),
+    pgettext("option", "game"),
     pgettext("choice", "none"),
     pgettext("choice", "seat"),
     pgettext("choice", "box"),
@@ -526,6 +529,37 @@ class Chouette(
             await reply.send(content=present.fit("\n\n".join(parts)), allowed_mentions=NO_MENTIONS)
 
         await self.kit.run(interaction, work)
+
+    @app_commands.command(
+        name="analyze",
+        description=locale(_("Each player's checker and cube errors in finished games")),
+    )
+    @app_commands.describe(
+        game=locale(_("One game of the session (all finished games if left out)"))
+    )
+    async def analyze(
+        self, interaction: Interaction, game: app_commands.Range[int, 1, 10_000] | None = None
+    ) -> None:
+        """Privately: the analysis is seconds of work in the analysis lane, and a player may
+        ask for it in the middle of the next game without showing the table their errors."""
+
+        async def work(reply: Reply) -> None:
+            # Refusals (nothing finished, the member's cooldown) at once, before the work.
+            plan = await self.chouette.plan_analysis(interaction.channel_id or 0, game)
+            self.services.reviews.charge(interaction.user.id)
+            await reply.acknowledge()
+            result = await self.chouette.run_analysis(plan)
+            text = analysis_text(
+                result.session,
+                result.games,
+                result.players,
+                plan.state,
+                language_of(interaction.locale),
+                safe_name,
+            )
+            await reply.private(content=text, allowed_mentions=NO_MENTIONS)
+
+        await self.kit.run(interaction, work, private=True)
 
     @app_commands.command(name="log", description=locale(_("The session log as a file")))
     async def log_command(self, interaction: Interaction) -> None:

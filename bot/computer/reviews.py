@@ -25,7 +25,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.computer import DEFAULT_LEVEL, CubeHint, PerformanceRating, PlayerAnalysis, PlayHint
+from bot.computer import DEFAULT_LEVEL, CubeHint, PlayHint
+from bot.computer.analysis import combined
 from bot.computer.luck import MatchLuck
 from bot.computer.reviewcodec import GameReview, review_from_text, review_to_text
 from bot.core.dicestats import DiceReport, dice_report, rolls_from_events
@@ -112,22 +113,10 @@ def merge_reviews(parts: Sequence[GameReview], players: Sequence[int]) -> GameRe
     """Games' reviews, in game order, as one review of them all: decisions and errors add
     up (the PR too: it is over all the games' decisions), the biggest three mistakes of all
     are kept (as one analysis of the whole log gives)."""
-    merged: dict[int, PlayerAnalysis] = {}
-    for player in players:
-        mine = [analyses[player] for analyses, _luck in parts if player in analyses]
-        mistakes = sorted(
-            (m for a in mine for m in a.mistakes), key=lambda mistake: -mistake.equity_lost
-        )
-        merged[player] = PlayerAnalysis(
-            player=player,
-            checker_decisions=sum(a.checker_decisions for a in mine),
-            checker_error=sum(a.checker_error for a in mine),
-            cube_decisions=sum(a.cube_decisions for a in mine),
-            cube_error=sum(a.cube_error for a in mine),
-            blunders=sum(a.blunders for a in mine),
-            mistakes=tuple(mistakes[:3]),
-            performance=PerformanceRating.total(a.performance for a in mine),
-        )
+    merged = {
+        player: combined(player, [analyses[player] for analyses, _ in parts if player in analyses])
+        for player in players
+    }
     luck = MatchLuck([game for _analyses, part in parts for game in part.games])
     return merged, luck
 
@@ -208,8 +197,13 @@ class ReviewService:
             if not games:
                 raise UserError(Refusal.ANALYSIS_FINISHED_ONLY)
         if user_id is not None:
-            self.cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
+            self.charge(user_id)
         return AnalysisPlan(row, tuple(events), tuple(games))
+
+    def charge(self, user_id: int) -> None:
+        """Let ``user_id`` ask for an analysis now (of a match, or of a chouette), or raise
+        how long they must wait: once per ``analysis_cooldown`` seconds."""
+        self.cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
 
     async def run_analysis(self, plan: AnalysisPlan, progress: Progress | None = None) -> Review:
         """The review of a planned analysis (seconds of work in the analysis lane, or none

@@ -265,6 +265,51 @@ async def test_two_members_doubling_at_once_both_count_and_strangers_change_noth
     h.fake.assert_clean()
 
 
+async def test_a_finished_game_s_analysis_privately_and_the_session_log_as_a_file(
+    harness: Harness,
+) -> None:
+    """The analysis follows from the log: each player's checker plays and cube decisions,
+    privately, finished games only, once per cooldown; the session log is a file anyone in
+    the channel can download."""
+    pytest.importorskip("bgsage")
+    h = harness
+    dave = h.fake.create_member("dave")
+    mallory = h.fake.create_member("mallory")
+    await posted(h, await chouette(h, h.alice, "start", "games"))
+    t = thread_of(h).id
+    for player in (h.bob, h.carol, dave):
+        await posted(h, await press(h, player, board(h, t), "join"))
+    h.roller.extend([6, 5, 4, 3, 5, 2])
+    await posted(h, await press(h, h.alice, board(h, t), "begin"))
+    await posted(h, await chouette(h, h.alice, "move", t, play="13/8 13/11"))
+    too_soon = await chouette(h, h.bob, "analyze", t)
+    assert "finished games only" in await h.error_of(too_soon)
+
+    # Every member doubles at once, far too soon; the box drops every double: game over.
+    for member in (h.bob, h.carol, dave):
+        await posted(h, await press(h, member, board(h, t), "double"))
+    answers = await posted(h, await press(h, h.bob, board(h, t), "roll"))
+    h.roller.extend([3, 1])  # the next game's opening
+    over = await posted(h, await press(h, h.alice, answers, "dropall"))
+    assert "Session table after 1 game:" in (over.content or "")
+
+    asked = await chouette(h, h.carol, "analyze", t)
+    assert (await asked.response()).ephemeral
+    report = await asked.followup(0)
+    text = report.content or ""
+    assert report.ephemeral and "Chouette #1: analysis of game 1" in text
+    assert "**alice**: checker 1 play" in text and "cube 3 decisions" in text
+    assert "**carol**: checker 0 plays" in text and "cube 1 decision" in text
+    again = await chouette(h, h.carol, "analyze", t)
+    assert "a moment ago" in await h.error_of(again)
+
+    logged = await posted(h, await chouette(h, mallory, "log", t))
+    (file,) = logged.attachments
+    assert file.filename == "chouette-1.txt"
+    assert "Chouette #1: the session log" in file.data.decode()
+    h.fake.assert_clean()
+
+
 @dataclass
 class ScriptedComputer:
     """The first legal play, never a double, takes every double."""

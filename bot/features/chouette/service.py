@@ -44,6 +44,7 @@ from bot.core.reports import Player
 from bot.core.session import SessionService
 from bot.engine import EngineError, Game, Phase
 from bot.features.chouette import codec
+from bot.features.chouette.analysis import ChouetteAnalysis, analyse, finished_games
 from bot.features.chouette.computer import ChouetteComputer, computer_seat, waits_on_computer
 from bot.features.chouette.facts import ChouetteChanged
 from bot.features.chouette.rules import (
@@ -80,6 +81,16 @@ class ChouetteContext:
 
 
 NO_CONTEXT = ChouetteContext()
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisPlan:
+    """A session and which of its finished games an analysis covers."""
+
+    session: int
+    state: Chouette
+    events: tuple[Event, ...]
+    games: tuple[int, ...]
 
 
 @dataclass(slots=True)
@@ -153,6 +164,26 @@ class ChouetteService:
             codec.event_loads(e.kind, e.game_number, e.data)
             for e in await self.store.events(chouette_id)
         ]
+
+    async def plan_analysis(self, channel_id: int, game: int | None = None) -> AnalysisPlan:
+        """What :meth:`run_analysis` would analyse, or the refusal, at once (a few reads):
+        the channel's session (live, else its last), its finished games, or the one asked."""
+        found = await self.latest(channel_id)
+        if found is None:
+            raise UserError(ChouetteRefusal.NO_CHOUETTE)
+        row, state = found
+        games = finished_games(state)
+        if game is not None:
+            games = tuple(number for number in games if number == game)
+        if not games:
+            raise UserError(Refusal.ANALYSIS_FINISHED_ONLY)
+        return AnalysisPlan(row.id, state, tuple(await self.log(row.id)), games)
+
+    async def run_analysis(self, plan: AnalysisPlan) -> ChouetteAnalysis:
+        """Each human player's checker plays and cube decisions over the planned games, in
+        the workers' analysis lane (seconds of work)."""
+        workers = self.session.workers
+        return await analyse(workers, plan.session, plan.events, plan.state, plan.games)
 
     async def standings(self, guild_id: int, limit: int = 20) -> list[PointsRow]:
         """The server's all-time chouette points, best first."""
@@ -422,6 +453,7 @@ def _entries(events: Sequence[Event]) -> list[LogEntry]:
 
 __all__ = [
     "NO_CONTEXT",
+    "AnalysisPlan",
     "ChouetteContext",
     "ChouetteReport",
     "ChouetteService",
