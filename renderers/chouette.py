@@ -25,6 +25,7 @@ import renderers.sprites as sprites
 from bot.engine import Game
 from renderers.board import render_board
 from renderers.panels import ENGLISH, BoardWords
+from renderers.png import write_png
 from renderers.text import text_image
 from renderers.theme import CLASSIC, DEFAULT_WIDTH, THEMES, Theme
 
@@ -159,14 +160,20 @@ def render_chouette(
         home="left" if home == "left" else "right",
         words=words,
     )
-    board = Image.open(io.BytesIO(board_png)).convert("RGB")
-    table = panel_image(panel, theme=theme, width=board.width)
-    out = Image.new("RGB", (board.width, board.height + table.height))
-    out.paste(board, (0, 0))
-    out.paste(table, (0, board.height))
-    buffer = io.BytesIO()
-    out.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue()
+    # The board comes on the theme's fixed palette; the table is drawn in the same colours
+    # and mapped onto that palette, so the two stack into one palette PNG written as the
+    # board's are (an RGB PNG of the two took 35 ms to compress, this a few).
+    board = Image.open(io.BytesIO(board_png))
+    board.load()
+    table = panel_image(panel, theme=theme, width=board.width).quantize(
+        palette=board, dither=Image.Dither.NONE
+    )
+    height = board.height + table.height
+    rows = Image.new("P", (board.width + 1, height), 0)  # a zero filter byte before each row
+    rows.paste(board, (1, 0))
+    rows.paste(table, (1, board.height))
+    palette = bytes((board.getpalette() or [])[: 256 * 3])
+    return write_png(rows.tobytes(), board.width, height, palette)
 
 
 def render_table(panel: ChouettePanel, *, theme: Theme | str = CLASSIC) -> bytes:
