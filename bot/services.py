@@ -3,7 +3,9 @@
 :class:`Services` holds them: the session (game actions under the channel's lock, with
 the computer opponent it owns), reviews (hints, analyses, dice), club life (rematches,
 threads, settings, reminders, match files), puzzles (made from the server's finished
-games), tournaments and ladders (these listen to the session's facts to learn results).
+games), tournaments and ladders (these listen to the session's facts to learn results),
+any position analysed (``positions``) and the PR ladder (``performance``, which hears that a
+match has been analysed).
 :func:`build_services` is the one place they are
 made, from the store, the workers, the roller, the settings and the clock; the bot's
 start-up, offline play and the tests all call it. Pure of Discord.
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.computer.position_service import PositionService
 from bot.computer.reviews import ReviewService
 from bot.core.club import ClubService
 from bot.core.dice import Roller
@@ -23,6 +26,7 @@ from bot.core.facts import FactBus
 from bot.core.records import MatchRow
 from bot.core.reports import SessionSettings
 from bot.core.session import SessionService
+from bot.features.performance.service import PerformanceService
 from bot.features.puzzles.rules.selection import TournamentStage
 from bot.features.puzzles.service import PuzzleService
 from bot.features.tournaments.ladders import LadderService
@@ -30,6 +34,7 @@ from bot.features.tournaments.rules.lifecycle import OVER
 from bot.features.tournaments.service import TournamentService
 from bot.storage import Storage
 from bot.storage.competitions import CompetitionStore
+from bot.storage.performance import PerformanceStore
 from bot.workers import Workers
 
 
@@ -43,6 +48,8 @@ class Services:
     puzzles: PuzzleService
     tournaments: TournamentService
     ladders: LadderService
+    positions: PositionService
+    performance: PerformanceService
 
     @property
     def facts(self) -> FactBus:
@@ -77,7 +84,16 @@ def build_services(
         computer=computer,
         workers=workers,
     )
-    reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)
+    reviews = ReviewService(
+        store,
+        session.workers,
+        session,
+        settings=session.settings,
+        clock=clock,
+        facts=session.facts,
+    )
+    positions = PositionService(session.workers, session, settings=session.settings, clock=clock)
+    performance = PerformanceService(PerformanceStore(store), session, session.facts)
     club = ClubService(store, session, clock=clock)
     competitions = CompetitionStore(store)
 
@@ -95,7 +111,7 @@ def build_services(
     )
     tournaments = TournamentService(competitions, session, clock=clock)
     ladders = LadderService(competitions, session, clock=clock)
-    return Services(session, reviews, club, puzzles, tournaments, ladders)
+    return Services(session, reviews, club, puzzles, tournaments, ladders, positions, performance)
 
 
 __all__ = ["Services", "build_services"]

@@ -331,6 +331,30 @@ MIGRATIONS: tuple[str, ...] = (
         shared_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 9: the PR ladder (bot/storage/performance.py): each player's PR and luck in each rated
+    # match recorded in full, once its analysis exists.
+    """
+    CREATE TABLE match_performance (
+        match_id          BIGINT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id           BIGINT NOT NULL,
+        guild_id          BIGINT NOT NULL,
+        name              TEXT NOT NULL,
+        played_at         DOUBLE PRECISION NOT NULL,
+        money             INTEGER NOT NULL,
+        checker_decisions INTEGER NOT NULL,
+        checker_error     DOUBLE PRECISION NOT NULL,
+        cube_decisions    INTEGER NOT NULL,
+        cube_error        DOUBLE PRECISION NOT NULL,
+        rolls             INTEGER NOT NULL,
+        luck              DOUBLE PRECISION NOT NULL,
+        actual            DOUBLE PRECISION,
+        own_luck          DOUBLE PRECISION,
+        opponent_luck     DOUBLE PRECISION,
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX match_performance_by_player
+        ON match_performance (guild_id, user_id, played_at);
+    """,
 )
 
 __all__ = ["MIGRATIONS"]
