@@ -757,7 +757,7 @@ class RolloutSettings:
     with ``trials`` games (a multiple of 36 deals every first roll equally often) each cut
     ``truncation`` plies after the position."""
 
-    trials: int = 216
+    trials: int = 144
     truncation: int = 7
     plies: int = 2
 

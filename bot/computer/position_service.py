@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from bot.computer.analysis import PlayHint
 from bot.computer.positions import (
@@ -37,15 +38,24 @@ from bot.computer.reviews import GameReader, ReviewCache
 from bot.core.errors import Refusal, UserError
 from bot.core.records import MatchRow, Status
 from bot.core.reports import SessionSettings
-from bot.engine import EngineError, Position, PositionRecord, parse_dice
+from bot.engine import EngineError, Game, Position, PositionRecord, parse_dice
 from bot.workers import Workers
 
-__all__ = ["PositionService", "Progress"]
+__all__ = ["DeepPlan", "PositionService", "Progress"]
 
 Progress = Callable[[int, int], Awaitable[None]]
 """Told ``(done, total)`` rollouts as a deeper analysis goes (first with none done)."""
 
 _START = (Position.start().board, Position.start().flip().board)
+
+
+@dataclass(frozen=True, slots=True)
+class DeepPlan:
+    """A deeper analysis allowed and charged: the position and what it rolls out."""
+
+    record: PositionRecord
+    game: Game
+    kind: str  # "plays" or "cube" (bot.computer.positions.deep_kind)
 
 
 async def _quiet(done: int, total: int) -> None:
@@ -100,23 +110,28 @@ class PositionService:
             raise UserError.of_engine(exc) from exc
         return PositionAdvice(record, game, advice)
 
-    async def deeper(
+    async def plan_deeper(
         self,
         guild_id: int,
         record: PositionRecord,
         user_id: int,
-        progress: Progress = _quiet,
         *,
         channel_id: int | None = None,
-    ) -> DeepAdvice:
-        """``record``'s close plays, or its cube decision, rolled out (see
-        :mod:`bot.computer.positions`); ``progress`` hears each rollout done."""
+    ) -> DeepPlan:
+        """What :meth:`deeper` would roll out, or the refusal, at once (a few reads): the
+        front end refuses privately before it shows that seconds of work have begun."""
         await self._hints_allowed(guild_id, record, channel_id)
         game = record.to_game()
         kind = deep_kind(game)
         if kind is None:
             raise UserError(Refusal.NOTHING_DEEPER)
         self.cooldowns.charge(user_id, self.clock(), self.settings.analysis_cooldown)
+        return DeepPlan(record, game, kind)
+
+    async def deeper(self, plan: DeepPlan, progress: Progress = _quiet) -> DeepAdvice:
+        """A planned position's close plays, or its cube decision, rolled out (see
+        :mod:`bot.computer.positions`); ``progress`` hears each rollout done."""
+        record, game, kind = plan.record, plan.game, plan.kind
         done = 0
 
         async def counted(work: Awaitable[object], total: int) -> None:

@@ -8,9 +8,11 @@ engine game built from it, and the hint machinery's advice at the analysis depth
 **Deeper when asked** (:class:`DeepAdvice`): the plays the world-class search put within
 :data:`PLAY_WINDOW` of its best (at most :data:`MOST_PLAYS`, at least two), or the cube
 decision, are rolled out (:class:`~bot.computer.evaluator.BgsageRollout` with
-:data:`DEEP`: bgsage's "2T" truncated rollout, 216 games a play cut 7 plies on). bgsage
-measured 2T well ahead of its own 3-ply search, the world-class level's
-(``XG_COMPARISON.md``: PR 0.27 against 0.60 over 17,535 money decisions, its own reference).
+:data:`DEEP`: bgsage's "2T" truncated rollout, each game cut 7 plies on, but 144 games a
+play where bgsage rolls 360, to finish in about 10 s here; the standard errors it reports
+say what that costs). bgsage measured its 2T well ahead of its own 3-ply search, the
+world-class level's (``XG_COMPARISON.md``: PR 0.27 against 0.60 over 17,535 money decisions,
+its own reference).
 A cube decision is :data:`CUBE_BATCHES` rollouts of different seeds, averaged. Each rollout
 is one call in the analysis lane, so a front end can show progress between them.
 
@@ -44,9 +46,9 @@ __all__ = [
 ]
 
 PLAYS_SHOWN = 5  # the best plays a position's analysis lists
-DEEP = RolloutSettings(trials=216, truncation=7, plies=2)
+DEEP = RolloutSettings(trials=144, truncation=7, plies=2)
 PLAY_WINDOW = 0.12  # plays this close to the search's best are rolled out...
-MOST_PLAYS = 4  # ...at most this many (the rollouts of a play take 1-4 s each here)
+MOST_PLAYS = 4  # ...at most this many (a play's rollout takes 1-4 s in the lane here)
 CUBE_BATCHES = 3  # a cube decision: this many rollouts of DEEP.trials games, averaged
 
 
