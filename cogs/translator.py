@@ -37,6 +37,7 @@ _DEVANAGARI = "\u0900-\u0950\u0955-\u0963\u0966-\u097f\ua8e0-\ua8ff\U00011b00-\U
 _THAI = "\u0e01-\u0e3a\u0e40-\u0e5b"
 NAME_RULE = re.compile(rf"^[-'\w{_DEVANAGARI}{_THAI}]{{1,32}}$")
 DESCRIPTION_LIMIT = 100
+MENU_NAME_LIMIT = 32  # a context menu's name: any words, 1-32 characters
 CHOICE_LIMIT = 100
 
 # The context of each kind of name in the catalogue.
@@ -70,7 +71,6 @@ NAMES = (
     pgettext("command", "double"),
     pgettext("command", "take"),
     pgettext("command", "drop"),
-    pgettext("command", "pass"),
     pgettext("command", "resign"),
     pgettext("command", "claim"),
     pgettext("command", "cancel"),
@@ -86,6 +86,8 @@ NAMES = (
     pgettext("command", "help"),
     pgettext("command", "play-here"),
     pgettext("command", "share"),
+    pgettext("command", "position"),
+    pgettext("command", "Analyse this position"),
     pgettext("option", "opponent"),
     pgettext("option", "length"),
     pgettext("option", "cube"),
@@ -110,6 +112,9 @@ NAMES = (
     pgettext("option", "stop"),
     pgettext("option", "web_links"),
     pgettext("option", "web_leaderboard"),
+    pgettext("option", "id"),
+    pgettext("option", "dice"),
+    pgettext("option", "sort"),
     pgettext("choice", "beginner"),
     pgettext("choice", "intermediate"),
     pgettext("choice", "advanced"),
@@ -172,6 +177,7 @@ NAMES = (
     pgettext("choice", "live"),
     pgettext("choice", "random"),
     pgettext("choice", "rating"),
+    pgettext("choice", "pr"),
 )
 
 
@@ -186,6 +192,15 @@ def translate_name(name: str, context: str, language: str) -> str | None:
         return words[:CHOICE_LIMIT] or None
     words = words.strip().lower().replace(" ", "-")
     return words if NAME_RULE.fullmatch(words) else None
+
+
+def translate_menu_name(name: str, language: str) -> str | None:
+    """A message command's name in ``language``: words as they are (capitals and spaces
+    allowed, 1-32 characters), or None (keep English)."""
+    if language == SOURCE_LANGUAGE:
+        return None
+    words = catalogue(language).pgettext("command", name).strip()
+    return words if words != name and 1 <= len(words) <= MENU_NAME_LIMIT else None
 
 
 def translate_description(message: str, language: str) -> str | None:
@@ -210,6 +225,10 @@ class CommandTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == SOURCE_LANGUAGE:
             return None
+        if isinstance(context.data, app_commands.ContextMenu) and (
+            context.location is Location.command_name
+        ):
+            return translate_menu_name(string.message, language)
         name_context = CONTEXTS.get(context.location)
         if name_context is not None:
             return translate_name(string.message, name_context, language)
@@ -222,5 +241,6 @@ __all__ = [
     "locale",
     "pgettext",
     "translate_description",
+    "translate_menu_name",
     "translate_name",
 ]
