@@ -187,3 +187,19 @@ async def test_the_review_service_says_when_a_whole_match_has_been_analysed(
     assert fact.performance[0].decisions == 10 + 20  # both games, pooled
     # The ladder heard it too: a rated match played out, both players kept.
     assert (await services.performance.player(GUILD, ALICE.id)).matches
+
+
+def test_the_replay_page_gets_each_players_pr_and_luck() -> None:
+    from bot.computer.luck import RollLuck
+    from bot.web.replay import analysis_json
+
+    game = GameLuck(1, [RollLuck(1, 0, (3, 1), 0.2, 0.3, 0.1, result_luck=0.05)], winner=0)
+    game.winnings = 0.25
+    analyses = {0: PlayerAnalysis(player=0, performance=rating(40, 0.2, 2, 0.05))}
+    data = analysis_json(MatchLuck([game]), analyses)
+    player = data["players"]["0"]
+    assert player["pr"] == round(500 * 0.25 / 42, 2) and player["band"] == "world_class"
+    assert player["checker_pr"] == 2.5 and player["cube_pr"] == 12.5
+    assert player["decisions"] == 42 and player["rolls"] == 1 and player["luck"] == 200.0
+    assert player["actual"] == 0.25 and player["luck_adjusted"] == 0.2
+    assert analysis_json(MatchLuck([game]))["players"] == {}  # the games alone, as before

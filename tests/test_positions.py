@@ -28,6 +28,8 @@ from bot.engine import (
     parse_dice,
 )
 from bot.storage import Store
+from bot.web.replay import frames
+from bot.web.state import game_json
 from bot.workers import Workers
 
 OPENING_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"
@@ -254,7 +256,10 @@ async def test_a_practice_game_plays_on_from_a_position_and_replays_from_its_log
                 report = await session.move(7, HUMAN, plays[0])
             row = report.match
         assert row.status == "finished"
-        assert replay(row.options, await store.events(row.id)) == row.game
+        events = await store.events(row.id)
+        assert replay(row.options, events) == row.game
+        first = frames(row, events)[0]  # the replay page starts from the position
+        assert first["action"] == "start" and first["game"] == game_json(game)
         assert await store.leaderboard(1) == []
     finally:
         await store.close()

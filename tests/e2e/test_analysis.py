@@ -161,6 +161,9 @@ async def test_the_message_command_analyses_a_board_but_not_a_live_rated_one(
     harness: Harness,
 ) -> None:
     h = harness
+    synced = await h.fake.wait_for_commands(h.fake.guild.id, names=["Analyse this position"])
+    (menu,) = [c for c in synced if c["name"] == "Analyse this position"]
+    assert menu["type"] == 3 and menu["name_localizations"]["fr"] == "Analyser cette position"
     h.roller.extend(DICE)
     challenge = await (
         await h.slash(h.alice, "challenge", opponent=h.bob.id, length=3, rated=False)
