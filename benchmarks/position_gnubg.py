@@ -60,8 +60,8 @@ def main() -> None:
     )
     for item in compared:
         if not item.agree:
-            gnu = f"GNU {item.gnu_best} (+{item.gnu_lead:.3f})"
-            print(f"  {item.record.xgid()}: {gnu}, bot {item.bot_best}")
+            said = f"GNU {item.gnu_best} (+{item.gnu_lead:.3f})"
+            print(f"  {item.record.xgid()}: {said}, bot {item.bot_best}")
 
 
 if __name__ == "__main__":
