@@ -56,9 +56,10 @@ from bot.computer import (
     PlayHint,
     computer_available,
 )
-from bot.computer.evaluator import BgsageRollout, CubeContext, CubeRollout, RolledOut
+from bot.computer.evaluator import CubeContext
 from bot.computer.luck import MatchLuck, match_luck
 from bot.computer.positions import DEEP
+from bot.computer.rollouts import BgsageRollout, CubeRollout, RolledOut
 from bot.core.records import EventRecord
 from bot.core.replay import Decision, decisions_from_events
 from bot.engine import Game, MatchOptions, Play, Position

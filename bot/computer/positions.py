@@ -7,7 +7,7 @@ engine game built from it, and the hint machinery's advice at the analysis depth
 
 **Deeper when asked** (:class:`DeepAdvice`): the plays the world-class search put within
 :data:`PLAY_WINDOW` of its best (at most :data:`MOST_PLAYS`, at least two), or the cube
-decision, are rolled out (:class:`~bot.computer.evaluator.BgsageRollout` with
+decision, are rolled out (:class:`~bot.computer.rollouts.BgsageRollout` with
 :data:`DEEP`: bgsage's "2T" truncated rollout, each game cut 7 plies on, but 144 games a
 play where bgsage rolls 360, to finish in about 10 s here; the standard errors it reports
 say what that costs). bgsage measured its 2T well ahead of its own 3-ply search, the
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from bot.computer.analysis import CubeHint, PlayHint
 from bot.computer.cube import beaver_value, beavers_allowed, proper_action
-from bot.computer.evaluator import CubeEquities, CubeRollout, RolledOut, RolloutSettings
+from bot.computer.evaluator import CubeEquities
+from bot.computer.rollouts import CubeRollout, RolledOut, RolloutSettings
 from bot.engine import Game, Phase, Play, PositionRecord
 
 __all__ = [
