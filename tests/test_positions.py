@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.computer import CubeAction, PlayHint
-from bot.computer.evaluator import CubeRollout, RolledOut
 from bot.computer.position_service import PositionService
 from bot.computer.positions import combine, deep_candidates, deep_cube, deep_kind
+from bot.computer.rollouts import CubeRollout, RolledOut
 from bot.core.errors import Refusal, UserError
 from bot.core.replay import replay
 from bot.core.reports import SessionSettings

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.computer.positions import DeepAdvice, PositionAdvice
-from bot.engine import Game, Phase, PositionRecord
+from bot.engine import EngineError, Game, Phase, PositionRecord
 from bot.i18n import N_, Text, _, join, say
 from bot.present.pages import hint_text
 from bot.present.words import cube_action_words, dice_words, fit
@@ -182,4 +182,8 @@ def board_description(
     )
     if game.phase in (Phase.OPENING, Phase.OVER):
         return join([who, ids])
-    return join([who, ids, Text("· {xgid}", {"xgid": game.xgid()})])
+    try:
+        xgid = game.xgid()
+    except EngineError:  # a state no XGID can say: the board goes out all the same
+        return join([who, ids])
+    return join([who, ids, Text("· {xgid}", {"xgid": xgid})])
