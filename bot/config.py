@@ -52,7 +52,7 @@ class Settings:
     inactivity_timeout_minutes: float = 60.0
     leaderboard_min_matches: int = 1
     pr_min_decisions: int = 100  # counted decisions a player needs on the PR ladder
-    game_reviews: bool = True  # post each finished game's luck and error rates
+    game_reviews: bool = True  # post each finished game's PR and luck
     workers: int | None = None  # processes drawing boards and thinking (None: cores - 1)
     # Sharding: how many gateway shards the bot has in all, and which this process runs
     # (None: one process, no sharding). The process running shard 0 syncs the commands.
