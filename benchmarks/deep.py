@@ -3,10 +3,10 @@
 The real :class:`bot.workers.Workers` (worker processes; the analysis lane at ``nice`` +10
 and ``SCHED_IDLE``) and the real :class:`bot.computer.position_service.PositionService`, as
 the Look deeper button runs them: the world-class search first, then each close play (at
-most four) or the cube decision (three batches) rolled out, 144 games each cut 7 plies on
-(bgsage's 2T), one lane call each. For each position it prints when each progress line
-would be shown and the whole time, and the rolled-out result beside the search's. It
-asserts nothing; the aim is about 10 s on the 2-core development machine.
+most four, 144 games each) or the cube decision (four batches of 108) rolled out, each game
+cut 7 plies on (bgsage's 2T), one lane call each. For each position it prints when each
+progress line would be shown and the whole time, and the rolled-out result beside the
+search's. It asserts nothing; the aim is about 10 s on the 2-core development machine.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/deep.py``.
 """

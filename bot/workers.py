@@ -58,7 +58,7 @@ from bot.computer import (
 )
 from bot.computer.evaluator import CubeContext
 from bot.computer.luck import MatchLuck, match_luck
-from bot.computer.positions import DEEP
+from bot.computer.positions import CUBE_DEEP, DEEP
 from bot.computer.rollouts import BgsageRollout, CubeRollout, RolledOut
 from bot.core.records import EventRecord
 from bot.core.replay import Decision, decisions_from_events
@@ -204,8 +204,9 @@ def rollout_play(game: Game, result: Position, seed: int) -> RolledOut:
 
 
 def rollout_cube(game: Game, seed: int) -> CubeRollout:
-    """One truncated rollout of the cube decision of the player on roll in ``game``."""
-    return BgsageRollout.shared(DEEP).cube(game.position, CubeContext.for_game(game), seed)
+    """One truncated rollout (:data:`bot.computer.positions.CUBE_DEEP`) of the cube
+    decision of the player on roll in ``game``."""
+    return BgsageRollout.shared(CUBE_DEEP).cube(game.position, CubeContext.for_game(game), seed)
 
 
 def analyze(

@@ -26,7 +26,7 @@ from typing import Any
 import discord
 
 from bot.computer import DEFAULT_LEVEL
-from bot.computer.positions import DEEP, PositionAdvice, deep_kind
+from bot.computer.positions import PositionAdvice, deep_kind
 from bot.core.errors import Refusal, UserError
 from bot.core.reports import ActionContext, Report
 from bot.engine import EngineError, PositionRecord
@@ -211,7 +211,8 @@ async def deeper(kit: Kit, interaction: Interaction, record: PositionRecord) -> 
         line = _ProgressLine(interaction)
 
         async def progress(done: int, total: int) -> None:
-            text = say(words.deep_progress(plan.kind, done, total, DEEP.trials), language)
+            trials = plan.settings.trials
+            text = say(words.deep_progress(plan.kind, done, total, trials), language)
             try:
                 await line.show(text)
             except discord.HTTPException:  # a lost edit costs only the line, not the work

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from bot.computer.analysis import PlayHint
 from bot.computer.positions import (
     CUBE_BATCHES,
+    CUBE_DEEP,
     DEEP,
     PLAYS_SHOWN,
     DeepAdvice,
@@ -35,6 +36,7 @@ from bot.computer.positions import (
     deep_kind,
 )
 from bot.computer.reviews import GameReader, ReviewCache
+from bot.computer.rollouts import RolloutSettings
 from bot.core.errors import Refusal, UserError
 from bot.core.records import MatchRow, Status
 from bot.core.reports import SessionSettings
@@ -56,6 +58,11 @@ class DeepPlan:
     record: PositionRecord
     game: Game
     kind: str  # "plays" or "cube" (bot.computer.positions.deep_kind)
+
+    @property
+    def settings(self) -> RolloutSettings:
+        """Each rollout's: a play's, or a batch of the cube decision's."""
+        return CUBE_DEEP if self.kind == "cube" else DEEP
 
 
 async def _quiet(done: int, total: int) -> None:
@@ -149,7 +156,7 @@ class PositionService:
             await asyncio.gather(*(counted(task, len(batches)) for task in batches))
             cube, errors = deep_cube(game, [task.result() for task in batches])
             return DeepAdvice(
-                record, game, DEEP, cube=cube, cube_errors=errors, rollouts=len(batches)
+                record, game, CUBE_DEEP, cube=cube, cube_errors=errors, rollouts=len(batches)
             )
         hints = await self.workers.position_hints(game, PLAYS_SHOWN)
         assert isinstance(hints, list)

@@ -13,8 +13,10 @@ play where bgsage rolls 360, to finish in about 10 s here; the standard errors i
 say what that costs). bgsage measured its 2T well ahead of its own 3-ply search, the
 world-class level's (``XG_COMPARISON.md``: PR 0.27 against 0.60 over 17,535 money decisions,
 its own reference).
-A cube decision is :data:`CUBE_BATCHES` rollouts of different seeds, averaged. Each rollout
-is one call in the analysis lane, so a front end can show progress between them.
+A cube decision is :data:`CUBE_BATCHES` rollouts of :data:`CUBE_DEEP` (108 games each, the
+same 432 in all as three of 144, but an even number of batches keeps both processes of a
+2-core machine's lane busy to the end) from different seeds, averaged. Each rollout is one
+call in the analysis lane, so a front end can show progress between them.
 
 Pure: values and the arithmetic that combines rollouts; the rollouts run in the workers.
 """
@@ -33,6 +35,7 @@ from bot.engine import Game, Phase, Play, PositionRecord
 
 __all__ = [
     "CUBE_BATCHES",
+    "CUBE_DEEP",
     "DEEP",
     "MOST_PLAYS",
     "PLAYS_SHOWN",
@@ -50,7 +53,8 @@ PLAYS_SHOWN = 5  # the best plays a position's analysis lists
 DEEP = RolloutSettings(trials=144, truncation=7, plies=2)
 PLAY_WINDOW = 0.12  # plays this close to the search's best are rolled out...
 MOST_PLAYS = 4  # ...at most this many (a play's rollout takes 1-4 s in the lane here)
-CUBE_BATCHES = 3  # a cube decision: this many rollouts of DEEP.trials games, averaged
+CUBE_DEEP = RolloutSettings(trials=108, truncation=7, plies=2)  # a batch of a cube decision
+CUBE_BATCHES = 4  # a cube decision: this many rollouts of CUBE_DEEP, averaged
 
 
 @dataclass(frozen=True, slots=True)
