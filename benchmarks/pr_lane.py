@@ -6,9 +6,10 @@ real :class:`bot.workers.Workers` (worker processes, the analysis lane at ``nice
 ``SCHED_IDLE``) reviews it as the bot does when each game ends and when a member asks
 (:meth:`bot.computer.reviews.ReviewService.review`: game by game over the lane's processes,
 at the analysis depth), and the PR ladder keeps it (the :class:`~bot.core.facts.
-MatchReviewed` fact). It prints the match's size, the whole analysis's time (cold, then read
-back), and each player's PR with its checker and cube parts, band, counted decisions and
-luck-adjusted result. It asserts nothing.
+MatchReviewed` fact). It prints the match's size, the whole analysis's time (cold, with the
+lane's CPU time beside the wall clock, then read back), and each player's PR with its
+checker and cube parts, band, counted decisions and luck-adjusted result. It asserts
+nothing.
 
 Run: ``nice -n 10 .venv/bin/python benchmarks/pr_lane.py [--length 25] [--seed 1]``.
 """
@@ -25,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.deep import lane_cpu  # noqa: E402
 from benchmarks.lane import CHANNEL, play_match  # noqa: E402
 from bot.services import build_services  # noqa: E402
 from bot.storage import Store  # noqa: E402
@@ -58,16 +60,19 @@ async def main() -> None:
         await workers.start()
         try:
             services = build_services(store, workers=workers)
+            cpu = lane_cpu(workers)
             started = time.perf_counter()
             review = await services.reviews.review(row)
             cold = time.perf_counter() - started
+            used = lane_cpu(workers) - cpu
             again = build_services(store, workers=workers)  # a restart: read back
             started = time.perf_counter()
             await again.reviews.review(row)
             stored = time.perf_counter() - started
             print(
                 f"the whole match's analysis in the lane ({workers.lane_size} process(es), "
-                f"game by game): {cold:.1f} s; after a restart, read back: {1000 * stored:.0f} ms"
+                f"game by game): {cold:.1f} s (the lane's CPU {used:.1f} s); after a restart, "
+                f"read back: {1000 * stored:.0f} ms"
             )
             for player, analysis in sorted(review.analyses.items()):
                 rating = analysis.performance
