@@ -67,6 +67,7 @@ PACKAGE_FOLDERS = [
     "bot/features",
     "bot/features/tournaments",
     "bot/features/puzzles",
+    "bot/features/performance",
     "bot/web",
     "bot/present",
     "cogs",
