@@ -22,8 +22,8 @@ Each time is wall clock with its CPU time (all of bgsage's threads) beside it: o
 shared machine the wall clock mostly measures how busy the other work keeps the cores.
 
 Targets: world-class p99 under 0.5 s, checker play and cube alike, the default level's
-under 0.1 s; a 25-point match analysed well under a minute. Figures: see the README's
-benchmark table (measured under a load average of 8-9 on the 2 cores).
+under 0.1 s; a 25-point match analysed well under a minute. Figures: docs/benchmarks.md
+(measured under a load average of 8-9 on the 2 cores).
 """
 
 from __future__ import annotations

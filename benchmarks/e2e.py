@@ -26,7 +26,7 @@ binaries (tests/pg_server.py). The games are spread over two servers, one on eac
 
 ``--thinks 1.6,1.3,1.0`` sets the sweep's steps. Each run prints the load average.
 (``--pool executor,loop --repeat 3``, the comparison of the worker pool's two implementations
-that decided for ProcessPoolExecutor, is at commit 96d5ce1: README, "Benchmarks".)
+that decided for ProcessPoolExecutor, is at commit 96d5ce1: docs/benchmarks.md.)
 
 ``--busy N`` runs N neighbour processes that each keep a core busy during the measurement:
 a shared machine's busy hour, made repeatable. ``--only LABEL`` runs one side;

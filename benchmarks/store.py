@@ -31,6 +31,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.core.records import EndReason as MatchEnd
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -142,7 +144,7 @@ async def run(database: str | Path, args: argparse.Namespace) -> dict[str, tuple
                     2e6 + i,
                     events=(event(game),),
                     finished_games=(FinishedGame(1, result),),
-                    outcome=MatchOutcome(0, (2, 0), EndReason.BORNE_OFF),
+                    outcome=MatchOutcome(0, (2, 0), MatchEnd.BORNE_OFF),
                 )
             )
 

@@ -3,7 +3,7 @@
 Run: ``python benchmarks/tournament.py [--players 64] [--route-limit 5] [--route-window 5]``
 
 The real bot (discord.py, the cogs, the services, an SQLite file) runs in this process
-against the local fake Discord (tests/e2e/fake_discord.py), whose rate limits are set to
+against the local fake Discord (tests/e2e/fake_discord/), whose rate limits are set to
 Discord's tightest documented bucket (5 requests per 5 s per route and channel) and its
 global 50 requests per second. 64 members join, a director runs ``/tournament start``, and
 the draw opens the 32 first-round matches: 32 threads under one channel (one bucket), a

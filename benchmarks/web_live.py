@@ -31,9 +31,10 @@ import aiohttp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.web.guard import SocketQuota  # noqa: E402
 from bot.web.state import to_absolute  # noqa: E402
 from tests.e2e.activity_support import Activity, activity  # noqa: E402
-from tests.e2e.browser_support import browser  # noqa: E402
+from tests.e2e.browser_support import body_data, browser, wait_until  # noqa: E402
 from tests.e2e.conftest import TOKEN, Harness  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
 from tests.e2e.tap_game import covering_seed, script  # noqa: E402
@@ -68,10 +69,10 @@ class SocketWatcher:
 
 async def act(a: Activity, seat: str, verb: str, steps: str = "") -> int:
     row = await a.h.live()
-    assert row is not None
+    assert row is not None and row.web_key
     status, answer = await a.post(
-        "api/activity/act",
-        {"verb": verb, "match": row.id, "version": row.version, "steps": steps},
+        "api/activity/act",  # the match named by its web key, as the Activity's page names it
+        {"verb": verb, "match": row.web_key, "version": row.version, "steps": steps},
         seat,
     )
     assert status == 200, answer
@@ -113,26 +114,36 @@ async def run(h: Harness, args: argparse.Namespace) -> None:
     row = await h.live()
     assert row is not None
     async with activity(h) as a:
+        # Every watcher here comes from 127.0.0.1: the per-client socket quota (8, against
+        # one visitor opening boards in a loop) is widened to let them all watch.
+        watching = args.sockets + args.browsers
+        a.server.sockets = SocketQuota(per_client=watching + 8, total=watching + 1000)
         instance = a.oauth.launch("games", h.alice, h.bob)
         seats = {0: (await a.login(h.alice, instance))["session"]}
         seats[1] = (await a.login(h.bob, instance))["session"]
-        url = f"{a.base.replace('http', 'ws')}m/{row.id}/ws"
+        # A match's pages are addressed by its web key, never its row id (which is a 404).
+        assert row.web_key, "a live match has a web key"
+        page = f"{a.base}m/{row.web_key}"
+        url = f"{page.replace('http', 'ws', 1)}/ws"
         watchers = [SocketWatcher() for _ in range(args.sockets)]
         readies = [asyncio.Event() for _ in watchers]
         tasks = [
             asyncio.create_task(w.run(a.http, url, ready))
             for w, ready in zip(watchers, readies, strict=True)
         ]
-        await asyncio.gather(*(ready.wait() for ready in readies))
+        await every_socket_open(tasks, readies)
         with browser() if args.browsers else _nothing() as driver:
             tabs = []
             for index in range(args.browsers):
                 assert driver is not None
                 if index:
                     await asyncio.to_thread(driver.switch_to.new_window, "tab")
-                await asyncio.to_thread(driver.get, f"{a.base}m/{row.id}")
+                await asyncio.to_thread(driver.get, page)
+                # The live page itself, its socket open (not a notice page, not a 404).
+                await asyncio.to_thread(
+                    wait_until, lambda: body_data(driver, "connected") == "1", 30.0, "a tab"
+                )
                 tabs.append(driver.current_window_handle)
-            await asyncio.sleep(1.0)  # every tab's socket open
             sent: dict[int, float] = {}
             for number, turn in enumerate(plan.turns[: args.turns]):
                 seat = seats[turn.player]
@@ -151,18 +162,32 @@ async def run(h: Harness, args: argparse.Namespace) -> None:
             ]
             missing = sum(1 for w in watchers for v in sent if v not in w.seen)
             browser_ms: list[float] = []
+            tab_missing = 0
             for handle in tabs:
                 assert driver is not None
                 await asyncio.to_thread(driver.switch_to.window, handle)
                 seen = dict(driver.execute_script("return window.gammonSeen || []"))
                 browser_ms += [seen[v] - t * 1000 for v, t in sent.items() if v in seen]
+                tab_missing += sum(1 for v in sent if v not in seen)
         for task in tasks:
             task.cancel()
         posts = len(h.fake.messages_in("games"))
         print(f"actions through the Activity: {len(sent)} (board posts in the channel: {posts})")
         print(f"{args.sockets} socket watchers: {percentiles(socket_ms)}  (missed {missing})")
         if args.browsers:
-            print(f"{args.browsers} Chromium tabs, state drawn: {percentiles(browser_ms)}")
+            drawn = percentiles(browser_ms)
+            print(f"{args.browsers} Chromium tabs, state drawn: {drawn}  (missed {tab_missing})")
+
+
+async def every_socket_open(tasks: list[asyncio.Task[None]], readies: list[asyncio.Event]) -> None:
+    """Wait until every watcher's socket is open; a socket refused (a wrong address is a
+    404) stops the run with its error instead of waiting for ever."""
+    opened = asyncio.ensure_future(asyncio.gather(*(ready.wait() for ready in readies)))
+    pending: set[asyncio.Future[Any]] = {opened, *tasks}
+    while not opened.done():
+        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # a watcher that ended before the run began: its error, raised
 
 
 async def settle(watchers: list[SocketWatcher], pause: float = 0.15) -> None:

@@ -8,6 +8,11 @@ scripted game are made in the bot process through the session; a watcher's laten
 the action being called to its state arriving. The same game is then played again with the
 watchers on the bot process's own server (facts on its own bus), for comparison.
 
+The watchers open the match by its web key (a row id is a 404), all from 127.0.0.1: each
+server's per-client socket quota and rate limit's burst are widened for them, and who may
+see a channel is :class:`tests.channel_readers.Readers`' (everyone), as in the page tests.
+A socket refused stops the run with its error.
+
 Run: ``python benchmarks/web_relay.py [--sockets 50] [--turns 40]`` (a throwaway PostgreSQL
 from tests/pg_server.py, or TEST_DATABASE_URL). Prints figures; asserts nothing.
 """
@@ -19,7 +24,9 @@ import asyncio
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -33,6 +40,8 @@ from bot.relay import FactNotifier  # noqa: E402
 from bot.services import Services, build_services  # noqa: E402
 from bot.storage import open_store  # noqa: E402
 from bot.web import WebConfig, WebServer  # noqa: E402
+from bot.web.guard import RateLimiter, SocketQuota  # noqa: E402
+from tests.channel_readers import Readers  # noqa: E402
 from tests.e2e.tap_game import covering_seed, script  # noqa: E402
 from tests.pg_server import Schemas, postgres  # noqa: E402
 
@@ -47,6 +56,22 @@ async def watch(
             state = json.loads(message.data)["state"]
             seen.setdefault(state["version"], time.perf_counter())
             ready.set()
+    if not ready.is_set():
+        raise RuntimeError(f"{url}: closed before its first state")
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """What the watchers saw: each state's latency, and how many (watcher, state) pairs
+    never arrived (a relayed watcher is shown the row as re-read: a change stored before
+    the re-read shows the newer state instead of this one)."""
+
+    latencies: list[float]
+    missed: int
+    states: int
+
+    def __str__(self) -> str:
+        return f"{percentiles(self.latencies)}  ({self.states} states, missed {self.missed})"
 
 
 async def play(
@@ -56,21 +81,23 @@ async def play(
     channel: int,
     sockets: int,
     turns: int,
-) -> list[float]:
+) -> Watched:
     """One scripted game in ``channel`` made through ``here``, watched on ``server``."""
     plan = script(covering_seed())
     session = here.session
     await session.challenge(1, channel, ALICE, BOB)
     roller.extend(plan.opening)
-    match = (await session.accept(channel, BOB)).match.id
-    url = f"http://127.0.0.1:{server.port}/m/{match}/ws"
+    match = (await session.accept(channel, BOB)).match
+    # A match's pages are addressed by its web key, never its row id (which is a 404).
+    assert match.web_key, "a live match has a web key"
+    url = f"ws://127.0.0.1:{server.port}/m/{match.web_key}/ws"
     seen: list[dict[int, float]] = [{} for _ in range(sockets)]
     made: dict[int, float] = {}
     async with aiohttp.ClientSession() as http:
         readies = [asyncio.Event() for _ in range(sockets)]
         pairs = zip(seen, readies, strict=True)
         tasks = [asyncio.create_task(watch(http, url, s, r)) for s, r in pairs]
-        await asyncio.gather(*(r.wait() for r in readies))
+        await every_socket_open(tasks, readies)
         players = {0: ALICE, 1: BOB}
         for number, turn in enumerate(plan.turns[:turns]):
             who = players[turn.player]
@@ -88,12 +115,40 @@ async def play(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return [
-        (arrived[version] - started) * 1000
-        for arrived in seen
-        for version, started in made.items()
-        if version in arrived
-    ]
+    return Watched(
+        [
+            (arrived[version] - started) * 1000
+            for arrived in seen
+            for version, started in made.items()
+            if version in arrived
+        ],
+        missed=sum(1 for arrived in seen for version in made if version not in arrived),
+        states=len(made),
+    )
+
+
+def quota(sockets: int) -> SocketQuota:
+    """Every watcher comes from 127.0.0.1: the per-client socket quota (8, against one
+    visitor opening boards in a loop) is widened to let them all watch."""
+    return SocketQuota(per_client=sockets + 8, total=sockets + 1000)
+
+
+def opening(sockets: int) -> RateLimiter:
+    """The per-client rate limit's burst (40) widened likewise: the watchers open their
+    sockets at once."""
+    return RateLimiter(burst=sockets + 40.0)
+
+
+async def every_socket_open(tasks: list[asyncio.Task[None]], readies: list[asyncio.Event]) -> None:
+    """Wait until every watcher's socket is open; a socket refused (a wrong address is a
+    404, one too many from this address a 429) stops the run with its error instead of
+    waiting for ever."""
+    opened = asyncio.ensure_future(asyncio.gather(*(ready.wait() for ready in readies)))
+    pending: set[asyncio.Future[Any]] = {opened, *tasks}
+    while not opened.done():
+        done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # a watcher that ended before the run began: its error, raised
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -110,8 +165,23 @@ async def main(args: argparse.Namespace) -> None:
         notifier = FactNotifier(url, "bot")
         await notifier.start(here.facts)
         config = WebConfig(url="http://127.0.0.1/", port=0)
-        web = WebServer(there, config, listen_url=url, origin="web")
-        own = WebServer(here, config)
+        readers: Any = Readers()  # everyone reads every channel (no Discord here)
+        web = WebServer(
+            there,
+            config,
+            readers=readers,
+            sockets=quota(args.sockets),
+            limiter=opening(args.sockets),
+            listen_url=url,
+            origin="web",
+        )
+        own = WebServer(
+            here,
+            config,
+            readers=readers,
+            sockets=quota(args.sockets),
+            limiter=opening(args.sockets),
+        )
         await web.start()
         await own.start()
         try:
@@ -124,8 +194,8 @@ async def main(args: argparse.Namespace) -> None:
             await store_a.close()
             await store_b.close()
     print(f"{args.sockets} sockets, {args.turns} turns of a scripted game")
-    print(f"  another process (NOTIFY, re-read): {percentiles(relayed)}")
-    print(f"  the same process (its own facts):  {percentiles(local)}")
+    print(f"  another process (NOTIFY, re-read): {relayed}")
+    print(f"  the same process (its own facts):  {local}")
 
 
 if __name__ == "__main__":

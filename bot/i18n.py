@@ -40,7 +40,10 @@ from typing import Protocol
 DOMAIN = "gammon"
 LOCALE_DIR = Path(__file__).resolve().parent / "locales"
 SOURCE_LANGUAGE = "en"
-LANGUAGES: tuple[str, ...] = ("en", "fr")  # every language with a catalogue, source first
+# Every language with a catalogue, source first, each by its own name (as its readers say it):
+# the one list the commands' choices, the settings and the pages take theirs from.
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français"}
+LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 DECIMAL_SEPARATORS: Mapping[str, str] = {"fr": ","}  # where it is not "."
 
 
@@ -155,6 +158,7 @@ __all__ = [
     "DECIMAL_SEPARATORS",
     "DOMAIN",
     "LANGUAGES",
+    "LANGUAGE_NAMES",
     "LOCALE_DIR",
     "N_",
     "SOURCE_LANGUAGE",

@@ -16,7 +16,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot import present
 from bot.config import Settings
@@ -33,6 +33,9 @@ from bot.services import Services, build_services
 from bot.storage import open_store
 from renderers import BoardWords, render_board
 from renderers.panels import ENGLISH
+
+if TYPE_CHECKING:  # the web server is imported only when WEB_URL asks for it
+    from bot.web import WebServer
 
 # The terminal is its own little "server": one guild, one channel.
 OFFLINE_GUILD = 0
@@ -223,12 +226,14 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
         print(f"gammon-bot: {say(present.engine_error(exc), language)}", file=sys.stderr)
         return 2
     store = await open_store(args.db or settings)
+    web: WebServer | None = None
     try:
         services = build_services(
             store,
             roller=roller,
             settings=SessionSettings(challenge_timeout=365 * 24 * 3600.0),
         )
+        web = await _serve_board(settings, services)
         service = services.session
         players = (Player(1, names[0]), Player(2, names[1]))
         terminal = Terminal(services, players, Path(args.out), sys.stdout, language)
@@ -288,10 +293,38 @@ async def run_offline(settings: Settings, args: argparse.Namespace) -> int:
                     rated=False,
                 )
                 terminal.show(await service.act(OFFLINE_CHANNEL, players[1], Action.ACCEPT))
+        if web is not None:
+            await _tell_board(terminal, web)
         terminal.say(COMMANDS)
         return await _loop(terminal)
     finally:
+        if web is not None:
+            await web.stop()
         await store.close()
+
+
+async def _serve_board(settings: Settings, services: Services) -> WebServer | None:
+    """With ``WEB_URL`` set, the terminal game's live board in the browser too (the web
+    board with no Discord at all): only this terminal's matches open there."""
+    if settings.web_url is None:
+        return None
+    from bot.web import WebConfig, WebServer
+    from bot.web.access import TerminalAccess
+
+    config = WebConfig(url=settings.web_url, host=settings.web_host, port=settings.web_port)
+    web = WebServer(
+        services, config, activity=False, access=TerminalAccess(OFFLINE_GUILD, OFFLINE_CHANNEL)
+    )
+    await web.start()
+    return web
+
+
+async def _tell_board(terminal: Terminal, web: WebServer) -> None:
+    """Where the game can be watched (its page's key is in its row)."""
+    row = await terminal.service.current(OFFLINE_CHANNEL)
+    if row is not None and row.web_key:
+        url = f"{web.config.url.rstrip('/')}/m/{row.web_key}"
+        terminal.say(notices.watch_in_browser(url))
 
 
 async def _loop(terminal: Terminal) -> int:

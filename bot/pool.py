@@ -4,8 +4,8 @@ promises :class:`bot.workers.Workers` makes.
 (A pool driven by the event loop, with no helper threads, stood here until 2026-11-25: it
 saved about half a millisecond of the bot's CPU per call, but a sweep of the whole bot
 (benchmarks/e2e.py, both sides alternating) showed no difference in the p99 of a move at 40
-boards/s or in the rate where it passes 250 ms beyond the noise of the machine; README,
-"Benchmarks".)
+boards/s or in the rate where it passes 250 ms beyond the noise of the machine;
+docs/benchmarks.md.)
 
 The standard library's pool does the pipes, the queue and the pickling. What it does not do
 is done here:

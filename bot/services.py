@@ -107,7 +107,7 @@ def build_services(
         return TournamentStage.RUNNING if running else TournamentStage.ENDED
 
     puzzles = PuzzleService(
-        store, session.workers, session.facts, clock=clock, tournament_stage=stage
+        store, session.workers, session.facts, clock=clock, tournament_stage=stage, reader=session
     )
     tournaments = TournamentService(competitions, session, clock=clock)
     ladders = LadderService(competitions, session, clock=clock)

@@ -21,6 +21,7 @@ extension (:func:`setup`).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -30,11 +31,11 @@ from discord.ext import commands
 
 from bot import present
 from bot.core.errors import Refusal, UserError
-from bot.core.records import Action, ClaimRule, WebLinkRule
+from bot.core.records import Action, ClaimRule, Venue, WebLinkRule
 from bot.core.session import ActionContext, Player, Report
 from bot.engine import MatchOptions, ResultKind
 from bot.features.performance.rules import MIN_DECISIONS
-from bot.i18n import Text, _, language_of, say
+from bot.i18n import LANGUAGE_NAMES, Text, _, language_of, say
 from bot.present import notices
 from bot.present import performance as performance_words
 from bot.present import tournaments as tournament_words
@@ -57,8 +58,9 @@ from cogs.publishing import Publisher
 from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
 from cogs.scope import can_view, same_place
 from cogs.translator import locale, pgettext
-from cogs.views import ActionButton
+from cogs.views import ActionButton, ResignSelect
 from cogs.weblinks import LaunchButton, WebLinks, launch
+from cogs.where import answers_are_private, home_guild, venue_of
 
 log = logging.getLogger(__name__)
 
@@ -67,20 +69,61 @@ log = logging.getLogger(__name__)
 MAX_MATCH_NUMBER = 2**53 - 1
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="the server's Discord language", value="auto"),
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="Français", value="fr"),
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGE_NAMES.items()),
 ]
 
 Interaction = discord.Interaction[Any]
 
 
-@app_commands.guild_only()
+class ProgressLine:
+    """The line an analysis shows while it runs: games done of the total, updated at most
+    every :data:`PROGRESS_EVERY` seconds, and only once the work has taken longer than
+    :data:`PROGRESS_AFTER` (a quick one shows its result alone); it ends saying how long."""
+
+    def __init__(self, reply: Reply, match_id: int, language: str) -> None:
+        self.reply = reply
+        self.match_id = match_id
+        self.language = language
+        self.started = time.monotonic()
+        self.shown_at: float | None = None
+        self.last = (0, 0)
+
+    async def __call__(self, done: int, total: int) -> None:
+        self.last = (done, total)
+        now = time.monotonic()
+        if now - self.started < PROGRESS_AFTER:
+            return
+        if self.shown_at is not None and now - self.shown_at < PROGRESS_EVERY:
+            return
+        self.shown_at = now
+        line = notices.analysis_progress(self.match_id, done, total)
+        await self.reply.progress(say(line, self.language))
+
+    async def close(self) -> None:
+        """The last word: every game done, in how long (only if the line was shown)."""
+        if self.shown_at is None:
+            return
+        _done, total = self.last
+        seconds = round(time.monotonic() - self.started)
+        line = notices.analysis_done(self.match_id, total, seconds)
+        await self.reply.progress(say(line, self.language))
+
+
+PROGRESS_AFTER = 2.0  # seconds before an analysis shows its progress
+PROGRESS_EVERY = 1.5  # seconds between two updates of the line
+
+
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 class Backgammon(
     commands.GroupCog,
     group_name="backgammon",
     group_description=locale(_("Play backgammon")),
 ):
-    """Backgammon for the members of a server."""
+    """Backgammon for the members of a server, and, with the app installed to a player's
+    account, in their DMs, group DMs and servers without the bot (:mod:`cogs.where`): there
+    a game lives on buttons alone, and what needs a server that added the bot (its
+    leaderboard, its dice, its settings, a moderator's cancel, the Activity) says so."""
 
     def __init__(self, bot: commands.Bot, services: Services, kit: Kit) -> None:
         self.bot = bot
@@ -104,8 +147,11 @@ class Backgammon(
         return await self.publisher.send_reminders()
 
     async def _language(self, interaction: Interaction) -> str:
-        """The language of a public answer: the server's (see the module's docstring)."""
-        return await self.publisher.language(interaction.guild_id or 0, interaction.guild_locale)
+        """The language of a public answer: the server's (see the module's docstring); in a
+        DM or group DM, the caller's."""
+        return await self.publisher.language(
+            home_guild(interaction), interaction.guild_locale or interaction.locale
+        )
 
     @property
     def _renderer(self) -> Callable[..., bytes] | None:
@@ -130,14 +176,16 @@ class Backgammon(
     ) -> Report:
         computer = self._computer()
         assert computer is not None
+        _refuse_private_answers(interaction)
         return await self.session.play_computer(
-            interaction.guild_id or 0,
+            home_guild(interaction),
             interaction.channel_id or 0,
             player_of(interaction.user),
             computer,
             MatchOptions(length=length, cube=cube),
             level=level,
             ctx=ctx,
+            venue=venue_of(interaction),
         )
 
     # --- commands ------------------------------------------------------------------------
@@ -161,20 +209,40 @@ class Backgammon(
         rated: bool = True,
         autoplay: bool = False,
     ) -> None:
-        async def action(ctx: ActionContext) -> Report:
-            if self.bot.user is not None and opponent.id == self.bot.user.id:
-                return await self._start_computer(interaction, None, length, cube, ctx)
-            return await self.session.challenge(
-                interaction.guild_id or 0,
-                interaction.channel_id or 0,
-                player_of(interaction.user),
-                player_of(opponent),
-                MatchOptions(length=length, cube=cube),
-                rated=rated,
-                auto_play=autoplay,
-            )
+        await self.kit.act(
+            interaction,
+            lambda ctx: self._challenge(interaction, opponent, ctx, length, cube, rated, autoplay),
+        )
 
-        await self.kit.act(interaction, action)
+    async def challenge_user(self, interaction: Interaction, user: discord.User) -> None:
+        """The user command "Challenge to backgammon" (Apps, on a person): a money game with
+        the cube, from anywhere the app is (a server, a DM, a group DM); on the bot itself,
+        a game against the computer."""
+        await self.kit.act(interaction, lambda ctx: self._challenge(interaction, user, ctx))
+
+    async def _challenge(
+        self,
+        interaction: Interaction,
+        opponent: discord.abc.User,
+        ctx: ActionContext,
+        length: int = 0,
+        cube: bool = True,
+        rated: bool = True,
+        autoplay: bool = False,
+    ) -> Report:
+        if self.bot.user is not None and opponent.id == self.bot.user.id:
+            return await self._start_computer(interaction, None, length, cube, ctx)
+        _refuse_private_answers(interaction)
+        return await self.session.challenge(
+            home_guild(interaction),
+            interaction.channel_id or 0,
+            player_of(interaction.user),
+            player_of(opponent),
+            MatchOptions(length=length, cube=cube),
+            rated=rated,
+            auto_play=autoplay,
+            venue=venue_of(interaction),
+        )
 
     @app_commands.command(name="play", description=locale(_("Play against the computer")))
     @app_commands.describe(
@@ -217,8 +285,10 @@ class Backgammon(
                 interaction.channel_id or 0, interaction.user.id
             )
             await reply.acknowledge()
-            review = await self.services.reviews.run_analysis(plan)
             language = await self._language(interaction)
+            progress = ProgressLine(reply, plan.match.id, language)
+            review = await self.services.reviews.run_analysis(plan, progress)
+            await progress.close()
             await reply.send(**await self.publisher.analysis(review, language))
 
         await self.kit.run(interaction, work)
@@ -288,6 +358,7 @@ class Backgammon(
     )
     async def cancel(self, interaction: Interaction) -> None:
         async def action(ctx: ActionContext) -> Report:
+            _server_only(interaction)
             if not interaction.permissions.manage_messages:
                 raise UserError(notices.MODERATORS_CANCEL)
             events: Any = self.bot.get_cog("Tournament")  # a tournament match goes to its TDs
@@ -326,7 +397,7 @@ class Backgammon(
     @app_commands.describe(user=locale(_("Whose statistics (default: yours)")))
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async def work(reply: Reply) -> None:
-            guild_id = interaction.guild_id or 0
+            guild_id = home_guild(interaction)
             language = await self._language(interaction)
             who = user or interaction.user
             await reply.send(**await self.publisher.stats(guild_id, who, language))
@@ -345,6 +416,7 @@ class Backgammon(
             return
 
         async def work(reply: Reply) -> None:
+            _server_only(interaction)
             rows = await self.session.leaderboard(
                 interaction.guild_id or 0, min_rated_matches=self.leaderboard_min_matches
             )
@@ -368,6 +440,7 @@ class Backgammon(
     async def _pr_ladder(self, reply: Reply) -> None:
         """The leaderboard by PR: every rated match played in full, lowest PR first."""
         interaction = reply.interaction
+        _server_only(interaction)  # a server's ladder: its rated matches
         least = self.pr_min_decisions
         entries = await self.services.performance.ladder(
             interaction.guild_id or 0, min_decisions=least
@@ -406,6 +479,11 @@ class Backgammon(
         description=locale(_("Play this channel's game on a board you can touch (an Activity)")),
     )
     async def play_here(self, interaction: Interaction) -> None:
+        if venue_of(interaction) is not Venue.SERVER:
+            await interaction.response.send_message(
+                say(notices.SERVER_ONLY, interaction.locale), ephemeral=True
+            )
+            return
         await launch(interaction)  # LAUNCH_ACTIVITY must be the first response: no guard
 
     @app_commands.command(name="verify", description=locale(_("Check a finished match's dice")))
@@ -423,7 +501,7 @@ class Backgammon(
             row, result = await self.services.reviews.verify_dice(
                 secret,
                 public,
-                guild_id=interaction.guild_id or 0,
+                guild_id=home_guild(interaction),
                 visible=lambda row: can_view(interaction, row),
             )
             content = notices.verify_line(row.id, versus(row), verify_words(result))
@@ -443,6 +521,7 @@ class Backgammon(
     @app_commands.describe(user=locale(_("Whose rolls (default: everyone's on this server)")))
     async def dice(self, interaction: Interaction, user: discord.User | None = None) -> None:
         async def work(reply: Reply) -> None:
+            _server_only(interaction)
             report = await self.services.reviews.dice_report(interaction.guild_id or 0)
             language = await self._language(interaction)
             if user is None:
@@ -466,7 +545,7 @@ class Backgammon(
     async def games(self, interaction: Interaction) -> None:
         async def work(reply: Reply) -> None:
             me = interaction.user.id
-            rows = await self.services.club.games_of(interaction.guild_id or 0, me)
+            rows = await self.services.club.games_of(home_guild(interaction), me)
             language = interaction.locale  # a private answer: the reader's language
             text = games_text(rows, me, self.session.clock(), language_of(language))
             embed = discord.Embed(
@@ -517,7 +596,10 @@ class Backgammon(
         web_leaderboard: Literal["members", "public"] | None = None,
     ) -> None:
         async def work(reply: Reply) -> None:
-            guild_id = interaction.guild_id or 0
+            guild_id = home_guild(interaction)
+            server_options = (threads, language, claim, web_links, web_leaderboard)
+            if any(option is not None for option in server_options):
+                _server_only(interaction)
             moderator = interaction.permissions.manage_messages
             if (web_links is not None or web_leaderboard is not None) and not moderator:
                 raise UserError(notices.MODERATORS_WEB)
@@ -584,7 +666,7 @@ class Backgammon(
         format: Literal["mat", "sgf"] = "mat",
     ) -> None:
         async def work(reply: Reply) -> None:
-            where = (interaction.guild_id or 0, interaction.channel_id or 0)
+            where = (home_guild(interaction), interaction.channel_id or 0)
             language = await self._language(interaction)
             row, answer = await self.publisher.match_export(
                 *where, match, format, language, lambda row: can_view(interaction, row)
@@ -614,7 +696,7 @@ class Backgammon(
             if links.url is None:
                 raise UserError(Refusal.NO_WEB_BOARD)
             row, token = await self.services.club.share_replay(
-                interaction.guild_id or 0,
+                home_guild(interaction),
                 interaction.channel_id or 0,
                 match,
                 interaction.user.id,
@@ -642,28 +724,65 @@ class Backgammon(
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-@app_commands.guild_only()
+def _server_only(interaction: Interaction) -> None:
+    """Refuse, privately, what needs a server that added the bot (its leaderboard, its dice,
+    its settings, a moderator's cancel) anywhere else."""
+    if venue_of(interaction) is not Venue.SERVER:
+        raise UserError(notices.SERVER_ONLY)
+
+
+def _refuse_private_answers(interaction: Interaction) -> None:
+    """Refuse a game nobody but its challenger would see: on a server without the bot whose
+    moderators deny "Use External Apps", Discord turns every answer private."""
+    if answers_are_private(interaction):
+        raise UserError(notices.EXTERNAL_APPS_DENIED)
+
+
+CHALLENGE_MENU = pgettext("menu", "Challenge to backgammon")  # the user command's name
+
+
+def challenge_menu(cog: Backgammon) -> app_commands.ContextMenu:
+    """The user command "Challenge to backgammon", wherever /backgammon is (both installs,
+    every context)."""
+    return app_commands.ContextMenu(
+        name=app_commands.locale_str(CHALLENGE_MENU),
+        callback=cog.challenge_user,
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+    )
+
+
+ANALYSE_THIS_POSITION = pgettext("menu", "Analyse this position")  # the message command's name
+
+
 async def analyse_this_position(interaction: Interaction, message: discord.Message) -> None:
     """Apps > Analyse this position, on any board the bot posted."""
     await positions.analyse_message(interaction, message)
 
 
-ANALYSE_THIS_POSITION = pgettext("command", "Analyse this position")
+def position_menu() -> app_commands.ContextMenu:
+    """The message command "Analyse this position", wherever /backgammon is."""
+    return app_commands.ContextMenu(
+        name=app_commands.locale_str(ANALYSE_THIS_POSITION),
+        callback=analyse_this_position,
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+    )
 
 
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry (``bot.load_extension("cogs.backgammon")``): /backgammon, the
-    game's restart-proof buttons, the tap picker and the Activity's Launch button, the
-    "Analyse this position" message command and the position analysis's buttons."""
-    await bot.add_cog(Backgammon(bot, bot.services, bot.kit))  # type: ignore[attr-defined]
-    bot.tree.add_command(
-        app_commands.ContextMenu(
-            name=app_commands.locale_str(ANALYSE_THIS_POSITION), callback=analyse_this_position
-        )
+    user command "Challenge to backgammon", the message command "Analyse this position", the
+    game's restart-proof buttons, the tap picker, the Activity's Launch button and the
+    position analysis's buttons."""
+    cog = Backgammon(bot, bot.services, bot.kit)  # type: ignore[attr-defined]
+    await bot.add_cog(cog)
+    bot.tree.add_command(challenge_menu(cog), override=True)
+    bot.tree.add_command(position_menu(), override=True)
+    bot.add_dynamic_items(
+        ActionButton, ResignSelect, PickerButton, PickerSelect, LaunchButton, PositionButton
     )
-    bot.add_dynamic_items(ActionButton, PickerButton, PickerSelect, LaunchButton, PositionButton)
-
-
-async def teardown(bot: commands.Bot) -> None:
-    """The extension unloaded: its message command goes with it."""
-    bot.tree.remove_command(ANALYSE_THIS_POSITION, type=discord.AppCommandType.message)

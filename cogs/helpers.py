@@ -108,9 +108,14 @@ def _natural_key(play: str) -> tuple[tuple[int, ...], str]:
 def board_link(row: MatchRow) -> str:
     """A link that jumps to the match's latest board (or to its channel)."""
     if row.board is None:
-        return f"<#{row.channel_id}>"
+        return channel_place(row)
     channel_id, message_id = row.board
-    return f"https://discord.com/channels/{row.guild_id}/{channel_id}/{message_id}"
+    return f"https://discord.com/channels/{_server_part(row)}/{channel_id}/{message_id}"
+
+
+def _server_part(row: MatchRow) -> str:
+    """How Discord's links name a match's server: its id, or ``@me`` for a DM or group DM."""
+    return str(row.guild_id) if row.guild_id else "@me"
 
 
 def board_report(row: MatchRow) -> Report:
@@ -159,7 +164,15 @@ def message_content(
         lines = present.tell(report, safe_name, mention if challenge else None)
     lines.extend(notes)
     text = " ".join(say(line, language) for line in lines)
-    step = present.next_step(report.match, mention, language=language)
+    row = report.match
+    # Where the bot is not in the channel the players have buttons, not commands, and no
+    # reminder comes: the board says how long the turn has waited (Discord shows the time
+    # relative to the reader's clock, and keeps it current).
+    elsewhere = not row.venue.reachable
+    step = present.next_step(row, mention, commands=not elsewhere, language=language)
+    if step and elsewhere:
+        since = say(club.last_action_line(f"<t:{int(row.last_action_at)}:R>"), language)
+        step = f"{step} {since}"
     parts = [text, step or ""]
     return present.fit("\n".join(p for p in parts if p)), pinged
 
@@ -197,5 +210,8 @@ def games_text(rows: list[MatchRow], me: int, now: float, language: str = "en") 
 
 
 def channel_place(row: MatchRow) -> str:
-    """Where a match is played, as Discord links a channel."""
+    """Where a match is played, as Discord links a channel (a DM or group DM by its address:
+    a mention of one does not resolve)."""
+    if not row.guild_id:
+        return f"https://discord.com/channels/@me/{row.channel_id}"
     return f"<#{row.channel_id}>"

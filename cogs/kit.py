@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.errors import UserError
+from bot.core.errors import Refusal, StaleButtonError, UserError
 from bot.core.records import Action
 from bot.core.reports import ActionContext, Player, Report
 from bot.present import notices
 from bot.services import Services
-from cogs.helpers import player_of
+from cogs.helpers import board_report, player_of
 from cogs.replies import Reply
+from cogs.where import home_guild
 
 if TYPE_CHECKING:  # the publisher's buttons (cogs.views) reach the kit through kit_of
     from cogs.publishing import Publisher
@@ -166,19 +167,32 @@ class Kit:
         the channel's live game under the channel's lock: a button never acts on another
         game, nor on a later state of its own.
         """
+        match_id, channel_id = button.match_id, interaction.channel_id or 0
         if action == Action.REMATCH:  # not a game action: another match, from club life
-            match_id = button.match_id
-            channel_id = interaction.channel_id or 0
             user, club, computer = player_of(interaction.user), self.services.club, self.computer()
+            guild_id = home_guild(interaction)
             await self.act(
                 interaction,
-                lambda ctx: club.rematch(
-                    interaction.guild_id or 0, channel_id, user, match_id, computer, ctx
-                ),
+                lambda ctx: club.rematch(guild_id, channel_id, user, match_id, computer, ctx),
                 pressed=True,
             )
             return
+        if action == Action.BOARD:  # a look: whatever the board is now, stores nothing
+            await self.act(interaction, lambda _ctx: self._look(channel_id, match_id), pressed=True)
+            return
         await self.perform(interaction, action, button=button)
+
+    async def _look(self, channel_id: int, match_id: int) -> Report:
+        """The current board of the match a Board button names (its last board, once over;
+        refused once another match took the channel)."""
+        row = await self.session.current(channel_id)
+        if row is None or row.id != match_id:
+            row = await self.session.match(match_id)
+            if row is None or row.live or row.channel_id != channel_id:
+                raise StaleButtonError(Refusal.GAME_OVER_BUTTON)
+        if row.game is None:
+            raise UserError(Refusal.NO_GAME)
+        return board_report(row)
 
 
 def kit_of(client: discord.Client) -> Kit:

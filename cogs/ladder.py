@@ -74,6 +74,7 @@ class AnswerButton(
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)  # a club's: never a user install
 class Ladder(
     commands.GroupCog,
     group_name="ladder",

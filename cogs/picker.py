@@ -32,6 +32,7 @@ import dataclasses
 import io
 import re
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 import discord
@@ -43,11 +44,11 @@ from bot.core.records import Action, MatchRow, Status
 from bot.core.reports import ActionContext
 from bot.engine import Game, Phase, Play, ResultKind
 from bot.engine.steps import PartialPlay, StepError, decode_steps, encode_steps
-from bot.i18n import Text, language_of, say
+from bot.i18n import language_of, say
 from bot.present import picker as words
 from cogs.helpers import player_of
 from cogs.kit import Kit, kit_of
-from cogs.replies import Reply, safe_name
+from cogs.replies import MenuReply, safe_name
 
 Interaction = discord.Interaction[Any]
 
@@ -60,11 +61,38 @@ KINDS = {
     "backgammon": ResultKind.BACKGAMMON,
 }
 
-# Verbs: o open (the public board's Play), u undo, r reset, c confirm, g resign (ask how
-# much), b back (from the resign menu); selects: s source, d destination, a whole play, k
-# resignation kind.
-_BUTTON_VERBS = "ourcgb"
-_SELECT_VERBS = "sdak"
+
+class TapVerb(StrEnum):
+    """What a picker component does; one letter each, for Discord's 100-character custom_id."""
+
+    # buttons
+    OPEN = "o"  # the public board's Play
+    UNDO = "u"
+    RESET = "r"
+    CONFIRM = "c"
+    RESIGN = "g"  # ask how much
+    BACK = "b"  # from the resignation menu
+    # selects
+    SOURCE = "s"
+    DESTINATION = "d"
+    WHOLE = "a"  # a whole play at once
+    KIND = "k"  # the resignation's kind
+
+
+_BUTTON_VERBS = "".join(
+    v
+    for v in (
+        TapVerb.OPEN,
+        TapVerb.UNDO,
+        TapVerb.RESET,
+        TapVerb.CONFIRM,
+        TapVerb.RESIGN,
+        TapVerb.BACK,
+    )
+)
+_SELECT_VERBS = "".join(
+    v for v in (TapVerb.SOURCE, TapVerb.DESTINATION, TapVerb.WHOLE, TapVerb.KIND)
+)
 _ID = (
     r"bgpk:(?P<verb>[{verbs}]):(?P<match>[0-9]{{1,19}}):(?P<version>[0-9]{{1,12}}):"
     r"(?P<steps>[a-z1-6.]{{0,16}})(?::(?P<source>[0-9]{{1,2}}))?"
@@ -75,7 +103,7 @@ _ID = (
 class Tap:
     """What one component of the picker means: its verb and the turn state it carries."""
 
-    verb: str
+    verb: TapVerb
     match_id: int
     version: int
     steps: str = ""
@@ -91,7 +119,7 @@ class Tap:
     def parse(cls, match: re.Match[str], prefix: str = "bgpk") -> Tap:
         source = match["source"]
         return cls(
-            match["verb"],
+            TapVerb(match["verb"]),
             int(match["match"]),
             int(match["version"]),
             match["steps"],
@@ -181,22 +209,20 @@ def play_button(row: MatchRow, language: str) -> PickerButton | None:
         return None
     if row.computer_level is not None and game.actor == 1:
         return None
-    tap = Tap("o", row.id, row.version)
+    tap = Tap(TapVerb.OPEN, row.id, row.version)
     return PickerButton(tap, say(words.PLAY, language), discord.ButtonStyle.primary)
 
 
-class PickerReply(Reply):
+class PickerReply(MenuReply):
     """The answer to a tap: the picker itself, replaced in place (or opened, for Play).
 
     After Confirm or a resignation is stored, the picker is replaced by a line saying what
-    was sent (in place of :meth:`Reply.remove_buttons`, which edits a public message), and
-    the public board follows as a followup.
+    was sent (:class:`cogs.replies.MenuReply`), and the public board follows as a followup.
     """
 
     def __init__(self, interaction: Interaction, tap: Tap) -> None:
-        super().__init__(interaction, pressed=True)
+        super().__init__(interaction)
         self.tap = tap
-        self.sent: Text | None = None  # what the picker says once its action is stored
 
     def context(self, match_id: int | None = None) -> ActionContext:
         """The picker's own turn, whatever the caller names: its match at its version."""
@@ -207,31 +233,26 @@ class PickerReply(Reply):
     async def show(self, *, new: bool, **kwargs: Any) -> None:
         """Open a picker (``new``) or replace the tapped one, whatever was sent so far."""
         interaction = self.interaction
+        if not new:
+            await self.replace(**kwargs)
+            return
         async with self._lock:
             if not self.done:
-                if new:
-                    await interaction.response.send_message(ephemeral=True, **kwargs)
-                else:
-                    await interaction.response.edit_message(**kwargs)
+                await interaction.response.send_message(ephemeral=True, **kwargs)
                 return
-        if new:
-            await interaction.followup.send(ephemeral=True, **kwargs)
-        else:
-            await interaction.edit_original_response(**kwargs)
+        await interaction.followup.send(ephemeral=True, **kwargs)
 
     async def remove_buttons(self) -> None:
-        """The picker says what was sent; the board it came from loses its Play button."""
+        """The picker says what was sent; the board it came from loses its Play button
+        (where the bot may edit it: in its own channels)."""
         if self.sent is None:
             return
-        text = say(self.sent, self.interaction.locale)
-        # The play is stored whatever happens here: the public board tells it.
-        with contextlib.suppress(discord.HTTPException):
-            await self.show(new=False, content=text, view=None, attachments=[])
+        await super().remove_buttons()
         # The picker was opened by a tap on a board: Discord names that message.
         picker = self.interaction.message
         metadata = picker.interaction_metadata if picker is not None else None
         board_id = metadata.interacted_message_id if metadata is not None else None
-        if board_id is not None and self.interaction.channel_id is not None:
+        if board_id is not None and self.interaction.channel_id is not None and self.in_channel:
             channel = self.interaction.client.get_partial_messageable(self.interaction.channel_id)
             # Off the answer's path: the new board need not wait for the old one's edit.
             task = asyncio.ensure_future(_edit_quietly(channel.get_partial_message(board_id)))
@@ -251,9 +272,9 @@ async def _dispatch(interaction: Interaction, tap: Tap, values: list[str]) -> No
     kit = kit_of(interaction.client)
     reply = PickerReply(interaction, tap)
     try:
-        if tap.verb == "c":
+        if tap.verb == TapVerb.CONFIRM:
             await _confirm(kit, interaction, reply)
-        elif tap.verb == "k":
+        elif tap.verb == TapVerb.KIND:
             await _resign(kit, interaction, reply, values)
         else:
             await kit.run(interaction, lambda r: _tap(kit, interaction, reply, values), reply=reply)
@@ -291,9 +312,9 @@ async def _tap(kit: Kit, interaction: Interaction, reply: PickerReply, values: l
     tap = reply.tap
     row, game = await _turn(kit, interaction, tap)
     partial, source = advance(_partial(game, tap.steps), tap, values)
-    resigning = tap.verb == "g"
+    resigning = tap.verb == TapVerb.RESIGN
     language = language_of(interaction.locale)
-    state = Tap("", row.id, row.version, encode_steps(partial.groups))
+    state = Tap(TapVerb.OPEN, row.id, row.version, encode_steps(partial.groups))
     view = (
         _resign_view(state, language)
         if resigning
@@ -302,7 +323,7 @@ async def _tap(kit: Kit, interaction: Interaction, reply: PickerReply, values: l
     text = say(words.status_line(partial, game.dice or (0, 0)), language)
     picture = await _picture(kit, row, game, partial, interaction.user.id, language)
     kwargs: dict[str, Any] = {"content": text, "view": view}
-    if tap.verb == "o":
+    if tap.verb == TapVerb.OPEN:
         await reply.show(new=True, file=picture, **kwargs)
     else:
         await reply.show(new=False, attachments=[picture], **kwargs)
@@ -318,14 +339,14 @@ def advance(partial: PartialPlay, tap: Tap, values: list[str]) -> tuple[PartialP
     source: int | None = None
     verb = tap.verb
     try:
-        if verb == "s":
+        if verb == TapVerb.SOURCE:
             source = int(values[0])
             if source not in {s.point for s in partial.sources()}:
                 raise StepError(f"no checker can move from {source}")
-        elif verb == "d":
+        elif verb == TapVerb.DESTINATION:
             (group,) = decode_steps(values[0])
             partial = partial.then(group)
-        elif verb == "a":
+        elif verb == TapVerb.WHOLE:
             # Offered only before anything is built: never a swap of the moves made.
             if partial.groups:
                 raise StepError("a whole play over moves already built")
@@ -333,10 +354,10 @@ def advance(partial: PartialPlay, tap: Tap, values: list[str]) -> tuple[PartialP
             partial = partial.then(group)
             if not partial.complete:
                 raise StepError("a whole play that is not whole")
-        elif verb == "u":
+        elif verb == TapVerb.UNDO:
             if tap.source is None:
                 partial = partial.undo()
-        elif verb == "r":
+        elif verb == TapVerb.RESET:
             partial = partial.reset()
     except (StepError, ValueError, IndexError) as exc:
         raise StaleButtonError(words.GONE) from exc
@@ -421,7 +442,7 @@ def _picker_view(
         ]
         view.add_item(
             PickerSelect_(
-                dataclasses.replace(state, verb="s"),
+                dataclasses.replace(state, verb=TapVerb.SOURCE),
                 options,
                 _cut(say(words.CHOOSE_CHECKER, language)),
                 row=row,
@@ -437,7 +458,7 @@ def _picker_view(
             )
             for d in partial.destinations(source)
         ]
-        tap = dataclasses.replace(state, verb="d", source=source)
+        tap = dataclasses.replace(state, verb=TapVerb.DESTINATION, source=source)
         view.add_item(
             PickerSelect_(tap, options, _cut(say(words.where_to(source), language)), row=row)
         )
@@ -450,7 +471,7 @@ def _picker_view(
         ]
         view.add_item(
             PickerSelect_(
-                dataclasses.replace(state, verb="a"),
+                dataclasses.replace(state, verb=TapVerb.WHOLE),
                 options,
                 say(words.CHOOSE_PLAY, language),
                 row=row,
@@ -460,14 +481,14 @@ def _picker_view(
     # Undo and Reset take back a checker chosen, too: the whole plays come back with them.
     taken = bool(partial.groups) or chosen is not None
     buttons = [
-        ("u", words.UNDO, discord.ButtonStyle.secondary, not taken),
-        ("r", words.RESET, discord.ButtonStyle.secondary, not taken),
-        ("c", words.CONFIRM, discord.ButtonStyle.success, not partial.complete),
+        (TapVerb.UNDO, words.UNDO, discord.ButtonStyle.secondary, not taken),
+        (TapVerb.RESET, words.RESET, discord.ButtonStyle.secondary, not taken),
+        (TapVerb.CONFIRM, words.CONFIRM, discord.ButtonStyle.success, not partial.complete),
     ]
     if resign:
-        buttons.append(("g", words.RESIGN, discord.ButtonStyle.danger, False))
+        buttons.append((TapVerb.RESIGN, words.RESIGN, discord.ButtonStyle.danger, False))
     for verb, label, style, disabled in buttons:
-        tap = dataclasses.replace(state, verb=verb, source=chosen if verb == "u" else None)
+        tap = dataclasses.replace(state, verb=verb, source=chosen if verb == TapVerb.UNDO else None)
         view.add_item(PickerButton_(tap, say(label, language), style, disabled=disabled, row=row))
     return view
 
@@ -480,10 +501,13 @@ def _resign_view(state: Tap, language: str) -> discord.ui.View:
     ]
     view.add_item(
         PickerSelect(
-            dataclasses.replace(state, verb="k"), options, say(words.CHOOSE_KIND, language), row=0
+            dataclasses.replace(state, verb=TapVerb.KIND),
+            options,
+            say(words.CHOOSE_KIND, language),
+            row=0,
         )
     )
-    back = dataclasses.replace(state, verb="b")
+    back = dataclasses.replace(state, verb=TapVerb.BACK)
     view.add_item(PickerButton(back, say(words.BACK, language), row=1))
     return view
 

@@ -13,7 +13,8 @@ The message command reads a board's position from the picture's alt text, which 
 the bot posts carries (:meth:`cogs.publishing.Publisher.render`: its XGID last).
 
 May import: discord, :mod:`bot` (the services' values, errors, the engine), :mod:`bot.i18n`,
-:mod:`bot.present`, :mod:`cogs.kit`, :mod:`cogs.replies`, :mod:`cogs.helpers`. Never a cog.
+:mod:`bot.present`, :mod:`cogs.kit`, :mod:`cogs.replies`, :mod:`cogs.helpers`,
+:mod:`cogs.where`. Never a cog.
 """
 
 from __future__ import annotations
@@ -31,10 +32,12 @@ from bot.core.errors import Refusal, UserError
 from bot.core.reports import ActionContext, Report
 from bot.engine import EngineError, PositionRecord
 from bot.i18n import language_of, say
+from bot.present import notices
 from bot.present import positions as words
 from cogs.helpers import player_of
 from cogs.kit import Kit, kit_of
 from cogs.replies import NO_MENTIONS, Reply
+from cogs.where import answers_are_private, home_guild, venue_of
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +114,10 @@ async def analyse_text(
     async def work(reply: Reply) -> None:
         services = kit.services
         record = services.positions.read(text, dice)
-        advice = await services.positions.advice(interaction.guild_id or 0, record)
+        advice = await services.positions.advice(home_guild(interaction), record)
         if public:
             language = await kit.publisher.language(
-                interaction.guild_id or 0, interaction.guild_locale
+                home_guild(interaction), interaction.guild_locale or interaction.locale
             )
             await reply.send(**await answer(kit, advice, language))
         else:
@@ -150,7 +153,7 @@ async def analyse_message(interaction: Interaction, message: discord.Message) ->
         if record is None:
             raise UserError(Refusal.BOARD_WITHOUT_POSITION)
         advice = await kit.services.positions.advice(
-            interaction.guild_id or 0, record, channel_id=message.channel.id
+            home_guild(interaction), record, channel_id=message.channel.id
         )
         await reply.private(**await answer(kit, advice, language_of(interaction.locale)))
 
@@ -168,14 +171,17 @@ async def play_out(kit: Kit, interaction: Interaction, record: PositionRecord) -
 
     async def request(ctx: ActionContext) -> Report:
         assert computer is not None
+        if answers_are_private(interaction):  # nobody but the presser would see the game
+            raise UserError(notices.EXTERNAL_APPS_DENIED)
         return await kit.session.play_computer(
-            interaction.guild_id or 0,
+            home_guild(interaction),
             interaction.channel_id or 0,
             player_of(interaction.user),
             computer,
             level=DEFAULT_LEVEL,
             ctx=ctx,
             start=game,
+            venue=venue_of(interaction),
         )
 
     await kit.act(interaction, request)
@@ -206,7 +212,7 @@ async def deeper(kit: Kit, interaction: Interaction, record: PositionRecord) -> 
 
     async def work(reply: Reply) -> None:
         positions = kit.services.positions
-        plan = await positions.plan_deeper(interaction.guild_id or 0, record, interaction.user.id)
+        plan = await positions.plan_deeper(home_guild(interaction), record, interaction.user.id)
         await reply.acknowledge()  # seconds of work ahead: the press is answered now
         line = _ProgressLine(interaction)
 

@@ -34,7 +34,7 @@ from bot import present
 from bot.computer import computer_available
 from bot.core.facts import ComputerStuck, Fact, PlayedElsewhere, TurnResumed
 from bot.core.matfile import mat_filename
-from bot.core.records import Action, MatchRow
+from bot.core.records import Action, MatchRow, Notify
 from bot.core.session import Report, Review
 from bot.engine import Game, Phase
 from bot.i18n import LANGUAGES, Text, language_of, say
@@ -125,10 +125,14 @@ class Publisher:
         # board is drawn rather than before it (one round trip off the wait).
         removing = asyncio.ensure_future(reply.remove_buttons())
         try:
-            requester = reply.interaction.user.id
-            language = await self.language(report.match.guild_id, reply.interaction.guild_locale)
+            interaction = reply.interaction
+            requester = interaction.user.id
+            # In a DM or group DM there is no server's language: the caller's.
+            language = await self.language(
+                report.match.guild_id, interaction.guild_locale or interaction.locale
+            )
             notes: list[Text] = []  # our own lines after the story
-            if report.action == Action.ACCEPT:
+            if report.action == Action.ACCEPT and report.match.venue.reachable:
                 thread = await self._open_thread(reply, report, language, notes)
                 if thread is not None:
                     report.match = await self.services.club.move_to_thread(
@@ -150,7 +154,11 @@ class Publisher:
 
     async def post_background(self, report: Report) -> None:
         """Post what happened without a Discord request (the computer's resumed turn, a move
-        made in the Activity) in its channel."""
+        made in the Activity) in its channel. Not where the bot is not in the channel (a DM
+        game): there the players' next press, or the board's Board button, shows it."""
+        if not report.match.venue.reachable:
+            log.info("match %s: news kept for the next press (not in the channel)", report.match.id)
+            return
         channel = self.bot.get_channel(report.match.channel_id)
         if channel is None:
             try:
@@ -177,6 +185,9 @@ class Publisher:
     async def computer_stuck(self, row: MatchRow) -> None:
         """Tell a channel, publicly, that its computer opponent keeps failing and that a
         moderator can cancel the game (the session has stopped retrying by itself)."""
+        if not row.venue.reachable:  # a DM game: the next press tells the player instead
+            log.warning("match %s: the computer is stuck (not in the channel)", row.id)
+            return
         channel = self.bot.get_channel(row.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             log.warning(
@@ -264,7 +275,7 @@ class Publisher:
         file, buttons."""
         actor = next_actor(report)
         settings = await self.services.club.user_settings(actor) if actor is not None else None
-        notify = actor if settings is not None and settings.notify == "on" else None
+        notify = actor if settings is not None and settings.notify is Notify.ON else None
         if actor == requester:
             notify = None  # they are acting right now: no need to call them
         style = (
@@ -413,17 +424,24 @@ class Publisher:
     async def stats(self, guild_id: int, user: discord.abc.User, language: str) -> dict[str, Any]:
         """A player's record on this server in ``language``: results, their PR over the
         rated matches recorded in full and their luck there, with their rating chart and
-        their PR chart when they have them."""
+        their PR chart when they have them, and a line for their games outside servers; for
+        ``guild_id`` 0, their record outside servers."""
         stats = await self.session.stats(guild_id, user.id)
         record = await self.services.reviews.computer_results(guild_id, user.id)
         performance = await self.services.performance.player(guild_id, user.id)
         name = safe_name(user.display_name)
-        text = present.stats_text(stats, name, language=language)
+        server = bool(guild_id)  # 0: their games outside servers (DMs, servers without the bot)
+        text = present.stats_text(stats, name, language=language, server=server)
         played = record_lines(performance, language=language)
         if played:
             text += "\n" + played
         if record:
             text += "\n" + present.computer_record_text(record, language=language)
+        if server:
+            elsewhere = await self.session.stats(0, user.id)
+            line = present.elsewhere_line(elsewhere, language=language)
+            if line is not None:
+                text += "\n" + line
         title = say(notices.record_title(name), language)
         embed = discord.Embed(title=title, description=text)
         embeds, files = [embed], []
@@ -482,6 +500,8 @@ class Publisher:
         """
         if not self.game_reviews or report.finished is None:
             return
+        if not report.match.venue.reachable:
+            return  # nowhere to post it later (a DM game): /backgammon analyze is there
         over = [game for game in report.boards if game.phase is Phase.OVER]
         if not over or not computer_available():
             return

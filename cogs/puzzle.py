@@ -54,7 +54,7 @@ from bot.present.puzzles import CUBE_ANSWER_WORDS
 from bot.services import Services
 from cogs.helpers import play_choices
 from cogs.kit import Kit
-from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, advance, picker_view
+from cogs.picker import PickerButton, PickerReply, PickerSelect, Tap, TapVerb, advance, picker_view
 from cogs.puzzle_pictures import PuzzlePictures
 from cogs.replies import Reply, safe_name
 from cogs.scope import GuildReaders, InteractionReaders
@@ -207,6 +207,7 @@ def _source_of(source: SourceLink | None) -> tuple[tuple[str, str] | None, str |
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)  # a club's: never a user install
 class Puzzles(
     commands.GroupCog,
     group_name="puzzle",
@@ -252,7 +253,7 @@ class Puzzles(
             game = game_of(puzzle)
             assert game.dice is not None
             partial = PartialPlay(game.position, game.dice)
-            state = Tap("", puzzle_id, 0, "", prefix=PREFIX)
+            state = Tap(TapVerb.OPEN, puzzle_id, 0, "", prefix=PREFIX)
             return picker_view(
                 state,
                 partial,
@@ -431,7 +432,7 @@ class Puzzles(
         except StepError as exc:
             raise StaleButtonError(picker_words.GONE) from exc
         language = language_of(interaction.locale)
-        if tap.verb == "c":
+        if tap.verb is TapVerb.CONFIRM:
             if not partial.complete:
                 raise StaleButtonError(picker_words.GONE)
             answered = await self.puzzles.answer(
@@ -440,7 +441,7 @@ class Puzzles(
             await reply.show(new=False, content=self._outcome(answered, interaction), view=None)
             return
         partial, source = advance(partial, tap, values)
-        state = Tap("", tap.match_id, 0, encode_steps(partial.groups), prefix=PREFIX)
+        state = Tap(TapVerb.OPEN, tap.match_id, 0, encode_steps(partial.groups), prefix=PREFIX)
         view = picker_view(
             state, partial, source, language, button=PuzzleButton, select=PuzzleSelect, resign=False
         )

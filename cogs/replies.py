@@ -7,12 +7,20 @@ unanswered after :data:`WATCHDOG_SECONDS` (a locked database, the computer think
 and :meth:`Reply.acknowledge` defers at once for work known to be slow (an analysis). The
 pressed message loses its buttons by an edit of its own, sent while the new board is drawn.
 A command whose answer is private (its Reply made with ``private=True``) is deferred
-privately, since Discord gives the first followup the deferral's visibility. Errors stay
+privately, since Discord gives the first followup the deferral's visibility.
+
+Where the bot is not in the channel (a DM or group DM between people, a server without the
+bot, and the bot's DM too: :mod:`cogs.where`), it may not touch a message except through the
+interaction: there the pressed message loses its buttons by the interaction's own answer
+(an update of the pressed message, type 7, or an edit of it after a deferral) and the new
+board is a followup, a new message that notifies the other player; nothing ever falls back
+to posting in the channel. Errors stay
 private whatever was acknowledged, and once the action is stored a Discord
 failure is never reported as "nothing changed" (the ``committed`` flag, read by the tree's
 error handler in :mod:`bot.client` through :meth:`Reply.of`).
 
-May import: discord and :mod:`bot.core.session` (the action context); no other ``cogs`` module.
+May import: discord, :mod:`bot.core.session` (the action context), :mod:`bot.i18n` and
+:mod:`cogs.where` (which imports no other ``cogs`` module).
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ from typing import Any
 import discord
 
 from bot.core.session import ActionContext
+from bot.i18n import Text, say
+from cogs.where import venue_of
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +86,8 @@ class Reply:
         self.private_answer = private
         self._deferred_publicly = False
         self.committed = False  # the action is stored: never say "unchanged" after this
+        # Whether the bot may post in the channel and edit its messages there (cogs.where).
+        self.in_channel = venue_of(interaction).reachable
         self._lock = asyncio.Lock()
         self._finished = asyncio.Event()
         # The tree's error handler finds this Reply again (its committed flag, its lock).
@@ -160,10 +172,23 @@ class Reply:
                     await asyncio.sleep(0.5 * (attempt + 1))
                     _rewind_files(kwargs)
         channel = interaction.channel
-        if not isinstance(channel, discord.abc.Messageable):
+        if not self.in_channel or not isinstance(channel, discord.abc.Messageable):
             raise PostFailedError
         _rewind_files(kwargs)
         return await channel.send(**kwargs)
+
+    async def progress(self, content: str) -> None:
+        """Show how far long work has come, in the deferred answer's place (its "thinking..."
+        message): a later :meth:`send` then posts the result beside it. Nothing when the
+        interaction was not deferred (it would be the answer itself); a failure is only
+        logged: progress is a courtesy, never the result."""
+        if not self.done or self.pressed:
+            return
+        try:
+            async with self._lock:
+                await self.interaction.edit_original_response(content=content)
+        except discord.HTTPException as exc:
+            log.info("could not show progress (%s)", exc.status)
 
     async def private(self, **kwargs: Any) -> None:
         """A private answer that is not an error (settings, a player's own games, a hint).
@@ -185,14 +210,47 @@ class Reply:
     async def remove_buttons(self) -> None:
         """Take the buttons off the pressed message, so it cannot be pressed again.
 
-        An edit of that message of its own (not the interaction's answer, which is the new
-        board); a failure leaves the buttons, whose presses the session then refuses.
+        In a channel of the bot's, an edit of that message of its own (not the interaction's
+        answer, which is the new board); elsewhere the interaction's own answer, an update
+        of the pressed message (the new board then follows as a followup). A failure leaves
+        the buttons, whose presses the session then refuses.
         """
         message = self.interaction.message if self.pressed else None
         if message is None:
             return
         with contextlib.suppress(discord.HTTPException):
-            await message.edit(view=None, allowed_mentions=NO_MENTIONS)
+            if self.in_channel:
+                await message.edit(view=None, allowed_mentions=NO_MENTIONS)
+            else:
+                await self.replace(view=None)
+
+    async def replace(self, **kwargs: Any) -> None:
+        """Change the pressed message through the interaction: the update that answers it
+        (type 7), or, once something answered it (a deferral), an edit of it."""
+        async with self._lock:
+            if not self.done:
+                await self.interaction.response.edit_message(**kwargs)
+                return
+        await self.interaction.edit_original_response(**kwargs)
+
+
+class MenuReply(Reply):
+    """The answer to a choice in a private menu (the tap picker, the kind of a resignation):
+    once the action is stored the menu is replaced by a line saying what was sent, in the
+    presser's language (in place of :meth:`Reply.remove_buttons`, which changes a public
+    message), and the public board follows as a followup."""
+
+    def __init__(self, interaction: Interaction) -> None:
+        super().__init__(interaction, pressed=True)
+        self.sent: Text | None = None  # what the menu says once its action is stored
+
+    async def remove_buttons(self) -> None:
+        if self.sent is None:
+            return
+        text = say(self.sent, self.interaction.locale)
+        # The action is stored whatever happens here: the public board tells it.
+        with contextlib.suppress(discord.HTTPException):
+            await self.replace(content=text, view=None, attachments=[])
 
 
 class PostFailedError(Exception):

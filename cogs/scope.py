@@ -123,7 +123,10 @@ async def everyone_reads(guild: discord.Guild, channel_id: int) -> bool:
 
 
 async def can_view(interaction: Interaction, row: MatchRow) -> bool:
-    """Whether the member behind ``interaction`` may see match ``row`` (see the module)."""
+    """Whether the member behind ``interaction`` may see match ``row`` (see the module); a
+    match outside a server that installed the bot, only its players, from anywhere."""
+    if row.player_index(interaction.user.id) is not None:
+        return True
     guild = interaction.guild
     if guild is None or row.guild_id != guild.id:
         return False

@@ -56,6 +56,7 @@ MAX_ID = 2**53 - 1
 
 
 @app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)  # a club's: never a user install
 class Tournament(
     commands.GroupCog,
     group_name="tournament",

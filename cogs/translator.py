@@ -7,10 +7,10 @@ French words by itself. The words come from the same gettext catalogues as every
 
 - descriptions are ordinary messages, marked where they are written (``locale(_("..."))``
   in :mod:`cogs.backgammon`);
-- names (commands, options, choices) are looked up with a context (``command``, ``option``,
-  ``choice``): the same English word may name a command and mean something else in a
-  sentence ("play"). They are marked below with :func:`pgettext`, which Babel extracts by
-  default (``msgctxt``).
+- names (commands, options, choices, context menus) are looked up with a context
+  (``command``, ``option``, ``choice``, ``menu``): the same English word may name a command
+  and mean something else in a sentence ("play"). They are marked below with
+  :func:`pgettext`, which Babel extracts by default (``msgctxt``).
 
 A name Discord would refuse (punctuation other than "-", "_" and "'", too long) is never
 sent: the English name stays; capitals are lowered and spaces become "-", as Discord
@@ -37,8 +37,8 @@ _DEVANAGARI = "\u0900-\u0950\u0955-\u0963\u0966-\u097f\ua8e0-\ua8ff\U00011b00-\U
 _THAI = "\u0e01-\u0e3a\u0e40-\u0e5b"
 NAME_RULE = re.compile(rf"^[-'\w{_DEVANAGARI}{_THAI}]{{1,32}}$")
 DESCRIPTION_LIMIT = 100
-MENU_NAME_LIMIT = 32  # a context menu's name: any words, 1-32 characters
 CHOICE_LIMIT = 100
+MENU_LIMIT = 32  # a context menu command's name: any words, 1-32 characters
 
 # The context of each kind of name in the catalogue.
 CONTEXTS: dict[Location, str] = {
@@ -87,7 +87,6 @@ NAMES = (
     pgettext("command", "play-here"),
     pgettext("command", "share"),
     pgettext("command", "position"),
-    pgettext("command", "Analyse this position"),
     pgettext("option", "opponent"),
     pgettext("option", "length"),
     pgettext("option", "cube"),
@@ -178,6 +177,8 @@ NAMES = (
     pgettext("choice", "random"),
     pgettext("choice", "rating"),
     pgettext("choice", "pr"),
+    pgettext("menu", "Challenge to backgammon"),
+    pgettext("menu", "Analyse this position"),
 )
 
 
@@ -190,17 +191,10 @@ def translate_name(name: str, context: str, language: str) -> str | None:
         return None
     if context == "choice":  # a choice's name is shown as it is: any words, 1-100
         return words[:CHOICE_LIMIT] or None
+    if context == "menu":  # a context menu's name, as it is, if it fits
+        return words if 1 <= len(words) <= MENU_LIMIT else None
     words = words.strip().lower().replace(" ", "-")
     return words if NAME_RULE.fullmatch(words) else None
-
-
-def translate_menu_name(name: str, language: str) -> str | None:
-    """A message command's name in ``language``: words as they are (capitals and spaces
-    allowed, 1-32 characters), or None (keep English)."""
-    if language == SOURCE_LANGUAGE:
-        return None
-    words = catalogue(language).pgettext("command", name).strip()
-    return words if words != name and 1 <= len(words) <= MENU_NAME_LIMIT else None
 
 
 def translate_description(message: str, language: str) -> str | None:
@@ -225,10 +219,8 @@ class CommandTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == SOURCE_LANGUAGE:
             return None
-        if isinstance(context.data, app_commands.ContextMenu) and (
-            context.location is Location.command_name
-        ):
-            return translate_menu_name(string.message, language)
+        if isinstance(context.data, app_commands.ContextMenu):  # "Apps > ..." on a person
+            return translate_name(string.message, "menu", language)
         name_context = CONTEXTS.get(context.location)
         if name_context is not None:
             return translate_name(string.message, name_context, language)
@@ -241,6 +233,5 @@ __all__ = [
     "locale",
     "pgettext",
     "translate_description",
-    "translate_menu_name",
     "translate_name",
 ]

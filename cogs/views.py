@@ -33,12 +33,15 @@ from typing import Any
 
 import discord
 
+from bot.core.errors import Name, Refusal, StaleButtonError, UserError
 from bot.core.records import Action, MatchRow, Status
 from bot.engine import Phase
-from bot.i18n import say
+from bot.i18n import language_of, say
+from bot.present import picker as picker_words
 from bot.present.notices import BUTTON_LABELS
 from cogs.kit import kit_of
-from cogs.picker import play_button
+from cogs.picker import KINDS, play_button
+from cogs.replies import MenuReply, Reply
 
 # action -> its button's style (its label: bot.present.notices.BUTTON_LABELS)
 BUTTONS: dict[Action, discord.ButtonStyle] = {
@@ -52,6 +55,10 @@ BUTTONS: dict[Action, discord.ButtonStyle] = {
     Action.RESIGN_ACCEPT: discord.ButtonStyle.success,
     Action.RESIGN_REJECT: discord.ButtonStyle.danger,
     Action.REMATCH: discord.ButtonStyle.primary,
+    # Where the bot is not in the channel (a DM game), what commands do elsewhere.
+    Action.RESIGN: discord.ButtonStyle.secondary,
+    Action.CLAIM: discord.ButtonStyle.secondary,
+    Action.BOARD: discord.ButtonStyle.secondary,
 }
 _ACTIONS = "|".join(BUTTONS)
 
@@ -114,9 +121,74 @@ class ActionButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await kit_of(interaction.client).press(interaction, self.action, self.ref)
+            kit = kit_of(interaction.client)
+            if self.action == Action.RESIGN:  # how much? a private menu first
+                await kit.run(
+                    interaction, lambda reply: _resign_menu(reply, self.ref), private=True
+                )
+                return
+            await kit.press(interaction, self.action, self.ref)
         except Exception as exc:  # the guard answers most; this catches what escapes it
             await interaction.client.tree.on_error(interaction, exc)
+
+
+class ResignSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"bgrs:(?P<match>[0-9]{1,19}):(?P<game>[0-9]{1,6}):(?P<version>[0-9]{1,19})",
+):
+    """How much a player concedes, from the private menu of a board's Resign button (where
+    the bot is not in the channel: the other player has no ``/backgammon resign``). The
+    offer carries the board's exact state, like any button."""
+
+    def __init__(self, ref: ButtonRef, language: str = "en") -> None:
+        options = [
+            discord.SelectOption(label=say(label, language), value=value)
+            for label, value in zip(picker_words.RESIGN_KINDS, KINDS, strict=True)
+        ]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"bgrs:{ref.match_id}:{ref.game_number or 0}:{ref.version or 0}",
+                options=options,
+                placeholder=say(picker_words.CHOOSE_KIND, language),
+            )
+        )
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ResignSelect:
+        return cls(ButtonRef(int(match["match"]), int(match["game"]), int(match["version"])))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            data: Any = interaction.data or {}
+            values = [str(v) for v in data.get("values", [])]
+            kind = KINDS.get(values[0] if values else "")
+            reply = MenuReply(interaction)
+            reply.sent = picker_words.RESIGN_SENT
+            kit = kit_of(interaction.client)
+            if kind is None:  # a forged choice: refused like a stale one
+                raise StaleButtonError(picker_words.GONE)
+            await kit.perform(interaction, Action.RESIGN, button=self.ref, reply=reply, kind=kind)
+        except Exception as exc:  # the guard answers most; this catches what escapes it
+            await interaction.client.tree.on_error(interaction, exc)
+
+
+async def _resign_menu(reply: Reply, ref: ButtonRef) -> None:
+    """The presser's private menu of how much to concede (players only)."""
+    interaction = reply.interaction
+    row = await kit_of(interaction.client).session.match(ref.match_id)
+    if row is None or row.player_index(interaction.user.id) is None:
+        names = row.player_names if row is not None else ("?", "?")
+        raise UserError(Refusal.NOT_A_PLAYER, first=Name(names[0]), second=Name(names[1]))
+    view = discord.ui.View(timeout=None)
+    view.add_item(ResignSelect(ref, language_of(interaction.locale)))
+    await reply.private(view=view)
 
 
 def actions_for(row: MatchRow) -> list[Action]:
@@ -138,10 +210,26 @@ def actions_for(row: MatchRow) -> list[Action]:
     return []
 
 
+def commands_elsewhere(row: MatchRow) -> list[Action]:
+    """Where the bot is not in the channel (a DM, a group DM, a server without the bot), the
+    buttons that stand in for commands the other player cannot use, having no app: resign
+    (a menu of how much), claim the win from an idle opponent (there is no reminder), and
+    the current board (after a restart, or when the computer finished a turn on its own)."""
+    if row.venue.reachable or row.status != Status.PLAYING or row.game is None:
+        return []
+    actions = [Action.BOARD]
+    if row.game.resignation is None:
+        actions.insert(0, Action.RESIGN)
+    if row.computer_level is None:
+        actions.insert(1, Action.CLAIM)
+    return actions
+
+
 def ref_for(row: MatchRow, action: Action) -> ButtonRef:
     """What a button for ``action`` on a board of ``row`` names: its exact state, except a
-    Rematch, which names a finished match (it never changes)."""
-    if action == Action.REMATCH:
+    Rematch, which names a finished match (it never changes), and Board, which shows
+    whatever the match's board is now."""
+    if action in (Action.REMATCH, Action.BOARD):
         return ButtonRef(row.id)
     game_number = row.game.game_number if row.game is not None else 0
     return ButtonRef(row.id, game_number, row.version)
@@ -155,13 +243,15 @@ def view_for(
     actions = actions_for(row)
     # --- the tap picker's Play button (cogs/picker.py), when a person must move ---------
     play = play_button(row, language)
-    if not actions and play is None and not web:
+    if not actions and play is None and not web and not commands_elsewhere(row):
         return None
     view = discord.ui.View(timeout=None)
     for action in actions:
         view.add_item(ActionButton(action, ref_for(row, action), language))
     if play is not None:
         view.add_item(play)
+    for action in commands_elsewhere(row):
+        view.add_item(ActionButton(action, ref_for(row, action), language))
     for item in web:
         view.add_item(item)
     return view

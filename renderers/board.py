@@ -27,7 +27,7 @@ from functools import cache, lru_cache
 from PIL import Image
 
 import renderers.sprites as sprites
-from bot.engine import Game, MatchOptions, Move, Phase, Play
+from bot.engine import Game, Move, Phase, Play
 from renderers.examples import EXAMPLES
 from renderers.panels import ENGLISH, BoardWords, draw_banner, draw_footer, draw_panels
 from renderers.png import write_png
@@ -386,12 +386,11 @@ class _Scene:
 
     def draw_cube(self) -> None:
         game, layout = self.game, self.layout
-        options: MatchOptions = game.options
         if game.crawford:
             label = sprites.vertical_label(self.theme, layout, "CRAWFORD")
             self.paste(label, layout.cube_centre("middle"))
             return
-        if not options.cube or options.length == 1:
+        if not game.cube_in_play:
             return
         if game.phase is Phase.DOUBLED:
             taker = 1 - game.on_roll

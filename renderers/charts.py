@@ -57,7 +57,7 @@ MarkerKind = Literal["error", "blunder", "luckiest", "unluckiest", "last"]
 class ChartLabels:
     """Every word a chart writes; the presentation layer may pass translated ones."""
 
-    win_title: str = "Chance of winning"
+    win_title: str = "{name}'s chance of winning"  # player 0's: the line is their chance
     game: str = "game {number}"
     wins: str = "{name} wins"
     play: str = "play"
@@ -220,7 +220,7 @@ def win_chance_scene(
         add("blunder", play)
     add("luckiest", luckiest)
     add("unluckiest", unluckiest)
-    title = labels.win_title
+    title = labels.win_title.replace("{name}", names[0])  # whose chance the line is
     if game_number is not None:
         title = f"{title} · {labels.game.format(number=game_number)}"
     kinds_shown = {m.kind for m in marked}

@@ -319,3 +319,58 @@ def test_a_resumed_or_new_match_never_overwrites_earlier_pictures(tmp_path: Path
     assert folders[0] == folders[1]  # one match, one folder
     assert not folders[2] & folders[0]  # the second match's pictures apart
     assert all(path.is_relative_to(out) for path in kept)
+
+
+async def test_offline_play_serves_its_live_board_with_web_url(tmp_path: Path) -> None:
+    """Issue 40: with WEB_URL set, the terminal game is on the web board too, so a newcomer
+    sees it with no Discord at all; and only the terminal's own game opens there."""
+    import asyncio
+    import socket
+
+    import aiohttp
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    environment.update(PYTHONPATH=str(ROOT), WEB_URL=f"http://127.0.0.1:{port}", WEB_PORT=str(port))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "play",
+        "--names",
+        "alice,bob",
+        "--dice",
+        "3,1",
+        "--db",
+        str(tmp_path / "gammon.db"),
+        "--out",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+        env=environment,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    try:
+        url = None
+        while url is None:
+            line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+            assert line, "offline play ended before it showed the board's address"
+            found = re.search(r"(http://127\.0\.0\.1:\d+/m/[A-Za-z0-9_-]+)", line)
+            url = found.group(1) if found else None
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url) as page:
+                text = await page.text()
+                assert page.status == 200 and 'data-page="live"' in text and "alice" in text
+            async with http.get(f"http://127.0.0.1:{port}/m/{'A' * 22}") as missing:
+                assert missing.status == 404
+        process.stdin.write(b"quit\n")
+        await process.stdin.drain()
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.records import Action, ClaimRule, MatchRow, Status
+from bot.core.records import Action, BoardSide, ClaimRule, MatchRow, Notify, Status, ThemeName
 from bot.core.session import Report
 from bot.engine import Game, MatchOptions
 from bot.present import board_words, chart_labels
@@ -118,7 +118,7 @@ def test_games_text_lists_challenges_and_turns() -> None:
 
 
 def test_settings_text_says_each_choice() -> None:
-    text = settings_text("idle", 5, "left", "dark", True)
+    text = settings_text(Notify.IDLE, 5, BoardSide.LEFT, ThemeName.DARK, True)
     assert text.splitlines() == [
         "Turn notices: pinged after 5 idle minutes on your turn.",
         "Board: home board on the left, dark colours.",
@@ -126,7 +126,9 @@ def test_settings_text_says_each_choice() -> None:
         "Game messages: the server's Discord language.",
         "A claim for inactivity wins the match by forfeit (unrated).",
     ]
-    chosen = settings_text("on", 5, "right", "classic", False, "fr", claim=ClaimRule.GAME)
+    chosen = settings_text(
+        Notify.ON, 5, BoardSide.RIGHT, ThemeName.CLASSIC, False, "fr", claim=ClaimRule.GAME
+    )
     assert chosen.splitlines()[-2:] == [
         "Game messages: Français.",
         "A claim for inactivity wins the game in progress.",

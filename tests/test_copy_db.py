@@ -19,9 +19,12 @@ from bot.core.records import (
     GuildSettings,
     MatchOutcome,
     NewEvent,
+    Notify,
     Status,
+    ThemeName,
     UserSettings,
 )
+from bot.core.records import EndReason as MatchEnd
 from bot.core.session import Player, SessionService
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.features.performance.rules import MatchPerformance
@@ -101,7 +104,7 @@ async def fill(path: Path) -> None:
                 2.0,
                 events=[start],
                 finished_games=[FinishedGame(1, result)],
-                outcome=MatchOutcome(0, (2, 0), "resigned"),
+                outcome=MatchOutcome(0, (2, 0), MatchEnd.RESIGNED),
             )
         )
         # An unreadable row, set aside.
@@ -113,7 +116,9 @@ async def fill(path: Path) -> None:
             )
         await store.quarantine(broken.match.id, 3.0)
         await store.save_guild_settings(GUILD, GuildSettings(threads=True, language="fr"))
-        await store.save_user_settings(BOB.id, UserSettings(notify="idle", theme="dark"))
+        await store.save_user_settings(
+            BOB.id, UserSettings(notify=Notify.IDLE, theme=ThemeName.DARK)
+        )
         await fill_competitions(store)
     finally:
         await store.close()

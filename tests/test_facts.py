@@ -15,7 +15,7 @@ from bot.core.facts import (
     MatchStarted,
     ToAct,
 )
-from bot.core.records import Action, Status
+from bot.core.records import Action, EndReason, Status
 from bot.core.session import Player
 from bot.engine import MatchOptions, ResultKind
 from bot.services import Services
@@ -84,6 +84,10 @@ async def test_match_over_names_the_winner_and_a_failing_listener_loses_nothing(
     over = [f for f in got if isinstance(f, MatchOver)]
     assert len(over) == 1 and over[0].winner == 0 and over[0].winner_id == ALICE.id
     assert over[0].final_score == (1, 0)
+    # The reason is typed, on the fact and on the stored row alike (issue 36).
+    assert over[0].reason is EndReason.RESIGNED and report.match.end_reason is EndReason.RESIGNED
+    stored = await session.match(report.match.id)
+    assert stored is not None and stored.end_reason is EndReason.RESIGNED
     assert not any(isinstance(f, ToAct) for f in got[got.index(over[0]) :])
 
 
@@ -101,6 +105,7 @@ async def test_a_cancelled_match_is_over_with_no_result(
     assert taken and taken[0].action == Action.CANCEL
     over = [f for f in got if isinstance(f, MatchOver)]
     assert len(over) == 1 and over[0].winner is None
+    assert over[0].reason is EndReason.CANCELLED
 
 
 async def test_unsubscribed_listeners_hear_nothing_more(

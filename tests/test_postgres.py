@@ -18,6 +18,7 @@ from bot.core.dice import ScriptedRoller
 from bot.core.errors import ConflictError, UnreadableMatchError, UserError
 from bot.core.ratings import START_RATING, Rated, fibs_update
 from bot.core.records import Action, Change, FinishedGame, MatchOutcome, NewEvent, Status
+from bot.core.records import EndReason as MatchEnd
 from bot.core.session import Player, SessionService
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.storage.pg_schema import MIGRATIONS
@@ -123,7 +124,7 @@ async def test_shared_players_finishing_together_rate_each_match_once(stores) ->
                 Game.new(row.options),
                 5.0,
                 finished_games=[FinishedGame(1, result)],
-                outcome=MatchOutcome(winner, score, "resigned"),
+                outcome=MatchOutcome(winner, score, MatchEnd.RESIGNED),
             )
         )
     both = [first, second] * 5

@@ -25,14 +25,17 @@ import pytest
 from bot.core.errors import ChannelBusyError
 from bot.core.records import (
     Action,
+    BoardSide,
     ClaimRule,
     ComputerResults,
     FinishedGame,
     GuildSettings,
     MatchRow,
     NewEvent,
+    Notify,
     PlayerStats,
     Status,
+    ThemeName,
     UserSettings,
     WebLinkRule,
 )
@@ -342,7 +345,9 @@ def test_records_and_settings_read_back_as_they_were_written() -> None:
     assert guild_settings_from_row(sqlite_row).threads is True  # SQLite's 1 for true
     assert guild_settings_from_row(sqlite_row).public_leaderboard is True
     assert guild_settings_from_row(None) == GuildSettings()
-    user = UserSettings(notify="idle", notify_minutes=5, board_side="left", theme="dark")
+    user = UserSettings(
+        notify=Notify.IDLE, notify_minutes=5, board_side=BoardSide.LEFT, theme=ThemeName.DARK
+    )
     assert user_settings_from_row(user_settings_values(user)) == user
     assert user_settings_from_row(None) == UserSettings()
 
@@ -360,7 +365,7 @@ async def shared(database: Path | str) -> AsyncIterator[SQLStore]:
 
 async def test_a_write_says_how_many_rows_it_changed(shared: SQLStore) -> None:
     assert await shared.write("DELETE FROM user_settings WHERE user_id = $1", 5) == 0
-    await shared.save_user_settings(5, UserSettings(theme="dark"))
+    await shared.save_user_settings(5, UserSettings(theme=ThemeName.DARK))
     await shared.save_user_settings(6, UserSettings())
     assert await shared.write("UPDATE user_settings SET theme = $1", "classic") == 2
     assert await shared.write_row("DELETE FROM user_settings WHERE user_id = $1", 7) is None
@@ -391,8 +396,8 @@ async def test_a_transaction_commits_whole_or_not_at_all(shared: SQLStore) -> No
     kept = await shared.fetch("SELECT user_id, theme FROM user_settings ORDER BY user_id")
     assert [tuple(row) for row in kept] == [(1, "a"), (2, "b"), (3, "c")]
     # The store works on after a rolled-back transaction.
-    await shared.save_user_settings(4, UserSettings(theme="d"))
-    assert (await shared.user_settings(4)).theme == "d"
+    await shared.save_user_settings(4, UserSettings(theme=ThemeName.DARK))
+    assert (await shared.user_settings(4)).theme is ThemeName.DARK
 
 
 async def test_a_second_live_row_in_a_channel_is_refused_on_both(shared: SQLStore) -> None:

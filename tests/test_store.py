@@ -24,6 +24,7 @@ from bot.core.dice import ScriptedRoller
 from bot.core.errors import ChannelBusyError, ConflictError, UserError
 from bot.core.records import (
     Action,
+    BoardSide,
     Change,
     ComputerResults,
     DiceSeal,
@@ -31,9 +32,12 @@ from bot.core.records import (
     GuildSettings,
     MatchOutcome,
     NewEvent,
+    Notify,
     Status,
+    ThemeName,
     UserSettings,
 )
+from bot.core.records import EndReason as MatchEnd
 from bot.core.session import Player, Report, SessionService
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 from bot.services import Services
@@ -212,7 +216,7 @@ async def test_games_against_the_computer_stay_out_of_the_statistics(store: Stor
             game,
             1.0,
             finished_games=[FinishedGame(1, result)],
-            outcome=MatchOutcome(0, (2, 0), "resigned"),
+            outcome=MatchOutcome(0, (2, 0), MatchEnd.RESIGNED),
         )
     )
     assert [f.result for f in await store.game_results(row.id)] == [result]
@@ -555,7 +559,9 @@ async def test_settings_are_kept_per_server_and_per_player(store: Store) -> None
     await store.save_guild_settings(GUILD, GuildSettings(threads=True, language=None))
     assert (await store.guild_settings(GUILD)).language is None
     assert await store.guild_settings(GUILD + 1) == GuildSettings()
-    mine = UserSettings(notify="idle", notify_minutes=5, board_side="left", theme="dark")
+    mine = UserSettings(
+        notify=Notify.IDLE, notify_minutes=5, board_side=BoardSide.LEFT, theme=ThemeName.DARK
+    )
     await store.save_user_settings(ALICE.id, mine)
     assert await store.user_settings(ALICE.id) == mine
     assert await store.user_settings(BOB.id) == UserSettings()
@@ -626,7 +632,7 @@ async def test_reminder_candidates_are_only_the_games_an_idle_reminder_may_be_du
     store: Store, service: SessionService, services: Services, roller: ScriptedRoller
 ) -> None:
     # Bob asked for a reminder after 5 idle minutes; Alice, Carol and Dave did not.
-    await store.save_user_settings(BOB.id, UserSettings(notify="idle", notify_minutes=5))
+    await store.save_user_settings(BOB.id, UserSettings(notify=Notify.IDLE, notify_minutes=5))
     carol, dave = Player(3, "carol"), Player(4, "dave")
     started = (await start(service, roller, 1)).match  # Alice and Bob, Bob to act
     await service.challenge(GUILD, 2, carol, dave)

@@ -20,6 +20,7 @@ import asyncio
 import collections
 import logging
 import math
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -141,6 +142,10 @@ def reviewed(row: MatchRow, analyses: dict[int, PlayerAnalysis], luck: MatchLuck
     )
 
 
+# (games done, games in all) as an analysis goes: for a front end's progress line.
+Progress = Callable[[int, int], Awaitable[None]]
+
+
 class GameReader(Protocol):
     """What reviews read of the session: the channel's live game, or its last one, and a
     server's live games."""
@@ -223,10 +228,22 @@ class ReviewService:
             self.cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
         return AnalysisPlan(row, tuple(events), tuple(games))
 
-    async def run_analysis(self, plan: AnalysisPlan) -> Review:
+    async def run_analysis(self, plan: AnalysisPlan, progress: Progress | None = None) -> Review:
         """The review of a planned analysis (seconds of work in the analysis lane, or none
-        when its games were reviewed before)."""
-        return await self._review_games(plan.match, plan.events, plan.games)
+        when its games were reviewed before); ``progress`` hears (games done, games in all)
+        as each game's review is ready. The log says when it began, ended and took."""
+        match, count = plan.match, len(plan.games)
+        log.info("analysis of match %s (%d game(s)) started", match.id, count)
+        started = time.perf_counter()
+        try:
+            return await self._review_games(match, plan.events, plan.games, progress)
+        finally:
+            log.info(
+                "analysis of match %s (%d game(s)) ended in %.1f s",
+                match.id,
+                count,
+                time.perf_counter() - started,
+            )
 
     async def review(self, row: MatchRow, game_number: int | None = None) -> Review:
         """Skill and luck of a match (or of one of its games), from its event log.
@@ -246,7 +263,11 @@ class ReviewService:
         return review
 
     async def _review_games(
-        self, row: MatchRow, events: Sequence[EventRecord], games: Sequence[int]
+        self,
+        row: MatchRow,
+        events: Sequence[EventRecord],
+        games: Sequence[int],
+        progress: Progress | None = None,
     ) -> Review:
         humans = tuple(i for i in (0, 1) if not (row.computer_level and i == 1))
         # A few games at a time: another member's review is not queued behind all of ours.
@@ -288,7 +309,20 @@ class ReviewService:
                 log.exception("could not keep the review of game %s of match %s", number, row.id)
             return review
 
-        parts = await asyncio.gather(*(one(number) for number in games))
+        done = 0
+
+        async def counted(number: int) -> GameReview:
+            nonlocal done
+            review = await one(number)
+            done += 1
+            if progress is not None:
+                try:
+                    await progress(done, len(games))
+                except Exception:  # telling the progress never stops the work
+                    log.exception("could not tell an analysis's progress")
+            return review
+
+        parts = await asyncio.gather(*(counted(number) for number in games))
         analyses, luck = merge_reviews(parts, humans)
         played = {event.game_number for event in events}
         if row.status == Status.FINISHED and played and played <= set(games):

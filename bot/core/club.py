@@ -14,16 +14,22 @@ from typing import Any
 
 from bot.core.errors import Name, NoGameError, NotYourTurnError, Refusal, UserError
 from bot.core.matfile import export_text
-from bot.core.records import ClaimRule, GuildSettings, MatchRow, Status, UserSettings, WebLinkRule
+from bot.core.records import (
+    BoardSide,
+    ClaimRule,
+    GuildSettings,
+    MatchRow,
+    Notify,
+    Status,
+    ThemeName,
+    UserSettings,
+    WebLinkRule,
+)
 from bot.core.reports import NO_CONTEXT, ActionContext, Player, Report
 from bot.core.session import SessionService, expired
 from bot.storage import Storage
 
 Visible = Callable[[MatchRow], Awaitable[bool]]  # may the person asking see this match?
-
-NOTIFY_CHOICES = ("on", "off", "idle")
-BOARD_SIDES = ("right", "left")
-THEME_CHOICES = ("classic", "dark")
 
 
 class ClubService:
@@ -73,6 +79,7 @@ class ClubService:
                 row.options,
                 level=row.computer_level,
                 ctx=ctx,
+                venue=row.venue,
             )
         other = Player(row.player_ids[1 - me], row.player_names[1 - me])
         return await self.session.challenge(
@@ -83,6 +90,7 @@ class ClubService:
             row.options,
             rated=row.rated,
             auto_play=row.auto_play,
+            venue=row.venue,
         )
 
     async def move_to_thread(self, match_id: int, thread_id: int, home_id: int) -> MatchRow:
@@ -119,30 +127,30 @@ class ClubService:
         self,
         user_id: int,
         *,
-        notify: str | None = None,
+        notify: Notify | str | None = None,
         notify_minutes: int | None = None,
-        board_side: str | None = None,
-        theme: str | None = None,
+        board_side: BoardSide | str | None = None,
+        theme: ThemeName | str | None = None,
     ) -> UserSettings:
         current = await self.store.user_settings(user_id)
         changes: dict[str, Any] = {}
         if notify is not None:
-            if notify not in NOTIFY_CHOICES:
-                raise UserError(Refusal.PICK_NOTICE, choices=tuple(NOTIFY_CHOICES))
-            changes["notify"] = notify
+            if notify not in set(Notify):
+                raise UserError(Refusal.PICK_NOTICE, choices=tuple(map(str, Notify)))
+            changes["notify"] = Notify(notify)
         if notify_minutes is not None:
             if not 1 <= notify_minutes <= 24 * 60:
                 raise UserError(Refusal.PICK_MINUTES)
             changes["notify_minutes"] = notify_minutes
-            changes.setdefault("notify", "idle")
+            changes.setdefault("notify", Notify.IDLE)
         if board_side is not None:
-            if board_side not in BOARD_SIDES:
+            if board_side not in set(BoardSide):
                 raise UserError(Refusal.PICK_BOARD_SIDE)
-            changes["board_side"] = board_side
+            changes["board_side"] = BoardSide(board_side)
         if theme is not None:
-            if theme not in THEME_CHOICES:
-                raise UserError(Refusal.PICK_THEME, choices=tuple(THEME_CHOICES))
-            changes["theme"] = theme
+            if theme not in set(ThemeName):
+                raise UserError(Refusal.PICK_THEME, choices=tuple(map(str, ThemeName)))
+            changes["theme"] = ThemeName(theme)
         updated = replace(current, **changes)
         if changes:
             await self.store.save_user_settings(user_id, updated)
@@ -162,7 +170,8 @@ class ClubService:
 
     async def due_reminders(self) -> list[tuple[MatchRow, int]]:
         """(match, user id) of each player who asked to be reminded after some idle minutes
-        and has waited that long on their turn, not yet reminded this turn."""
+        and has waited that long on their turn, not yet reminded this turn: on servers that
+        added the bot (elsewhere it cannot post; the board says how long the turn waited)."""
         now = self.clock()
         due = []
         # Only the few games the database finds worth a look: parsing every live game
@@ -178,7 +187,7 @@ class ClubService:
             user_id = row.player_ids[game.actor]
             settings = await self.store.user_settings(user_id)
             if (
-                settings.notify == "idle"
+                settings.notify is Notify.IDLE
                 and now - row.last_action_at >= 60 * settings.notify_minutes
             ):
                 due.append((row, user_id))
@@ -285,4 +294,4 @@ class ClubService:
         return row, await self.store.share_replay(row.id, user_id, self.clock())
 
 
-__all__ = ["BOARD_SIDES", "NOTIFY_CHOICES", "THEME_CHOICES", "ClubService"]
+__all__ = ["ClubService"]

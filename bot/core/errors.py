@@ -29,6 +29,7 @@ class Refusal(StrEnum):
     # challenges and starting
     SELF_CHALLENGE = "self-challenge"
     BOT_OPPONENT = "bot-opponent"
+    BOT_DM_CHALLENGE = "bot-dm-challenge"  # a challenge in the bot's DM, which nobody else sees
     PICK_LEVEL = "pick-level"  # levels
     COMPUTER_UNAVAILABLE = "computer-unavailable"
     ALREADY_STARTED = "already-started"

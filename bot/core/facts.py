@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.computer.pr import LuckAdjustedResult, PerformanceRating
-from bot.core.records import Action, FinishedGame, MatchOutcome, MatchRow, NewEvent, Status
+from bot.core.records import (
+    Action,
+    EndReason,
+    FinishedGame,
+    MatchOutcome,
+    MatchRow,
+    NewEvent,
+    Status,
+)
 from bot.engine import Game, GameResult
 
 if TYPE_CHECKING:  # the report module carries facts itself
@@ -83,7 +91,7 @@ class MatchOver:
     match: MatchRow
     winner: int | None
     final_score: tuple[int, int]
-    reason: str
+    reason: EndReason
 
     @property
     def winner_id(self) -> int | None:
@@ -192,7 +200,8 @@ def facts_of(
     elif before.status.live and not stored.status.live:
         # Declined, withdrawn, expired or cancelled: over, with no result.
         score = stored.final_score or (0, 0)
-        facts.append(MatchOver(stored, None, score, stored.end_reason or stored.status.value))
+        reason = stored.end_reason or EndReason.of_status(stored.status)
+        facts.append(MatchOver(stored, None, score, reason))
     if stored.status == Status.PLAYING and stored.game is not None:
         actor = stored.game.actor
         if actor is not None:

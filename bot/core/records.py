@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.engine import EndReason as GameEndReason
 from bot.engine import Game, GameResult, MatchOptions
 
 
@@ -32,7 +33,36 @@ class Status(StrEnum):
 
 
 LIVE = frozenset({Status.CHALLENGE, Status.PLAYING})
-UNREADABLE = "unreadable"  # the end reason of a row set aside because it could not be read
+
+
+class EndReason(StrEnum):
+    """Why a match ended, as its row keeps it (``end_reason``) and :class:`~bot.core.facts.
+    MatchOver` tells it: its last game's reason when it has a winner (the engine's
+    :class:`~bot.engine.EndReason` values), else why it never finished (its status), or that
+    its saved state could not be read and it was set aside."""
+
+    BORNE_OFF = "borne_off"
+    DROPPED = "dropped"
+    RESIGNED = "resigned"
+    FORFEIT = "forfeit"  # claimed for inactivity (a walkover: never rated)
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+    UNREADABLE = "unreadable"
+
+    @classmethod
+    def of_game(cls, reason: GameEndReason) -> EndReason:
+        """A match won by its last game's end."""
+        return cls(reason.value)
+
+    @classmethod
+    def of_status(cls, status: Status) -> EndReason:
+        """A match over with no result, by its status (declined, withdrawn...)."""
+        return cls(status.value)
+
+
+UNREADABLE = EndReason.UNREADABLE  # the end reason of a row set aside because it was unreadable
 
 
 class Action(StrEnum):
@@ -68,6 +98,35 @@ class Action(StrEnum):
 DICE_ACTIONS = frozenset({Action.OPENING, Action.ROLL})  # the events that draw dice
 
 
+class Venue(StrEnum):
+    """Where on Discord a match is played, which decides what the bot can do there.
+
+    Only in ``SERVER`` (a server channel of a server that installed the bot) is the bot a
+    member of the channel: it can post there on its own (threads, turn reminders, the
+    computer's resumed turns, game reviews) and the result counts on the server's
+    leaderboard. Everywhere else the app was installed by a player (a user install): the
+    bot is not in the channel and every message is the answer to an interaction, so such a
+    match lives on buttons alone, belongs to no server (its ``guild_id`` is 0) and is never
+    rated. Discord's words: the interaction's ``context`` and its
+    ``authorizing_integration_owners``.
+    """
+
+    SERVER = "server"  # a server that installed the bot (Discord context 0, guild install)
+    BOT_DM = "bot_dm"  # the player's DM with the bot (context 1)
+    PRIVATE = "private"  # a DM or group DM between people (context 2)
+    GUEST = "guest"  # a server where only a member installed the app (context 0, user install)
+
+    @property
+    def reachable(self) -> bool:
+        """Whether the bot may post in the channel without being asked (see above)."""
+        return self is Venue.SERVER
+
+    @property
+    def rated(self) -> bool:
+        """Whether a match here may count on a leaderboard (only on a server's own)."""
+        return self is Venue.SERVER
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRow:
     """A stored challenge or match."""
@@ -89,10 +148,11 @@ class MatchRow:
     expires_at: float | None
     winner: int | None
     final_score: tuple[int, int] | None
-    end_reason: str | None
+    end_reason: EndReason | None
     auto_play: bool = False  # play the only legal play for the player (a table option)
     dice: DiceSeal | None = None  # the committed dice secret (None: dice not committed)
     home_channel_id: int | None = None  # where it was challenged, when it moved to a thread
+    venue: Venue = Venue.SERVER  # where on Discord it is played (what the bot can do there)
     # The match's address on the web board: 128 random bits (never the row id), handed out
     # only in the channel's own messages (bot.web.access decides who it opens for).
     web_key: str | None = field(default=None, compare=False)
@@ -158,14 +218,36 @@ class GuildSettings:
     public_leaderboard: bool = False  # the web leaderboard page for anyone, not only members
 
 
+class Notify(StrEnum):
+    """When a player is pinged for their turn."""
+
+    ON = "on"  # when it becomes their turn
+    OFF = "off"  # never
+    IDLE = "idle"  # only after they have waited ``notify_minutes`` on it
+
+
+class BoardSide(StrEnum):
+    """Where a player's home board is drawn on the boards they see."""
+
+    RIGHT = "right"
+    LEFT = "left"
+
+
+class ThemeName(StrEnum):
+    """A board's colours (``renderers.theme`` draws each)."""
+
+    CLASSIC = "classic"
+    DARK = "dark"
+
+
 @dataclass(frozen=True, slots=True)
 class UserSettings:
     """A player's own choices, on every server."""
 
-    notify: str = "on"  # "on": pinged when it becomes their turn; "off"; "idle": after N min
+    notify: Notify = Notify.ON
     notify_minutes: int = 10
-    board_side: str = "right"  # where their home board is drawn: "right" or "left"
-    theme: str = "classic"
+    board_side: BoardSide = BoardSide.RIGHT
+    theme: ThemeName = ThemeName.CLASSIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +306,7 @@ class MatchOutcome:
 
     winner: int | None
     final_score: tuple[int, int]
-    reason: str
+    reason: EndReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,17 +364,22 @@ __all__ = [
     "LIVE",
     "UNREADABLE",
     "Action",
+    "BoardSide",
     "Change",
     "ComputerResults",
     "DiceSeal",
+    "EndReason",
     "EventRecord",
     "FinishedGame",
     "GuildSettings",
     "MatchOutcome",
     "MatchRow",
     "NewEvent",
+    "Notify",
     "PlayerStats",
     "Status",
+    "ThemeName",
     "UserSettings",
+    "Venue",
     "WebLinkRule",
 ]

@@ -53,6 +53,7 @@ from bot.core.records import (
     MatchRow,
     PlayerStats,
     Status,
+    Venue,
 )
 from bot.core.reports import (
     NO_CONTEXT,
@@ -234,16 +235,22 @@ class SessionService:
         rated: bool = True,
         computer_level: str | None = None,
         auto_play: bool = False,
+        venue: Venue = Venue.SERVER,
     ) -> Report:
         """Post a challenge; the channel must hold no live game or challenge.
 
         ``auto_play`` makes the bot play a roll's only legal play for the player.
+        ``venue``: where on Discord (:class:`~bot.core.records.Venue`); outside a server
+        that installed the bot a match belongs to no server and is never rated, and the
+        bot's own DM has room for the computer alone (nobody else could see a challenge).
         """
         options = options or MatchOptions()
         if challenger.id == opponent.id:
             raise UserError(Refusal.SELF_CHALLENGE)
         if opponent.is_bot and computer_level is None:
             raise UserError(Refusal.BOT_OPPONENT)
+        if venue is Venue.BOT_DM:
+            raise UserError(Refusal.BOT_DM_CHALLENGE)
         async with self._lock(channel_id):
             row = await self._create_challenge(
                 guild_id,
@@ -254,6 +261,7 @@ class SessionService:
                 rated,
                 computer_level,
                 auto_play,
+                venue,
             )
         report = Report(
             Action.CHALLENGE,
@@ -275,8 +283,10 @@ class SessionService:
         rated: bool,
         computer_level: str | None,
         auto_play: bool,
+        venue: Venue,
     ) -> MatchRow:
-        """Store a challenge (the caller holds the channel's lock)."""
+        """Store a challenge (the caller holds the channel's lock); outside a server that
+        installed the bot, with no server and unrated (:class:`~bot.core.records.Venue`)."""
         now = self.clock()
         # An unreadable row is set aside by the load: the channel is free for this challenge.
         with contextlib.suppress(QuarantinedError):
@@ -287,11 +297,12 @@ class SessionService:
             seal = DiceSeal(secret.hex(), commitment(secret), None)
         return await self.store.create_challenge(
             dice=seal,
-            guild_id=guild_id,
+            guild_id=guild_id if venue is Venue.SERVER else 0,
             channel_id=channel_id,
             players=((challenger.id, challenger.name), (opponent.id, opponent.name)),
             options=options,
-            rated=rated,
+            rated=rated and venue.rated,
+            venue=venue,
             now=now,
             expires_at=now + self.settings.challenge_timeout,
             computer_level=computer_level,
@@ -558,6 +569,7 @@ class SessionService:
         level: str | None = None,
         ctx: ActionContext = NO_CONTEXT,
         start: Game | None = None,
+        venue: Venue = Venue.SERVER,
     ) -> Report:
         """Start a game or match against the computer; it accepts at once.
 
@@ -581,7 +593,7 @@ class SessionService:
         options = options or MatchOptions()
         async with self._lock(channel_id):
             await self._create_challenge(
-                guild_id, channel_id, human, computer, options, False, level, False
+                guild_id, channel_id, human, computer, options, False, level, False, venue
             )
             report = await self._act_locked(
                 channel_id,

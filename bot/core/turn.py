@@ -23,8 +23,11 @@ from bot.core.records import (
     NewEvent,
     Status,
 )
+from bot.core.records import (
+    EndReason as MatchEnd,
+)
 from bot.core.reports import ActionContext, Player
-from bot.engine import EndReason, Game, GameResult, Phase
+from bot.engine import Game, GameResult, Phase
 
 
 def check_button(row: MatchRow, ctx: ActionContext) -> None:
@@ -172,7 +175,7 @@ class Turn:
             self.log(Action.CLAIM, user.id, me, notation=ClaimRule.MATCH)
             self.boards.append(game)
             self.status = Status.FINISHED
-            self.outcome = MatchOutcome(me, game.score, EndReason.FORFEIT.value)
+            self.outcome = MatchOutcome(me, game.score, MatchEnd.FORFEIT)
         else:
             self.game = game.forfeit(me, whole_match=False)
             self.log(Action.CLAIM, user.id, me, notation=ClaimRule.GAME)
@@ -222,7 +225,7 @@ class Turn:
             winner = game.match_winner
             assert winner is not None
             self.status = Status.FINISHED
-            self.outcome = MatchOutcome(winner, game.final_score, result.reason.value)
+            self.outcome = MatchOutcome(winner, game.final_score, MatchEnd.of_game(result.reason))
             return
         following = game.next_game()
         self.game = following

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Protocol
 
-from bot.core.records import MatchRow
+from bot.core.records import MatchRow, Venue
 
 # Discord's permission bits (topics/permissions), the few the rule reads.
 ADMINISTRATOR = 1 << 3
@@ -75,7 +75,10 @@ def deciding_channel(row: MatchRow) -> int:
 
 
 def in_a_server(row: MatchRow) -> bool:
-    return bool(row.guild_id)
+    """Whether the match was played on a server that installed the bot: only there can the
+    bot tell who reads its channel. Anywhere else (a DM, a group DM, a server without the
+    bot: :class:`~bot.core.records.Venue`) it is its players' alone."""
+    return bool(row.guild_id) and row.venue is Venue.SERVER
 
 
 async def may_see(readers: ChannelReaders, row: MatchRow, user_id: int | None) -> bool:

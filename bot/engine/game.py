@@ -290,6 +290,15 @@ class Game:
     def can_double(self) -> bool:
         return self.cube_refusal() is None
 
+    @property
+    def cube_in_play(self) -> bool:
+        """Whether this game has a doubling cube at all: not with the cube off, not in a
+        1-point match (the cube is dead) and not in the Crawford game. Where it is in play a
+        double may still be refused (the cube at its highest, owned by the other player):
+        :meth:`can_double` says that."""
+        options = self.options
+        return options.cube and options.length != 1 and not self.crawford
+
     def match_id(self) -> str:
         """GNU Backgammon's Match ID for this state."""
         if self.phase is Phase.OVER and self.result is not None:

@@ -9,8 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.core.fairdice import Verdict, VerifyResult
-from bot.core.records import ClaimRule, MatchRow, Status, WebLinkRule
-from bot.i18n import N_, Text, _, say
+from bot.core.records import (
+    BoardSide,
+    ClaimRule,
+    MatchRow,
+    Notify,
+    Status,
+    ThemeName,
+    WebLinkRule,
+)
+from bot.i18n import LANGUAGE_NAMES, N_, Text, _, say
 from bot.present.words import minutes_words
 
 
@@ -29,6 +37,12 @@ def waited(seconds: float) -> Text:
     if hours < 48:
         return N_("{n} hour", "{n} hours", hours, n=hours)
     return N_("{n} day", "{n} days", hours // 24, n=hours // 24)
+
+
+def last_action_line(when: str) -> Text:
+    """How long a turn has waited, on a board where no reminder comes (a DM game): ``when``
+    is the front end's time of the last action, relative ("5 minutes ago")."""
+    return _("Last action {when}.", when=when)
 
 
 def versus_names(first: str, second: str) -> Text:
@@ -137,14 +151,13 @@ def games_text(
 
 
 # Each language's name in its own words: the same whichever language reads it.
-LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
 
 
 def settings_text(
-    notify: str,
+    notify: Notify,
     notify_minutes: int,
-    board_side: str,
-    theme: str,
+    board_side: BoardSide,
+    theme: ThemeName,
     threads: bool,
     server_language: str | None = None,
     language: str = "en",
@@ -159,17 +172,17 @@ def settings_text(
     (None: the server's Discord language); ``web``: the bot has a web board, whose
     choices are told too."""
     notice = {
-        "on": _("pinged when it becomes your turn"),
-        "off": _("never pinged for your turn"),
-        "idle": N_(
+        Notify.ON: _("pinged when it becomes your turn"),
+        Notify.OFF: _("never pinged for your turn"),
+        Notify.IDLE: N_(
             "pinged after {n} idle minute on your turn",
             "pinged after {n} idle minutes on your turn",
             notify_minutes,
             n=notify_minutes,
         ),
     }[notify]
-    side = {"right": _("right"), "left": _("left")}.get(board_side, board_side)
-    colours = {"classic": _("classic"), "dark": _("dark")}.get(theme, theme)
+    side = {BoardSide.RIGHT: _("right"), BoardSide.LEFT: _("left")}[board_side]
+    colours = {ThemeName.CLASSIC: _("classic"), ThemeName.DARK: _("dark")}[theme]
     lines = [
         _("Turn notices: {notice}.", notice=notice),
         _("Board: home board on the {side}, {theme} colours.", side=side, theme=colours),
@@ -177,7 +190,7 @@ def settings_text(
         if threads
         else _("This server: games in the channel."),
         _("Game messages: {language}.", language=LANGUAGE_NAMES[server_language])
-        if server_language in LANGUAGE_NAMES
+        if server_language is not None and server_language in LANGUAGE_NAMES
         else _("Game messages: the server's Discord language."),
         _("A claim for inactivity wins the match by forfeit (unrated).")
         if claim is ClaimRule.MATCH

@@ -62,7 +62,7 @@ def chart_labels(language: str) -> ChartLabels:
     """Every word the charts show, in ``language``."""
     w = functools.partial(say, language=language)
     return ChartLabels(
-        win_title=w(_("Chance of winning")),
+        win_title=w(_("{name}'s chance of winning")),
         game=w(_("game {number}")),
         wins=w(_("{name} wins")),
         play=w(_("play")),

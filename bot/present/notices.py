@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.records import Action
 from bot.engine import EngineErrorCode, Game, MatchOptions, Phase
-from bot.i18n import Text, _, join
+from bot.i18n import N_, Text, _, join
 from bot.present.club import versus_names
 from bot.present.refusals import ENGINE_SENTENCES
 from bot.present.web import WEB_WORDS
@@ -54,6 +54,28 @@ def unshared_line(number: int) -> Text:
     return _("Match #{number}'s replay link is withdrawn: it opens for nobody now.", number=number)
 
 
+def analysis_progress(number: int, done: int, total: int) -> Text:
+    return N_(
+        "Analysing match #{number}: {done} of {total} game done…",
+        "Analysing match #{number}: {done} of {total} games done…",
+        total,
+        number=number,
+        done=done,
+        total=total,
+    )
+
+
+def analysis_done(number: int, total: int, seconds: int) -> Text:
+    return N_(
+        "Match #{number} analysed: {total} game in {seconds} s.",
+        "Match #{number} analysed: {total} games in {seconds} s.",
+        total,
+        number=number,
+        total=total,
+        seconds=seconds,
+    )
+
+
 def export_caption(number: int, players: Text | str) -> Text:
     return _(
         "Match #{number}, {players}: open it in GNU Backgammon or eXtreme Gammon.",
@@ -89,6 +111,17 @@ def invalid_option(value: str) -> Text:
 # --- the slash commands' own answers -------------------------------------------------------
 
 MODERATORS_CANCEL = _("Only members with Manage Messages can cancel a game.")
+# Where the app was installed by a player, not by the server (cogs/where.py).
+SERVER_ONLY = _(
+    "This works only on a server that added the bot (its leaderboard, dice, settings and "
+    "moderators live there). Here you can play: /backgammon challenge, /backgammon play and "
+    "the game's buttons."
+)
+EXTERNAL_APPS_DENIED = _(
+    "This server's moderators don't let members' own apps post in public here (the \"Use "
+    'External Apps" permission), so nobody else would see the game. Play in a DM or group '
+    "DM with your friend instead, or ask the moderators to add the bot to the server."
+)
 MODERATORS_THREADS = _("Only members with Manage Messages can change threads.")
 MODERATORS_LANGUAGE = _("Only members with Manage Messages can change the server's language.")
 MODERATORS_CLAIM = _("Only members with Manage Messages can change what a claim wins.")
@@ -124,6 +157,10 @@ BUTTON_LABELS: dict[Action, Text] = {
     Action.RESIGN_ACCEPT: _("Accept resignation"),
     Action.RESIGN_REJECT: _("Reject"),
     Action.REMATCH: _("Rematch"),
+    # Where the bot is not in the channel (a DM game), for the player without commands.
+    Action.RESIGN: _("Resign"),
+    Action.CLAIM: _("Claim the win"),
+    Action.BOARD: _("Board"),
 }
 # A ladder challenge's answers, and a tournament announcement's entry buttons.
 LADDER_LABELS: dict[str, Text] = {"accept": BUTTON_LABELS[Action.ACCEPT], "refuse": _("Refuse")}
@@ -137,12 +174,21 @@ NOT_LOADED = _("The game commands are not loaded right now; try again shortly.")
 
 # --- the terminal (offline play) ------------------------------------------------------------
 
+
+def watch_in_browser(url: str) -> Text:
+    return _("Watch it in your browser too: {url}", url=url)
+
+
 COMMANDS = _(
     "Commands: roll, move <play> (or just type the play, e.g. 13/7 8/7), double, take, drop,\n"
     "resign [single|gammon|backgammon], accept, reject, board, history, hint, help, quit"
 )
 GAME_SAVED = _("Game saved: run the same command again to continue.")
 NO_GAME_RUNNING = _("No game is running.")
+TERMINAL_BOARD = _(
+    "This is the board of the game played in the terminal (python -m bot play): it follows "
+    "every move as it is typed."
+)
 RESUMING = _("Resuming your saved game (start afresh with --new).")
 GAME_OVER = _("Game over. Thanks for playing!")
 RESIGN_HOW = _("Resign with single, gammon or backgammon.")

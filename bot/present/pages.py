@@ -14,8 +14,15 @@ from bot.present.words import cube_action_words, fit, level_words, rolls_words
 # --- records ------------------------------------------------------------------------------
 
 
-def stats_text(stats: PlayerStats | None, name: str, *, language: str | None = None) -> str:
+def stats_text(
+    stats: PlayerStats | None, name: str, *, language: str | None = None, server: bool = True
+) -> str:
+    """A player's record: on a server (``server``), else outside servers (their DMs, group
+    DMs and servers without the bot, all together)."""
     if stats is None or stats.games == 0:
+        if not server:
+            none_yet = _("{name} has not finished a game outside servers yet.", name=name)
+            return say(none_yet, language)
         return say(_("{name} has not finished a game on this server yet.", name=name), language)
     if stats.rated_matches:
         rating = _("{rating:.1f} ({rated} rated)", rating=stats.rating, rated=stats.rated_matches)
@@ -44,6 +51,22 @@ def stats_text(stats: PlayerStats | None, name: str, *, language: str | None = N
         _("Streak: {streak} (best {best})", streak=stats.streak, best=stats.best_streak),
     ]
     return say(join(lines, "\n"), language)
+
+
+def elsewhere_line(stats: PlayerStats | None, *, language: str | None = None) -> str | None:
+    """On a server's record, one line for the player's games outside servers (DMs, group
+    DMs, servers without the bot), which count on no server; None when there are none."""
+    if stats is None or stats.matches == 0:
+        return None
+    line = N_(
+        "Outside servers: {count} match ({won} won, {lost} lost), unrated",
+        "Outside servers: {count} matches ({won} won, {lost} lost), unrated",
+        stats.matches,
+        count=stats.matches,
+        won=stats.match_wins,
+        lost=stats.match_losses,
+    )
+    return say(line, language)
 
 
 def leaderboard_lines(

@@ -149,6 +149,10 @@ def engine_error(error: EngineError) -> Text:
 REFUSALS: dict[Refusal, Text] = {
     Refusal.SELF_CHALLENGE: _("You can't challenge yourself. Pick another player."),
     Refusal.BOT_OPPONENT: _("Bots can't play backgammon here. Challenge a person instead."),
+    Refusal.BOT_DM_CHALLENGE: _(
+        "Nobody else can see our DM, so here you can only play me (/backgammon play). To play "
+        "a friend, use /backgammon challenge in your DM or group DM with them, or on a server."
+    ),
     Refusal.PICK_LEVEL: _("Pick a level: {levels}."),
     Refusal.COMPUTER_UNAVAILABLE: _(
         "The computer opponent isn't available on this server: its engine (bgsage) runs only "

@@ -65,7 +65,7 @@ async def write_action(tx: Tx, change: Change, fault: Callable[[str], None]) -> 
         outcome.winner if outcome else None,
         outcome.final_score[0] if outcome else None,
         outcome.final_score[1] if outcome else None,
-        outcome.reason if outcome else None,
+        str(outcome.reason) if outcome else None,
         change.dice_public,
         change.dice_drawn,
         change.match_id,

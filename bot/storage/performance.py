@@ -3,7 +3,7 @@
 :class:`PerformanceStore`, composed over either store's public primitives
 (:class:`bot.storage.base.Database`: one SQL text in ``$n`` placeholders), is the
 :class:`PerformanceStorage` the PR ladder's service takes. The table, ``match_performance``
-(migration 12 of SQLite, 9 of PostgreSQL): per (match, player) the server, the name then, when
+(migration 13 of SQLite, 10 of PostgreSQL): per (match, player) the server, the name then, when
 the match ended, whether it was a money game, the PR's counted decisions and the equity lost
 over them (checker and cube apart), and the luck (rolls, normalized luck, the actual result,
 the player's and the opponent's luck at stake, NULL when unknown). A row is written once:

@@ -26,6 +26,7 @@ from bot.core.records import (
     MatchRow,
     PlayerStats,
     UserSettings,
+    Venue,
 )
 from bot.engine import MatchOptions
 from bot.storage.base import Database
@@ -77,6 +78,7 @@ class Storage(Database, Protocol):
         computer_level: str | None = None,
         auto_play: bool = False,
         dice: DiceSeal | None = None,
+        venue: Venue = Venue.SERVER,
     ) -> MatchRow: ...
 
     async def apply(self, change: Change) -> MatchRow: ...

@@ -24,6 +24,7 @@ from bot.core.errors import UnreadableMatchError
 from bot.core.records import (
     UNREADABLE,
     Action,
+    BoardSide,
     ClaimRule,
     ComputerResults,
     DiceSeal,
@@ -32,11 +33,15 @@ from bot.core.records import (
     GuildSettings,
     MatchRow,
     NewEvent,
+    Notify,
     PlayerStats,
     Status,
+    ThemeName,
     UserSettings,
+    Venue,
     WebLinkRule,
 )
+from bot.core.records import EndReason as MatchEnd
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
 
 
@@ -52,7 +57,7 @@ MATCH_COLUMNS = (
     "options, rated, computer_level, state, version, created_at, updated_at, last_action_at, "
     "expires_at, winner, score0, score1, end_reason, dice_secret, dice_commitment, "
     "dice_public, dice_drawn, home_channel_id, board_channel_id, board_message_id, "
-    "notified_version, web_key"
+    "notified_version, web_key, venue"
 )
 # The same, for a query that names the matches table ``m`` (and joins another).
 MATCH_COLUMNS_OF_M = ", ".join(f"m.{column}" for column in MATCH_COLUMNS.split(", "))
@@ -119,6 +124,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         board_message_id,
         notified_version,
         web_key,
+        venue,
     ) = row
     return MatchRow(
         id=id_,
@@ -142,7 +148,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         expires_at=expires,
         winner=winner,
         final_score=(score0, score1) if score0 is not None else None,
-        end_reason=reason,
+        end_reason=MatchEnd(reason) if reason else None,
         auto_play=_auto_play(options),
         dice=(
             DiceSeal(dice_secret, dice_commitment, dice_public, dice_drawn) if dice_secret else None
@@ -151,6 +157,7 @@ def match_from_row(row: Sequence[Any], game: Game | _Unset | None = _UNSET) -> M
         board=(board_channel_id, board_message_id) if board_message_id else None,
         notified_version=notified_version,
         web_key=web_key,
+        venue=Venue(venue),
     )
 
 
@@ -299,12 +306,20 @@ def guild_settings_values(settings: GuildSettings) -> tuple[Any, ...]:
 
 def user_settings_from_row(row: Sequence[Any] | None) -> UserSettings:
     """A row of ``USER_SETTINGS_COLUMNS`` (None: the player never chose anything)."""
-    return UserSettings(*row) if row is not None else UserSettings()
+    if row is None:
+        return UserSettings()
+    notify, minutes, side, theme = row
+    return UserSettings(Notify(notify), int(minutes), BoardSide(side), ThemeName(theme))
 
 
 def user_settings_values(settings: UserSettings) -> tuple[Any, ...]:
     """Settings in ``USER_SETTINGS_COLUMNS`` order."""
-    return settings.notify, settings.notify_minutes, settings.board_side, settings.theme
+    return (
+        str(settings.notify),
+        settings.notify_minutes,
+        str(settings.board_side),
+        str(settings.theme),
+    )
 
 
 __all__ = [

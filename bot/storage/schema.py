@@ -336,7 +336,14 @@ MIGRATIONS: tuple[str, ...] = (
         shared_at REAL NOT NULL
     );
     """,
-    # 12: the PR ladder (bot/storage/performance.py): each player's PR and luck in each rated
+    # 12: where on Discord a match is played (bot.core.records.Venue): a server that
+    # installed the bot, or, with the app installed by a player, the bot's DM, a DM or group
+    # DM between people, or a server without the bot. Older matches were all on servers.
+    """
+    ALTER TABLE matches ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
+        CHECK (venue IN ('server', 'bot_dm', 'private', 'guest'));
+    """,
+    # 13: the PR ladder (bot/storage/performance.py): each player's PR and luck in each rated
     # match recorded in full, once its analysis exists.
     """
     CREATE TABLE match_performance (

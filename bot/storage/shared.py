@@ -11,9 +11,10 @@ SQLite's store translates them (:mod:`.dialect`).
 Everything here runs on the primitives of :class:`.base.StoreBase` (a lone read, a lone
 write, a transaction) that each backend implements; opening, migrating, closing, the
 channel lock and ``apply`` itself (SQLite's group commit, PostgreSQL's truthful failures)
-stay in the backend modules. A feature's storage (tournaments, puzzles...) is a class of
-its own over :class:`.base.StoreBase`, named once in :class:`SQLStore`'s bases (README,
-"Adding tables").
+stay in the backend modules. A query of the match store itself joins it through
+:class:`SQLStore`'s bases (:mod:`.web_keys` does); a feature's storage (tournaments,
+puzzles...) is a class of its own composed over the store's public primitives
+(:class:`.base.Database`), as CONTRIBUTING.md, "Adding tables", says.
 
 Imports the records, :mod:`.rows`, :mod:`.base` and :mod:`.action`; never a driver.
 """
@@ -36,6 +37,7 @@ from bot.core.records import (
     MatchRow,
     PlayerStats,
     UserSettings,
+    Venue,
 )
 from bot.engine import MatchOptions
 from bot.storage.action import write_action
@@ -135,7 +137,7 @@ class SQLStore(WebKeys, StoreBase):
     async def reminder_candidates(self, now: float) -> list[MatchRow]:
         rows = await self.fetch(
             f"SELECT {MATCH_COLUMNS_OF_M} FROM matches AS m "
-            "WHERE m.status = 'playing' "
+            "WHERE m.status = 'playing' AND m.venue = 'server' "
             "AND (m.notified_version IS NULL OR m.notified_version <> m.version) "
             "AND EXISTS (SELECT 1 FROM user_settings AS u "
             "WHERE u.user_id IN (m.player0_id, m.player1_id) AND u.notify = 'idle' "
@@ -157,6 +159,7 @@ class SQLStore(WebKeys, StoreBase):
         computer_level: str | None = None,
         auto_play: bool = False,
         dice: DiceSeal | None = None,
+        venue: Venue = Venue.SERVER,
     ) -> MatchRow:
         """Store a new challenge; the channel must be free (else :class:`ChannelBusyError`)."""
         (p0, n0), (p1, n1) = players
@@ -165,8 +168,8 @@ class SQLStore(WebKeys, StoreBase):
                 "INSERT INTO matches (guild_id, channel_id, status, player0_id, player0_name, "
                 "player1_id, player1_name, options, rated, computer_level, created_at, "
                 "updated_at, last_action_at, expires_at, dice_secret, dice_commitment, "
-                "web_key) VALUES ($1, $2, 'challenge', $3, $4, $5, $6, $7, $8, $9, $10, $10, "
-                f"$10, $11, $12, $13, $14) RETURNING {MATCH_COLUMNS}",
+                "web_key, venue) VALUES ($1, $2, 'challenge', $3, $4, $5, $6, $7, $8, $9, $10, "
+                f"$10, $10, $11, $12, $13, $14, $15) RETURNING {MATCH_COLUMNS}",
                 guild_id,
                 channel_id,
                 p0,
@@ -181,6 +184,7 @@ class SQLStore(WebKeys, StoreBase):
                 dice.secret if dice else None,
                 dice.commitment if dice else None,
                 new_web_key(),
+                str(venue),
             )
         except self._unique_violation as exc:
             raise ChannelBusyError() from exc

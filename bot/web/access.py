@@ -84,4 +84,22 @@ class WebAccess:
         return Verdict.OPEN if member else Verdict.FORBIDDEN
 
 
-__all__ = ["Verdict", "WebAccess"]
+class TerminalAccess:
+    """Who sees what when the terminal game serves its board (``python -m bot play`` with
+    ``WEB_URL``): the terminal's own matches (its "server", which no Discord member shares)
+    open from their links, nothing else does (the same database may hold a server's games:
+    none of them is ever shown by it), and there is no leaderboard page."""
+
+    def __init__(self, guild_id: int, channel_id: int) -> None:
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+
+    async def match(self, row: MatchRow, visitor: SignedIn | None) -> Verdict:
+        mine = row.guild_id == self.guild_id and row.channel_id == self.channel_id
+        return Verdict.OPEN if mine else Verdict.FORBIDDEN
+
+    async def leaderboard(self, guild_id: int, visitor: SignedIn | None) -> Verdict:
+        return Verdict.FORBIDDEN
+
+
+__all__ = ["TerminalAccess", "Verdict", "WebAccess"]

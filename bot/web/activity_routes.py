@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 SEAT_LIFETIME = 12 * 3600.0  # an Activity session is good for a long evening
 SEATS_KEPT = 10_000
 MAX_STEPS = 100  # the picker's text of a whole play is far shorter
+# What Discord adds to the Activity's URL when it opens it (the SDK needs them: its
+# constructor throws without frame_id and instance_id); a browser at / has none.
+LAUNCHED_BY_DISCORD = frozenset({"frame_id", "instance_id"})
 
 
 class ActivityRoutes:
@@ -59,6 +62,9 @@ class ActivityRoutes:
         ]
 
     async def activity_page(self, request: web.Request) -> web.Response:
+        """The Activity when Discord opens it, else (a browser at ``/``) the landing page."""
+        if not LAUNCHED_BY_DISCORD & request.query.keys():
+            return self.server.landing(request)
         oauth = self.server.oauth if self.server.activity_on else None
         client_id = oauth.client_id if oauth is not None else None
         words = web_words(self.server.language(request))

@@ -4,7 +4,7 @@ Routes (all under ``WEB_URL``'s path; ``{key}`` is a match's or a server's web k
 random bits, never a row id):
 
 - ``GET /m/{key}``: a match's live board, following every action over ``/m/{key}/ws``;
-  ``GET /api/m/{key}``: its state as JSON;
+  ``GET /api/m/{key}``: its state as JSON, ``/api/m/{key}/moves`` its game's move list;
 - ``GET /r/{key}``: its replay; ``/api/r/{key}`` the frames, ``/api/r/{key}/analysis``
   each play's win chance and error, ``/r/{key}/chart/{game}.png`` a game's chart;
 - ``GET /s/{token}`` and the same three under it: a finished match's replay shared on
@@ -12,8 +12,11 @@ random bits, never a row id):
 - ``GET /g/{key}``: a server's leaderboard;
 - ``GET /auth/login``, ``/auth/callback``, ``POST /auth/logout``: Sign in with Discord
   (:mod:`bot.web.auth`);
-- ``GET /``: the Activity (the page Discord opens); its API under ``/api/token`` and
-  ``/api/activity/`` (:mod:`bot.web.activity_routes`).
+- ``GET /``: the Activity when Discord opens it (its query names the frame and the
+  instance), else a small page saying what this is; the Activity's API under ``/api/token``
+  and ``/api/activity/`` (:mod:`bot.web.activity_routes`). In offline play
+  (:class:`~bot.web.access.TerminalAccess`) there is no Discord and no Activity: ``/``
+  names the game typed in the terminal and links its live board.
 
 Who sees what is :mod:`bot.web.access`'s (Discord's permissions, carried to the web);
 this module adds what keeps one visitor from hurting the others (:mod:`bot.web.guard`): a
@@ -42,11 +45,13 @@ from urllib.parse import quote, urlsplit
 from aiohttp import WSMsgType, web
 
 from bot.core.records import MatchRow
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, say
+from bot.present.club import versus
+from bot.present.notices import NO_GAME_RUNNING, TERMINAL_BOARD, WATCH_LIVE
 from bot.present.web import web_words
 from bot.relay import Changed, FactListener
 from bot.services import Services
-from bot.web.access import Verdict, WebAccess
+from bot.web.access import TerminalAccess, Verdict, WebAccess
 from bot.web.cache import TimedCache
 from bot.web.directory import WebReaders
 from bot.web.discord_api import DiscordOAuth, LoginGate
@@ -60,7 +65,7 @@ from bot.web.guard import (
     origin_of,
 )
 from bot.web.hub import LiveHub, Watcher
-from bot.web.pages import notice_page, shell, theme_json
+from bot.web.pages import landing_page, notice_page, shell, theme_json
 from bot.web.signin import SESSION_COOKIE, SignedIn, Signer
 from bot.web.state import match_json
 
@@ -121,6 +126,7 @@ class WebServer:
         limiter: RateLimiter | None = None,
         tap_limiter: RateLimiter | None = None,
         sockets: SocketQuota | None = None,
+        access: WebAccess | TerminalAccess | None = None,
         clock: Any = time.time,
         listen_url: str | None = None,
         origin: str = "",
@@ -130,6 +136,7 @@ class WebServer:
         self.oauth = oauth
         self.activity_on = activity and oauth is not None
         self.readers = readers
+        self._access = access  # None: Discord's permissions (WebAccess)
         self.signer = Signer(oauth.client_secret, clock=clock) if oauth is not None else None
         self.gate = gate or LoginGate()
         self.limiter = limiter or RateLimiter()
@@ -148,6 +155,7 @@ class WebServer:
             self.origins.add(activity_origin(oauth.client_id))
         # Worked out once per match version, for every visitor (bot.web.spectate).
         self.frames = TimedCache(ttl=3600.0, kept=16)
+        self.moves = TimedCache(ttl=600.0, kept=64)  # a live game's move list, per version
         self.analyses = TimedCache(ttl=3600.0, kept=64)
         self.charts = TimedCache(ttl=3600.0, kept=64)
         self.analysing = asyncio.Semaphore(1)  # reviews worked out for the pages
@@ -157,7 +165,9 @@ class WebServer:
         self.app = self._make_app()
 
     @functools.cached_property
-    def access(self) -> WebAccess:
+    def access(self) -> WebAccess | TerminalAccess:
+        if self._access is not None:
+            return self._access
         return WebAccess(self.services.club, self.readers)
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -170,10 +180,13 @@ class WebServer:
 
         app = web.Application(client_max_size=64 * 1024, middlewares=[self._guard])
         self.activity_routes = ActivityRoutes(self)
+        # Offline play has no Discord, so no Activity: its / is the terminal's game.
+        terminal = isinstance(self._access, TerminalAccess)
+        root = [web.get("/", self.terminal_landing)] if terminal else self.activity_routes.routes()
         routes: list[web.AbstractRouteDef] = [
             *Spectate(self).routes(),
             *SignInRoutes(self).routes(),
-            *self.activity_routes.routes(),
+            *root,
             web.static("/static", STATIC),
         ]
         app.add_routes(routes)
@@ -334,6 +347,55 @@ class WebServer:
         )
         code = status or (404 if verdict is None else STATUS[verdict])
         return web.Response(text=body, content_type="text/html", status=code)
+
+    def landing(self, request: web.Request) -> web.Response:
+        """``/`` in a browser: what this is, and signing in with Discord when it is set up."""
+        language = self.language(request)
+        words = web_words(language)
+        paragraphs = [words["landing_what"], words["landing_links"]]
+        if self.activity_on:
+            paragraphs.append(words["landing_activity"])
+        sign_in = sign_out = None
+        if self.signer is not None:
+            visitor = self.visitor(request)
+            if visitor is None:
+                paragraphs.append(words["landing_sign_in"])
+                sign_in = (words["sign_in"], "auth/login")
+            else:
+                paragraphs.append(words["signed_in_as"].replace("{name}", visitor.name))
+                sign_out = words["sign_out"]
+        body = landing_page(
+            title=words["landing_title"],
+            paragraphs=paragraphs,
+            language=language,
+            base=self.config.base,
+            sign_in=sign_in,
+            sign_out=sign_out,
+        )
+        return web.Response(text=body, content_type="text/html")
+
+    async def terminal_landing(self, request: web.Request) -> web.Response:
+        """``/`` in offline play: the game being played in the terminal (its players) and a
+        link to its live board, or that no game is running; nothing about Discord."""
+        terminal = self.access
+        assert isinstance(terminal, TerminalAccess)
+        language = self.language(request)
+        row = await self.services.session.current(terminal.channel_id)
+        live = None
+        paragraphs = [say(TERMINAL_BOARD, language)]
+        if row is not None and row.web_key and await terminal.match(row, None) is Verdict.OPEN:
+            paragraphs.append(say(versus(row), language))
+            live = (say(WATCH_LIVE, language), f"m/{row.web_key}")
+        else:
+            paragraphs.append(say(NO_GAME_RUNNING, language))
+        body = landing_page(
+            title=web_words(language)["live"],
+            paragraphs=paragraphs,
+            language=language,
+            base=self.config.base,
+            live=live,
+        )
+        return web.Response(text=body, content_type="text/html")
 
     # --- sockets ---------------------------------------------------------------------------
 

@@ -78,6 +78,19 @@ def _template(name: str) -> string.Template:
     return string.Template((TEMPLATES / name).read_text(encoding="utf-8"))
 
 
+def _sign_in_or_out(sign_in: tuple[str, str] | None, sign_out: str | None) -> str:
+    """The sign-in link (its words, the login URL) or the sign-out button (its words)."""
+    action = ""
+    if sign_in is not None:
+        words, href = sign_in
+        action = _template("sign_in.html").substitute(
+            href=html.escape(href), words=html.escape(words)
+        )
+    if sign_out is not None:
+        action += _template("sign_out.html").substitute(words=html.escape(sign_out))
+    return action
+
+
 def shell(
     *, title: str, language: str, page: str, data: dict[str, Any], script: str, base: str = "/"
 ) -> str:
@@ -106,20 +119,43 @@ def notice_page(
 ) -> str:
     """A page saying why nothing is shown: ``sign_in`` (the link's words, the login URL)
     offers to sign in with Discord; ``sign_out`` (its words) a button that signs out."""
-    action = ""
-    if sign_in is not None:
-        words, href = sign_in
-        action = _template("sign_in.html").substitute(
-            href=html.escape(href), words=html.escape(words)
-        )
-    if sign_out is not None:
-        action += _template("sign_out.html").substitute(words=html.escape(sign_out))
+    action = _sign_in_or_out(sign_in, sign_out)
     return _template("notice.html").substitute(
         language=html.escape(language),
         base=html.escape(base),
         title=html.escape(title),
         message=html.escape(message),
         reason=html.escape(reason),
+        action=action,
+        version=asset_version(),
+    )
+
+
+def landing_page(
+    *,
+    title: str,
+    paragraphs: Sequence[str],
+    language: str,
+    base: str = "/",
+    sign_in: tuple[str, str] | None = None,
+    sign_out: str | None = None,
+    live: tuple[str, str] | None = None,
+) -> str:
+    """``/`` opened in a browser (not by Discord, which opens the Activity there): what
+    this is, in a few paragraphs, and the sign-in or sign-out when there is one; ``live``
+    (the link's words, the live board's address) links a game's live board."""
+    action = _sign_in_or_out(sign_in, sign_out)
+    if live is not None:
+        words, href = live
+        action = (
+            _template("live_link.html").substitute(href=html.escape(href), words=html.escape(words))
+            + action
+        )
+    return _template("landing.html").substitute(
+        language=html.escape(language),
+        base=html.escape(base),
+        title=html.escape(title),
+        paragraphs="\n".join(f"<p>{html.escape(text)}</p>" for text in paragraphs),
         action=action,
         version=asset_version(),
     )
@@ -152,4 +188,4 @@ def leaderboard_page(
     )
 
 
-__all__ = ["leaderboard_page", "notice_page", "shell", "theme_json"]
+__all__ = ["landing_page", "leaderboard_page", "notice_page", "shell", "theme_json"]

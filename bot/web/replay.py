@@ -24,8 +24,12 @@ from bot.web.state import Json, game_json, match_json
 PLAYS = frozenset({Action.MOVE, Action.PASS})
 
 
-def frames(row: MatchRow, events: Sequence[EventRecord]) -> list[Json]:
-    """The board after each event, with what the event was and its place among the plays."""
+def frames(
+    row: MatchRow, events: Sequence[EventRecord], *, game_number: int | None = None
+) -> list[Json]:
+    """The board after each event, with what the event was and its place among the plays;
+    only game ``game_number``'s when it is given (the earlier games are still replayed:
+    a game starts from the one before)."""
     out: list[Json] = []
     game: Game | None = None
     plays_in_game: dict[int, int] = {}
@@ -37,6 +41,8 @@ def frames(row: MatchRow, events: Sequence[EventRecord]) -> list[Json]:
         play = None
         if event.action in PLAYS:
             play = plays_in_game[event.game_number] = plays_in_game.get(event.game_number, 0) + 1
+        if game_number is not None and event.game_number != game_number:
+            continue
         out.append(
             {
                 "seq": event.seq,
@@ -57,6 +63,14 @@ def frames_body(row: MatchRow, events: Sequence[EventRecord]) -> bytes:
     (a long match is thousands of replayed events) and kept per match version by the web
     server, so no visitor makes the bot's own process replay a match, let alone again."""
     body = {"state": match_json(row), "frames": frames(row, events)}
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def game_frames_body(row: MatchRow, events: Sequence[EventRecord]) -> bytes:
+    """The live board's move list: the frames of the game being played (or of the last
+    one), encoded; run in the analysis lane like :func:`frames_body`."""
+    number = row.game.game_number if row.game is not None else None
+    body = {"version": row.version, "frames": frames(row, events, game_number=number)}
     return json.dumps(body, separators=(",", ":")).encode()
 
 
@@ -108,4 +122,4 @@ def _rounded(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-__all__ = ["analysis_json", "frames", "frames_body"]
+__all__ = ["analysis_json", "frames", "frames_body", "game_frames_body"]

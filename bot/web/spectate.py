@@ -28,7 +28,7 @@ from bot.present.web import web_words
 from bot.web.access import Verdict
 from bot.web.directory import DirectoryUnavailable
 from bot.web.pages import leaderboard_page
-from bot.web.replay import analysis_json, frames_body
+from bot.web.replay import analysis_json, frames_body, game_frames_body
 from bot.web.state import match_json
 from renderers.charts import win_chance_chart
 
@@ -89,6 +89,7 @@ class Spectate:
             web.get(f"/m/{KEY}", self.live_page),
             web.get(f"/m/{KEY}/ws", self.live_socket),
             web.get(f"/api/m/{KEY}", self.match_state),
+            web.get(f"/api/m/{KEY}/moves", self.game_moves),
             *(
                 route
                 for door in Door
@@ -143,14 +144,35 @@ class Spectate:
         opened = await self._open(request, Door.MATCH, page=True)
         if isinstance(opened, web.Response):
             return opened
+        row, key = opened.row, opened.key
         words = web_words(self.server.language(request))
-        data = {"state": match_json(opened.row), "paths": {"socket": f"m/{opened.key}/ws"}}
-        return self.server.page(request, "live", data, words["live"])
+        name = await _server_name(self.server, row.guild_id)
+        data = {
+            "state": match_json(row),
+            "server": name,
+            "paths": {"socket": f"m/{key}/ws", "moves": f"api/m/{key}/moves", "replay": f"r/{key}"},
+        }
+        return self.server.page(request, "live", data, _titled(words, "live", row, name))
 
     async def match_state(self, request: web.Request) -> web.Response:
         opened = await self._open(request, Door.MATCH, page=False)
         assert not isinstance(opened, web.Response)
         return web.json_response(match_json(opened.row))
+
+    async def game_moves(self, request: web.Request) -> web.Response:
+        """The live board's move list: the current game's frames, worked out once per match
+        version for every watcher (each watcher asks again when the board changes)."""
+        opened = await self._open(request, Door.MATCH, page=False)
+        assert not isinstance(opened, web.Response)
+        row, server = opened.row, self.server
+
+        async def work() -> Encoded:
+            events = await server.services.session.events(row.id)
+            body = await server.services.workers.lane_call(game_frames_body, row, events)
+            return await asyncio.to_thread(Encoded.of, body)
+
+        encoded = await server.moves.get((row.id, row.version), work)
+        return encoded.response(request, "application/json")
 
     async def live_socket(self, request: web.Request) -> web.StreamResponse:
         opened = await self._open(request, Door.MATCH, page=False)
@@ -174,17 +196,21 @@ class Spectate:
         opened = await self._open(request, door, page=True)
         if isinstance(opened, web.Response):
             return opened
+        row = opened.row
         words = web_words(self.server.language(request))
         base = f"{door}/{opened.key}"
+        # A replay shared on purpose is public: it does not name its server.
+        name = None if door is Door.SHARED else await _server_name(self.server, row.guild_id)
         data = {
-            "state": match_json(opened.row),
+            "state": match_json(row),
+            "server": name,
             "paths": {
                 "frames": f"api/{base}",
                 "analysis": f"api/{base}/analysis",
                 "chart": f"{base}/chart/",
             },
         }
-        return self.server.page(request, "replay", data, words["replay"])
+        return self.server.page(request, "replay", data, _titled(words, "replay", row, name))
 
     async def replay_frames(self, door: Door, request: web.Request) -> web.Response:
         opened = await self._open(request, door, page=False)
@@ -283,15 +309,22 @@ class Spectate:
 
 
 async def _server_name(server: WebServer, guild_id: int) -> str | None:
-    """The server's name as Discord says (for the page's title), if Discord can be asked."""
+    """The server's name as Discord says (for the page's title), if Discord can be asked;
+    none for a match that belongs to no server (a DM or group DM game)."""
     readers = server.readers
-    if readers is None:
+    if readers is None or not guild_id:
         return None
     try:
         return await readers.server_name(guild_id)
     except DirectoryUnavailable:  # a title is not worth an error page
         log.info("no name for server %s", guild_id)
         return None
+
+
+def _titled(words: dict[str, str], page: str, row: MatchRow, server: str | None) -> str:
+    """A match page's title: the players, the page, and the server when it is known."""
+    title = f"{row.player_names[0]} – {row.player_names[1]} · {words[page]}"
+    return f"{title} · {server}" if server else title
 
 
 def _refused(verdict: Verdict) -> NoReturn:

@@ -22,6 +22,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -33,6 +34,12 @@ from tests.e2e.fake_discord import FakeMember
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
+ROOT = Path(__file__).resolve().parents[2]
+# Screenshots the browser tests keep (git ignores the folder): TEST_ARTIFACTS, else
+# test-artifacts/ at the top of the checkout; the web board's under web/.
+ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS") or ROOT / "test-artifacts") / "web"
+PHONE = (390, 844)  # CSS pixels: a common phone
+DESKTOP = (1280, 800)
 
 PARENT = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Discord (stand-in)</title></head>
@@ -112,6 +119,24 @@ def browser(width: int = 420, height: int = 900) -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+def viewport(driver: Any, size: tuple[int, int], *, mobile: bool) -> None:
+    """Show pages at ``size`` CSS pixels, as a phone (``mobile``) or a desktop browser would
+    (a headless window cannot be narrower than 500 pixels: the size is emulated)."""
+    width, height = size
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )
+
+
+def keep_screenshot(driver: Any, name: str) -> Path:
+    """The page as it looks now, kept as ``ARTIFACTS/<name>.png``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    assert driver.save_screenshot(str(path)), f"no screenshot for {name}"
+    return path
 
 
 def wait_until(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:

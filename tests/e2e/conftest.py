@@ -67,6 +67,10 @@ class Harness:
     computer: Callable[[str], Any] | None = None  # a scripted computer opponent, if any
     game_reviews: bool = False  # the luck posts after each game (bgsage work): opt in
     fair_dice: bool = False  # the bot's own committed dice instead of the scripted roller
+    # Commands synced globally, as a deployment does (not to a test server): only global
+    # commands can be installed to users (Discord: integration_types and contexts are "only
+    # for globally-scoped commands").
+    global_commands: bool = False
     bot: GammonBot | None = None
     _task: asyncio.Task[None] | None = None
     _store: Store | None = None
@@ -82,7 +86,7 @@ class Harness:
     def settings(self) -> Settings:
         return Settings(
             token=self.fake.token,
-            dev_guild_id=self.fake.guild.id,
+            dev_guild_id=None if self.global_commands else self.fake.guild.id,
             database_path=self.db_path,
             game_reviews=self.game_reviews,
             api_base=self.fake.http_base,

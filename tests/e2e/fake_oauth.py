@@ -136,7 +136,7 @@ class FakeOAuth:
         """Discord starts the Activity in a guild channel; ``users`` are in it."""
         where = self.fake.channel(channel) if isinstance(channel, str) else channel
         instance_id = f"i-{secrets.randbelow(10**12)}-gc-{where.guild_id}-{where.id}"
-        launch = str(self.fake._ids.next())
+        launch = str(self.fake.snowflake())
         self._instances[instance_id] = _Instance(instance_id, launch, where, [u.id for u in users])
         return instance_id
 
@@ -158,8 +158,7 @@ class FakeOAuth:
             "contexts": [0, 1, 2],
             "integration_types": [0, 1],
         }
-        entry = fake._store_command(None, raw, {})
-        fake._commands.setdefault(None, []).append(entry)
+        entry = fake.add_command(raw)
 
         def launch(channel_id: int, user_id: int) -> str:
             instance = self.launch(fake.channel(channel_id), fake.users[user_id])

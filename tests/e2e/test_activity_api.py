@@ -4,6 +4,11 @@ the channel sees as board posts, and every forgery refused without changing anyt
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import pytest
+
 from bot.engine import Game, Play, parse_play
 from bot.web.discord_api import LoginGate
 from bot.web.state import to_absolute
@@ -224,4 +229,39 @@ async def test_an_activity_in_the_channel_finds_the_game_moved_to_a_thread(
         dave = h.fake.create_member("dave")
         watching = await a.login(dave, a.oauth.launch("games", dave))
         assert watching["state"] is None and "moved to threads" in watching["notice"]
+    h.fake.assert_clean()
+
+
+async def test_a_move_in_the_activity_never_waits_for_discord(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 36: the chat is told of an Activity's move in a task of its own, so the browser
+    has its answer even while Discord is slow (here: every post to the channel takes 3 s)."""
+    import time
+
+    h = harness
+    await start_game(h, (3, 1))
+    assert h.bot is not None and h.bot.kit is not None
+    publisher = h.bot.kit.publisher
+    post = publisher.post_background
+    slow = asyncio.Event()
+
+    async def slow_post(report: Any) -> None:
+        slow.set()
+        await asyncio.sleep(3.0)
+        await post(report)
+
+    monkeypatch.setattr(publisher, "post_background", slow_post)
+    async with activity(h) as a:
+        seat = await a.login(h.alice, a.oauth.launch("games", h.alice, h.bob))
+        game = await state_of(a)
+        assert game.dice is not None
+        play = parse_play(game.position, game.dice, "8/5 6/5")
+        started = time.perf_counter()
+        await move_by_taps(a, seat["session"], play)
+        answered = time.perf_counter() - started
+        assert answered < 2.0, answered  # the browser was answered before the post was made
+        await asyncio.wait_for(slow.wait(), 5)  # and the chat is being told
+        await h.services.facts.settled()
+        assert any("plays 8/5 6/5" in (m.content or "") for m in h.fake.messages_in("games"))
     h.fake.assert_clean()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Phase, PositionRecord
-from tests.e2e.analysis_support import message_command
 from tests.e2e.conftest import Harness, png_size
 from tests.e2e.fake_discord import FakeMember, InteractionResult, RecordedMessage
 
@@ -175,13 +174,13 @@ async def test_the_message_command_analyses_a_board_but_not_a_live_rated_one(
     xgid = row.game.xgid()
     assert (board.attachments[-1].description or "").endswith(xgid)  # it names its position
 
-    answer = await (await message_command(h.fake, h.carol, board, "Analyse this position")).answer()
+    answer = await (await h.fake.message_command(h.carol, board, "Analyse this position")).answer()
     assert answer.ephemeral and xgid in (answer.content or "")
     assert answer.attachments[0].filename == "position.png"
 
     # Not a board: a player's own message.
     said = await h.fake.send_user_message(h.carol, "games", "what now?")
-    refused = await message_command(h.fake, h.carol, said, "Analyse this position")
+    refused = await h.fake.message_command(h.carol, said, "Analyse this position")
     assert "Pick a board the bot posted" in await h.error_of(refused)
 
     # A rated game being played: no analysis of its boards, nor of its position pasted.
@@ -193,7 +192,7 @@ async def test_the_message_command_analyses_a_board_but_not_a_live_rated_one(
     ).original_message()
     await h.board_after(await h.press(h.bob, challenge, "accept"))
     rated_board = await play_a_few_turns(h, "games", (h.alice, h.bob), 2)
-    refused = await message_command(h.fake, h.carol, rated_board, "Analyse this position")
+    refused = await h.fake.message_command(h.carol, rated_board, "Analyse this position")
     assert "Hints are off in rated games." in await h.error_of(refused)
     row = await h.live()
     assert row is not None and row.game is not None

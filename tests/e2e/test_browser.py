@@ -71,17 +71,20 @@ async def test_spectator_page_and_replay(harness: Harness) -> None:
             await asyncio.to_thread(
                 wait_until, lambda: body_data(driver, "ready") == "1", 30, "the replay"
             )
-            last = int(body_data(driver, "frame") or 0)
-            await asyncio.to_thread(driver.find_element("id", "first").click)
-            assert body_data(driver, "frame") == "0" and checkers_on(driver, 5) == 0
-            for step in range(1, 4):
+            # It opens at the start (the opening roll), and counts moves: a roll is shown
+            # with its play, so the record is 8/5 6/5 (1), the resignation (2), its accepting (3).
+            assert body_data(driver, "step") == "0" and checkers_on(driver, 5) == 0
+            assert body_data(driver, "move") == "start"
+            for number in range(1, 4):
                 await asyncio.to_thread(driver.find_element("id", "forward").click)
-                assert body_data(driver, "frame") == str(step)
-            assert checkers_on(driver, 5) == 2  # start, opening roll, 8/5 6/5, resigns
-            for frame, made in (("2", 2), ("1", 0)):  # back to the play, and before it
+                assert body_data(driver, "step") == str(number) == body_data(driver, "move")
+            assert checkers_on(driver, 5) == 2
+            await asyncio.to_thread(driver.find_element("id", "forward").click)
+            assert body_data(driver, "step") == "3"  # the end: nothing further
+            for shown, made in (("2", 2), ("1", 2), ("0", 0)):  # back to the play, and before it
                 await asyncio.to_thread(driver.find_element("id", "back").click)
-                assert body_data(driver, "frame") == frame and checkers_on(driver, 5) == made
-                if frame == "2":  # the analysis beside it: the best play, nothing lost
+                assert body_data(driver, "step") == shown and checkers_on(driver, 5) == made
+                if shown == "1":  # the analysis beside it: the best play, nothing lost
                     note = driver.find_element("id", "analysis")
                     assert note.get_attribute("data-lost") == "0", note.text
                     assert "Équité perdue" in note.text
@@ -90,7 +93,8 @@ async def test_spectator_page_and_replay(harness: Harness) -> None:
                     # Shown once the picture arrives (worked out in the analysis lane).
                     await asyncio.to_thread(wait_until, chart.is_displayed, 10, "the chart")
             assert driver.find_element("id", "back").text == "Retour"
-            assert last >= 3
+            # A money game: its winner wins its points.
+            assert driver.find_element("id", "winner").text == "alice gagne 1 point"
     h.fake.assert_clean()
 
 

@@ -51,6 +51,7 @@ async def test_the_real_command_tree_is_accepted_by_discords_contract(harness: H
     trees = {t["name"]: t for t in h.fake.commands(h.fake.guild.id)}
     assert sorted(trees) == [
         "Analyse this position",
+        "Challenge to backgammon",
         "backgammon",
         "ladder",
         "puzzle",
@@ -148,7 +149,8 @@ async def test_a_sync_that_fails_for_a_while_is_retried(
     try:
         assert rule.hits == count
         names = sorted(c["name"] for c in fake.commands(fake.guild.id))
-        assert names == ["Analyse this position", "backgammon", "ladder", "puzzle", "tournament"]
+        menus = ["Analyse this position", "Challenge to backgammon"]
+        assert names == [*menus, "backgammon", "ladder", "puzzle", "tournament"]
     finally:
         await h.stop()
 

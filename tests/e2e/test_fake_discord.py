@@ -511,7 +511,24 @@ async def test_dm_command_and_bot_dm(fake: FakeDiscord, bot: DemoBot) -> None:
     cb = await in_dm.response()
     assert cb.content == "pong" and not cb.ephemeral
     assert [m.content for m in fake.messages_in(fake.dm_channel(alice))] == ["psst", "pong"]
+    # The bot's DM: BOT_DM (1), authorised by the app's guild install ("0": "0").
+    assert (result.context, result.owners) == (0, {"0": str(fake.guild.id)})
+    assert (in_dm.context, in_dm.owners) == (1, {"0": "0"})
     fake.assert_clean()
+
+
+async def test_a_guild_only_command_is_not_offered_in_the_bots_dm(
+    fake: FakeDiscord, bot: DemoBot
+) -> None:
+    """``/demo`` is synced to the guild: Discord shows it nowhere else, and a global command
+    marked guild-only (``contexts`` [0]) not in the bot's DM."""
+    alice = fake.create_member("alice")
+    with pytest.raises(LookupError, match="is a command of guild"):
+        await fake.slash(alice, fake.dm_channel(alice), "demo", "board", guild_id=fake.guild.id)
+    fake.add_command({"name": "onlyhere", "description": "d", "contexts": [0]})
+    with pytest.raises(LookupError, match="not offered in interaction context 1"):
+        await fake.slash(alice, fake.dm_channel(alice), "onlyhere")
+    assert fake.interactions == []
 
 
 async def test_gateway_reconnect_resumes(fake: FakeDiscord, bot: DemoBot) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.client import INVITE_PERMISSIONS
 from tests.e2e.conftest import TOKEN, Harness
-from tests.e2e.fake_discord import PERM_USE_APPLICATION_COMMANDS, FakeDiscord
+from tests.e2e.fake_discord import PERM_USE_APPLICATION_COMMANDS, PERM_VIEW_CHANNEL, FakeDiscord
 
 
 async def test_the_invites_permissions_are_enough_for_a_match_in_a_thread(
@@ -18,7 +18,7 @@ async def test_the_invites_permissions_are_enough_for_a_match_in_a_thread(
     async with FakeDiscord(
         token=TOKEN,
         bot_permissions=INVITE_PERMISSIONS.value,
-        everyone_permissions=PERM_USE_APPLICATION_COMMANDS,
+        everyone_permissions=PERM_USE_APPLICATION_COMMANDS | PERM_VIEW_CHANNEL,
     ) as fake:
         with fake.patch_discord():
             h = Harness(fake, tmp_path / "gammon.db")

@@ -11,7 +11,7 @@ import pytest
 from bot.core.errors import StaleButtonError
 from bot.engine import Position
 from bot.engine.steps import PartialPlay, Step, decode_steps, encode_steps
-from cogs.picker import PLAYS_LISTED, PickerButton, PickerSelect, Tap, advance
+from cogs.picker import PLAYS_LISTED, PickerButton, PickerSelect, Tap, TapVerb, advance
 from renderers import render_board
 from tests.e2e.conftest import Harness
 from tests.e2e.fake_discord import FakeDiscord, _ApiError, _validate_components
@@ -166,7 +166,7 @@ def test_a_whole_play_tap_never_replaces_moves_already_built() -> None:
     whole = encode_steps(((Step(13, 3), Step(24, 1)),))
     assert start.then(decode_steps(whole)[0]).complete  # the same tap from nothing is fine
     with pytest.raises(StaleButtonError):
-        advance(built, Tap("a", 1, 1, encode_steps(built.groups)), [whole])
+        advance(built, Tap(TapVerb.WHOLE, 1, 1, encode_steps(built.groups)), [whole])
 
 
 async def refused(h: Harness, result) -> str:
@@ -374,9 +374,15 @@ async def test_a_picker_of_a_claimed_game_says_the_game_is_over(harness: Harness
 @pytest.mark.parametrize(
     "tap, item",
     [
-        (Tap("d", 2**63 - 1, 10**12 - 1, "y1x1.w1v1", 25), PickerSelect),
-        (Tap("u", 2**63 - 1, 10**12 - 1, "y1.x1.w1", 25), PickerButton),  # a chosen checker
-        (Tap("a", 2**63 - 1, 10**12 - 1, "y1x1w1v1"), PickerSelect),  # a whole play, one tap
+        (Tap(TapVerb.DESTINATION, 2**63 - 1, 10**12 - 1, "y1x1.w1v1", 25), PickerSelect),
+        (
+            Tap(TapVerb.UNDO, 2**63 - 1, 10**12 - 1, "y1.x1.w1", 25),
+            PickerButton,
+        ),  # a chosen checker
+        (
+            Tap(TapVerb.WHOLE, 2**63 - 1, 10**12 - 1, "y1x1w1v1"),
+            PickerSelect,
+        ),  # a whole play, one tap
     ],
 )
 def test_the_longest_custom_id_fits_discords_limit_and_parses_back(

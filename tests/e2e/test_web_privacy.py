@@ -140,7 +140,14 @@ def clean_but_strangers(h: Harness, *strangers: FakeUser) -> None:
 
 
 def match_paths(key: str) -> list[str]:
-    return [f"m/{key}", f"api/m/{key}", f"r/{key}", f"api/r/{key}", f"api/r/{key}/analysis"]
+    return [
+        f"m/{key}",
+        f"api/m/{key}",
+        f"api/m/{key}/moves",
+        f"r/{key}",
+        f"api/r/{key}",
+        f"api/r/{key}/analysis",
+    ]
 
 
 async def socket_status(a: Activity, http: aiohttp.ClientSession, key: str, **headers: str) -> int:

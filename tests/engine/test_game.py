@@ -618,6 +618,20 @@ def test_crawford_game_and_post_crawford() -> None:
     assert leader_moved.can_double()  # the trailer doubles freely after Crawford
 
 
+def test_the_cube_is_in_play_unless_off_dead_or_crawford() -> None:
+    assert Game.new(MatchOptions()).cube_in_play
+    assert Game.new(MatchOptions(length=5)).cube_in_play
+    assert not Game.new(MatchOptions(cube=False)).cube_in_play
+    assert not Game.new(MatchOptions(length=1)).cube_in_play  # a dead cube
+    five = MatchOptions(length=5)
+    crawford = finished(Game.new(five), {19: 14}, score=(3, 2)).next_game()
+    assert crawford.crawford and not crawford.cube_in_play
+    post = finished(crawford, {19: 14}, on_roll=1).next_game()
+    assert post.cube_in_play  # after the Crawford game
+    owned = post.opening_roll(1, 2).move("13/11 6/5")
+    assert owned.cube_in_play and not owned.can_double()  # in play, though refused here
+
+
 def test_reaching_match_point_with_a_gammon_starts_crawford() -> None:
     nxt = finished(Game.new(MatchOptions(length=5)), OPP_HOME, score=(2, 0)).next_game()
     assert (nxt.score, nxt.crawford) == ((4, 0), True)

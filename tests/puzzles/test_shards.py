@@ -21,7 +21,7 @@ import pytest
 from bot.core.dice import ScriptedRoller
 from bot.core.facts import FactBus
 from bot.core.records import EventRecord
-from bot.core.session import Player
+from bot.core.session import Player, SessionService
 from bot.engine import MatchOptions
 from bot.features.puzzles.rules import (
     CubeAnswer,
@@ -120,7 +120,14 @@ def service(
     extract: Callable[..., list[Puzzle]],
     during: Callable[[], Awaitable[None]] | None = None,
 ) -> PuzzleService:
-    return PuzzleService(store, LaneStub(during), FactBus(), clock=clock, extract=extract)  # type: ignore[arg-type]
+    return PuzzleService(
+        store,
+        LaneStub(during),  # type: ignore[arg-type]
+        FactBus(),
+        clock=clock,
+        extract=extract,
+        reader=SessionService(store),
+    )
 
 
 async def finished_match(store: Storage, clock: FakeClock) -> int:

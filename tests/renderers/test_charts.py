@@ -82,7 +82,7 @@ async def test_chart_of_a_scripted_game_shows_the_reported_figures(store: Store)
     (blunder,) = scene.marker("blunder")
     assert blunder.pixel == scene.pixels[2]
     assert [kind for kind, _ in scene.legend] == ["blunder", "luckiest", "unluckiest"]
-    assert scene.title == "Chance of winning · game 1"
+    assert scene.title == "alice's chance of winning · game 1"  # whose chance the line is
 
     png = win_chance_chart(**inputs, names=NAMES)
     image = decode(png)

@@ -43,7 +43,7 @@ PREFIXES = [
     "api/activity/ws",
     "static",
 ]
-SUFFIXES = ["", "/ws", "/analysis", "/chart/1.png", "/chart/99999.png", "/chart/x.png"]
+SUFFIXES = ["", "/ws", "/analysis", "/moves", "/chart/1.png", "/chart/99999.png", "/chart/x.png"]
 
 Json = Any
 json_values: st.SearchStrategy[Json] = st.recursive(
@@ -154,7 +154,9 @@ def requests(
     path = f"{prefix}/{quote(segment, safe='')}{suffix}" if prefix else quote(segment, safe="")
     query = draw(
         st.dictionaries(
-            st.sampled_from(["lang", "next", "code", "state", "session", "x"]),
+            st.sampled_from(
+                ["lang", "next", "code", "state", "session", "frame_id", "instance_id", "at", "x"]
+            ),
             st.one_of(st.text(max_size=40), st.sampled_from(keys)),
             max_size=3,
         )

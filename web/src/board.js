@@ -3,7 +3,12 @@
 // player 1 sees the board turned, their checkers at the bottom.
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 736, H = 520, RIM = 20, PW = 48, BAR_X = 308, BAR_W = 40, TRAY_X = 656, TRAY_W = 60;
+// Left to right: the rail that holds the cube (as the picture's rail away from the trays:
+// wider than the others, so that the cube never covers a point), the outer board, the bar,
+// the home board, a rim, the trays, a rim.
+const H = 520, RIM = 20, PW = 48, BAR_W = 40, TRAY_W = 60, CUBE = 36;
+const LEFT = CUBE + 12, BAR_X = LEFT + 6 * PW, TRAY_X = BAR_X + BAR_W + 6 * PW + RIM;
+const W = TRAY_X + TRAY_W + RIM;
 const R = 22, FIELD_TOP = RIM, FIELD_BOTTOM = H - RIM, POINT_H = 200;
 
 export function el(name, attrs = {}, parent = null) {
@@ -23,8 +28,8 @@ export function fmt(words, key, params = {}) {
 // whether it hangs from the top.
 function column(dp) {
   if (dp <= 6) return { x: BAR_X + BAR_W + (6 - dp) * PW, top: false };
-  if (dp <= 12) return { x: RIM + (12 - dp) * PW, top: false };
-  if (dp <= 18) return { x: RIM + (dp - 13) * PW, top: true };
+  if (dp <= 12) return { x: LEFT + (12 - dp) * PW, top: false };
+  if (dp <= 18) return { x: LEFT + (dp - 13) * PW, top: true };
   return { x: BAR_X + BAR_W + (dp - 19) * PW, top: true };
 }
 
@@ -51,7 +56,7 @@ function stack(svg, theme, player, count, x, top, attrs) {
 }
 
 function die(svg, theme, player, value, x, y, used) {
-  const g = el("g", { opacity: used ? 0.35 : 1 }, svg);
+  const g = el("g", { class: "die", "data-value": value, "data-player": player, opacity: used ? 0.35 : 1 }, svg);
   el("rect", { x, y, width: 40, height: 40, rx: 7, fill: theme.checkers[player], stroke: theme.checker_rims[player], "stroke-width": 2 }, g);
   const spots = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [1, 3], [3, 1], [3, 3]], 5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]], 6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] }[value] || [];
   for (const [i, j] of spots) el("circle", { cx: x + i * 10, cy: y + j * 10, r: 4, fill: theme.die_pips[player] }, g);
@@ -65,7 +70,7 @@ export function drawBoard(svg, theme, game, opts = {}) {
   svg.innerHTML = "";
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   el("rect", { x: 0, y: 0, width: W, height: H, fill: theme.frame, rx: 10 }, svg);
-  el("rect", { x: RIM, y: FIELD_TOP, width: BAR_X - RIM, height: FIELD_BOTTOM - FIELD_TOP, fill: theme.field, stroke: theme.frame_edge }, svg);
+  el("rect", { x: LEFT, y: FIELD_TOP, width: BAR_X - LEFT, height: FIELD_BOTTOM - FIELD_TOP, fill: theme.field, stroke: theme.frame_edge }, svg);
   el("rect", { x: BAR_X + BAR_W, y: FIELD_TOP, width: 6 * PW, height: FIELD_BOTTOM - FIELD_TOP, fill: theme.field, stroke: theme.frame_edge }, svg);
   el("rect", { x: TRAY_X, y: FIELD_TOP, width: TRAY_W, height: FIELD_BOTTOM - FIELD_TOP, fill: theme.tray, stroke: theme.frame_edge }, svg);
   const highlight = new Set(opts.highlight || []);
@@ -115,25 +120,57 @@ export function drawBoard(svg, theme, game, opts = {}) {
   }
   if (highlight.has(25)) el("rect", { x: BAR_X + 2, y: FIELD_TOP, width: BAR_W - 4, height: FIELD_BOTTOM - FIELD_TOP, fill: "none", stroke: theme.hit, "stroke-width": 4, rx: 6, class: "source", "data-point": 25 }, svg);
   if (targets.has(0)) el("rect", { x: TRAY_X + 2, y: FIELD_TOP, width: TRAY_W - 4, height: FIELD_BOTTOM - FIELD_TOP, fill: "none", stroke: theme.accent, "stroke-width": 4, rx: 6, class: "target", "data-point": 0 }, svg);
-  // Dice in the half of the player on roll; the cube on the left rim, by its owner.
-  if (game.dice) {
-    const player = game.on_roll;
-    const x0 = player === viewer ? BAR_X + BAR_W + 6 * PW / 2 - 44 : RIM + 6 * PW / 2 - 44;
+  // Dice in the half of the player on roll (or ``opts.dice``: the dice a shown play was
+  // made with, in its player's half). The opening roll is one die each: the first (the
+  // higher, which starts) is the starter's, the second the other player's, in their colours.
+  const opening = game.phase === "move" && !game.last; // no play yet in this game
+  const dice = opts.dice || (game.dice ? { player: game.on_roll, values: game.dice, opening } : null);
+  if (dice) {
+    const player = dice.player;
+    const x0 = player === viewer ? BAR_X + BAR_W + 6 * PW / 2 - 44 : LEFT + 6 * PW / 2 - 44;
     const remaining = opts.remaining ? [...opts.remaining] : null;
-    game.dice.forEach((value, i) => {
+    dice.values.forEach((value, i) => {
       let used = false;
       if (remaining) {
         const at = remaining.indexOf(value);
         if (at < 0) used = true; else remaining.splice(at, 1);
       }
-      die(svg, theme, player, value, x0 + i * 48, H / 2 - 20, used);
+      const owner = dice.opening && i === 1 ? 1 - player : player;
+      die(svg, theme, owner, value, x0 + i * 48, H / 2 - 20, used);
     });
   }
   if (!tap) arrows(svg, theme, game, viewer);
-  const cubeY = game.cube_owner === null ? H / 2 - 18 : (game.cube_owner === viewer ? FIELD_BOTTOM - 40 : FIELD_TOP + 4);
-  el("rect", { x: 0, y: cubeY, width: 36, height: 36, rx: 5, fill: theme.cube, stroke: theme.accent_dark }, svg);
-  const cube = el("text", { x: 18, y: cubeY + 24, "text-anchor": "middle", "font-size": 18, "font-weight": "bold", fill: theme.cube_text }, svg);
-  cube.textContent = String(game.cube === 1 ? 64 : game.cube);
+  cube(svg, theme, game, viewer);
+}
+
+// The cube in the left rail, as the board picture draws it (renderers/board.py): none in a
+// game without one (the cube off, a 1-point match), the word CRAWFORD in its place in the
+// Crawford game; while a double waits for its answer, the value offered, glowing at the
+// end of the player doubled; else 64 in the middle, or the stake at its owner's end.
+function cube(svg, theme, game, viewer) {
+  if (!game.cube_in_play) {
+    if (game.crawford) {
+      const x = LEFT / 2, y = H / 2;
+      const label = el("text", { id: "crawford", x, y, transform: `rotate(-90 ${x} ${y})`, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 15, "font-weight": "bold", fill: theme.numbers }, svg);
+      label.textContent = "CRAWFORD";
+    }
+    return;
+  }
+  const offer = game.cube_offered;
+  const at = offer ? offer.player : game.cube_owner;
+  const value = offer ? offer.value : (game.cube === 1 && game.cube_owner === null ? 64 : game.cube);
+  const GLOW = 5;
+  const x = (LEFT - CUBE) / 2;
+  const y = at === null ? H / 2 - CUBE / 2 : (at === viewer ? FIELD_BOTTOM - CUBE - GLOW : FIELD_TOP + GLOW);
+  const owner = game.cube_owner === null ? "" : String(game.cube_owner);
+  const box = el("g", { id: "cube", class: offer ? "offered" : "", "data-value": value, "data-owner": owner }, svg);
+  if (offer) {
+    el("rect", { x: x - GLOW, y: y - GLOW, width: CUBE + 2 * GLOW, height: CUBE + 2 * GLOW, rx: 10, fill: theme.accent_dark, class: "glow" }, box);
+    el("rect", { x: x - 3, y: y - 3, width: CUBE + 6, height: CUBE + 6, rx: 8, fill: theme.accent, class: "glow" }, box);
+  }
+  el("rect", { x, y, width: CUBE, height: CUBE, rx: 5, fill: theme.cube, stroke: theme.accent_dark, class: "face" }, box);
+  const label = el("text", { x: x + CUBE / 2, y: y + 24, "text-anchor": "middle", "font-size": String(value).length > 2 ? 14 : 18, "font-weight": "bold", fill: theme.cube_text }, box);
+  label.textContent = String(value);
 }
 
 // Where an arrow of the last play starts (the slot the checker left) or ends (the checker
@@ -160,15 +197,23 @@ function arrows(svg, theme, game, viewer) {
     el("line", { x1, y1, x2, y2, stroke: theme.accent_dark, "stroke-width": 7, "stroke-linecap": "round", opacity: 0.6, class: "arrow" }, svg);
     el("line", { x1, y1, x2, y2, stroke: theme.accent, "stroke-width": 4, "stroke-linecap": "round", "marker-end": "url(#head)", class: "arrow" }, svg);
   }
+  // A checker hit is marked where it was, as the board images mark it: a red disc with a cross.
+  for (const point of new Set(last.hits || [])) {
+    const [x, y] = spot(game, point, last.player, viewer, false);
+    const g = el("g", { class: "hit", "data-point": point }, svg);
+    el("circle", { cx: x + R - 4, cy: y - R + 4, r: 10, fill: theme.hit, stroke: "#ffffff", "stroke-width": 2 }, g);
+    el("path", { d: `M${x + R - 8},${y - R} l8,8 m0,-8 l-8,8`, stroke: "#ffffff", "stroke-width": 2.5, "stroke-linecap": "round" }, g);
+  }
 }
 
-// The line above the board: names, score, match length.
-export function headline(words, state) {
-  const g = state.game;
+// The line above the board: names, score (after the game, once it is over), match length.
+export function headline(words, state, game = state.game) {
+  const g = game;
   const names = state.names;
   if (!g) return `${names[0]} – ${names[1]}`;
   const length = g.length ? fmt(words, "match_to", { length: g.length }) : words.money;
-  return `${names[0]} ${g.score[0]} – ${g.score[1]} ${names[1]} · ${length} · ${fmt(words, "game", { number: g.game_number })}`;
+  const score = g.final_score || g.score;
+  return `${names[0]} ${score[0]} – ${score[1]} ${names[1]} · ${length} · ${fmt(words, "game", { number: g.game_number })}`;
 }
 
 // What the game waits for, in words.

@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.computer.pr import LuckAdjustedResult, PerformanceRating
-from bot.core.records import FinishedGame, MatchRow, Status
-from bot.engine import EndReason
+from bot.core.records import EndReason, FinishedGame, MatchRow, Status
+from bot.engine import EndReason as GameEndReason
 
 __all__ = [
     "MIN_DECISIONS",
@@ -36,7 +36,9 @@ __all__ = [
 MIN_DECISIONS = 100
 """Counted decisions a player needs over their recorded matches to be ranked by PR."""
 
-_PLAYED = frozenset({EndReason.BORNE_OFF, EndReason.DROPPED, EndReason.RESIGNED})
+# A game, and a match by its last game, ended over the board.
+_GAME_PLAYED = frozenset({GameEndReason.BORNE_OFF, GameEndReason.DROPPED, GameEndReason.RESIGNED})
+_MATCH_PLAYED = frozenset({EndReason.BORNE_OFF, EndReason.DROPPED, EndReason.RESIGNED})
 
 
 def counts(match: MatchRow, games: Sequence[FinishedGame]) -> bool:
@@ -47,9 +49,9 @@ def counts(match: MatchRow, games: Sequence[FinishedGame]) -> bool:
         and match.computer_level is None
         and match.status == Status.FINISHED
         and match.winner is not None
-        and match.end_reason in _PLAYED
+        and match.end_reason in _MATCH_PLAYED
         and bool(games)
-        and all(game.result.reason in _PLAYED for game in games)
+        and all(game.result.reason in _GAME_PLAYED for game in games)
     )
 
 

@@ -47,7 +47,8 @@ from datetime import UTC, datetime
 from bot.computer import ComputerPlayer
 from bot.core.errors import Refusal, UserError
 from bot.core.facts import Fact, FactBus, MatchOver, TournamentOver
-from bot.core.records import EventRecord, MatchRow, Status
+from bot.core.reader import MatchReader
+from bot.core.records import EventRecord, MatchRow, Status, Venue
 from bot.core.replay import decisions_from_events
 from bot.core.visibility import ChannelReaders, deciding_channel, readers_may_see
 from bot.engine import EngineError, MatchOptions
@@ -186,8 +187,9 @@ class PuzzleService:
         clock: Callable[[], float],
         extract: Callable[..., list[Puzzle]] = extract_puzzles,
         tournament_stage: TournamentHook | None = None,
+        reader: MatchReader,
     ) -> None:
-        self.store = store
+        self.reader = reader  # the matches, as the session reads them
         self.puzzles: PuzzleStorage = puzzle_store(store)
         self.workers = workers
         self.clock = clock
@@ -208,6 +210,8 @@ class PuzzleService:
     async def _on_facts(self, facts: Sequence[Fact]) -> None:
         for fact in facts:
             if isinstance(fact, MatchOver) and fact.winner is not None:
+                if fact.match.venue is not Venue.SERVER:
+                    continue  # a DM game: its players' alone, never a server's puzzle
                 await self.puzzles.queue_source(fact.match.id, self.clock())
                 if self.running:
                     self.kick()
@@ -304,7 +308,7 @@ class PuzzleService:
                 return
 
     async def _extract(self, match_id: int) -> int:
-        row = await self.store.get_match(match_id)
+        row = await self.reader.match(match_id)
         if row is None or row.status != Status.FINISHED:
             await self.puzzles.source_done(match_id)
             return 0
@@ -323,7 +327,7 @@ class PuzzleService:
         if exclusion(source) is not None:
             await self.puzzles.source_done(match_id)
             return 0
-        events = await self.store.events(match_id)
+        events = await self.reader.events(match_id)
         known = frozenset(await self.puzzles.keys(row.guild_id))
         found = await self.workers.lane_call(self.extract, row.options, events, source, known)
         added = 0
@@ -406,7 +410,7 @@ class PuzzleService:
 
     async def _source(self, puzzle: Puzzle) -> SourceLink | None:
         """The source match's players and place (only for a server that names players)."""
-        row = await self.store.get_match(puzzle.match_id)
+        row = await self.reader.match(puzzle.match_id)
         if row is None:
             return None
         return SourceLink(row.player_names, row.guild_id, row.channel_id)
@@ -534,7 +538,7 @@ class PuzzleService:
         row = (
             None
             if stored is None
-            else await self.store.get_match(puzzle_from_text(stored.data).match_id)
+            else await self.reader.match(puzzle_from_text(stored.data).match_id)
         )
         if row is None:
             return False

@@ -212,7 +212,7 @@ class Puzzle:
     """A decision worth solving: a clear best answer, and a real mistake made in the game.
 
     ``candidates`` are best first. ``owner_id`` is the user who made the mistake (None: the
-    computer); it is never shown by default (see the README's privacy promise), only used
+    computer); it is never shown by default (see docs/puzzles.md, "Privacy"), only used
     to offer players their own mistakes first and to tell them so. ``confirmed_level`` is
     the level whose equities these are once :func:`bot.features.puzzles.rules.confirm` has checked
     them at the strongest level; None until then, and an unconfirmed puzzle is never published.

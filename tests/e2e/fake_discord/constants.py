@@ -1,0 +1,92 @@
+"""Discord's numbers, as the fake speaks them: channel, interaction, callback, component and
+option types, message flags and gateway intents.
+
+Why one module: every part of the fake (the world, the routes, the gateway, the test-facing
+verbs) names the same numbers, and a test names them too (``CALLBACK_MODAL``). Imports
+nothing of the fake.
+"""
+
+from __future__ import annotations
+
+ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+
+# --- gateway intents ---
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_PRESENCES = 1 << 8
+INTENT_GUILD_MESSAGES = 1 << 9
+INTENT_DIRECT_MESSAGES = 1 << 12
+INTENT_MESSAGE_CONTENT = 1 << 15
+
+# --- channel types ---
+CHANNEL_TEXT = 0
+CHANNEL_DM = 1
+CHANNEL_VOICE = 2
+CHANNEL_GROUP_DM = 3
+CHANNEL_CATEGORY = 4
+CHANNEL_NEWS = 5
+CHANNEL_NEWS_THREAD = 10
+CHANNEL_PUBLIC_THREAD = 11
+CHANNEL_PRIVATE_THREAD = 12
+CHANNEL_FORUM = 15
+THREAD_TYPES = (CHANNEL_NEWS_THREAD, CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+
+# --- interaction types and callback (response) types ---
+INTERACTION_PING = 1
+INTERACTION_APPLICATION_COMMAND = 2
+INTERACTION_MESSAGE_COMPONENT = 3
+INTERACTION_AUTOCOMPLETE = 4
+INTERACTION_MODAL_SUBMIT = 5
+
+CALLBACK_PONG = 1
+CALLBACK_CHANNEL_MESSAGE = 4
+CALLBACK_DEFERRED_CHANNEL_MESSAGE = 5
+CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
+CALLBACK_UPDATE_MESSAGE = 7
+CALLBACK_AUTOCOMPLETE_RESULT = 8
+CALLBACK_MODAL = 9
+
+CALLBACK_LAUNCH_ACTIVITY = 12  # commands, components, modal submits; needs an Activity
+
+# --- application command types ---
+COMMAND_CHAT_INPUT = 1
+COMMAND_USER = 2
+COMMAND_MESSAGE = 3
+
+# --- installation contexts (application integration types) and interaction contexts ---
+GUILD_INSTALL = 0
+USER_INSTALL = 1
+CONTEXT_GUILD = 0
+CONTEXT_BOT_DM = 1
+CONTEXT_PRIVATE_CHANNEL = 2  # a DM between people, or a group DM
+
+# --- message flags ---
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_COMPONENTS_V2 = 1 << 15
+CHANNEL_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
+INTERACTION_FLAGS = CHANNEL_FLAGS | FLAG_EPHEMERAL
+
+# --- component types ---
+COMPONENT_ACTION_ROW = 1
+COMPONENT_BUTTON = 2
+COMPONENT_STRING_SELECT = 3
+COMPONENT_TEXT_INPUT = 4
+COMPONENT_LABEL = 18
+SELECT_TYPES = (3, 5, 6, 7, 8)
+INTERACTIVE_TYPES = (COMPONENT_BUTTON, *SELECT_TYPES)
+
+# --- option types ---
+OPT_SUB_COMMAND = 1
+OPT_SUB_COMMAND_GROUP = 2
+OPT_STRING = 3
+OPT_INTEGER = 4
+OPT_BOOLEAN = 5
+OPT_USER = 6
+OPT_CHANNEL = 7
+OPT_ROLE = 8
+OPT_MENTIONABLE = 9
+OPT_NUMBER = 10
+OPT_ATTACHMENT = 11
