@@ -5,11 +5,15 @@ position, and the deeper analysis with its progress line."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
+
 import pytest
 
+from bot.core.records import Venue
 from bot.engine import Phase, PositionRecord
 from tests.e2e.conftest import Harness, png_size
-from tests.e2e.fake_discord import FakeMember, InteractionResult, RecordedMessage
+from tests.e2e.fake_discord import FakeDiscord, FakeMember, InteractionResult, RecordedMessage
 
 pytest.importorskip("bgsage")
 
@@ -253,4 +257,37 @@ async def test_looking_deeper_shows_its_progress_and_the_rollouts(harness: Harne
     assert "batches done" in line.history[0]["content"]
     assert "Proper cube action: Double, pass. No double +0.9" in (line.content or "")
     assert "±" in (line.content or "") and "Rolled out: 432 games" in (line.content or "")
+    h.fake.assert_clean()
+
+
+@pytest.fixture
+async def anywhere(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Harness]:
+    """A bot whose commands are global (user installs need that); alice installed the app to
+    her account."""
+    h = Harness(fake, tmp_path / "gammon.db")
+    h.global_commands = True
+    fake.install_for_user(h.alice)
+    await h.start()
+    try:
+        yield h
+    finally:
+        await h.stop()
+
+
+async def test_a_position_analysed_and_played_out_in_the_bots_dm(anywhere: Harness) -> None:
+    h = anywhere
+    dm = h.fake.dm_channel(h.alice)
+    h.roller.extend(DICE)
+    pasted = await h.fake.slash(h.alice, dm, "backgammon", "position", options={"id": OPENING_52})
+    analysis = await pasted.answer()
+    assert analysis.ephemeral and "Best plays" in (analysis.content or "")
+    (play,) = [c for c in analysis.custom_ids if c.startswith("bg:pos:play:")]
+    started = await h.board_after(await h.fake.click(h.alice, analysis, play))
+    assert "Play starts from the position" in started.content
+    row = await h.service.store.live_match(dm.id)
+    assert row is not None and (row.venue, row.guild_id, row.rated) == (Venue.BOT_DM, 0, False)
+    looked = await (
+        await h.fake.message_command(h.alice, started, "Analyse this position")
+    ).answer()
+    assert looked.ephemeral and OPENING_52.removeprefix("XGID=")[:26] in (looked.content or "")
     h.fake.assert_clean()
