@@ -238,7 +238,12 @@ class ReviewService:
         games = sorted({event.game_number for event in events})
         if game_number is not None:
             games = [game_number]
-        return await self._review_games(row, events, games)
+        started = time.monotonic()
+        log.info("review of match %s, game(s) %s, started", row.id, games)
+        review = await self._review_games(row, events, games)
+        seconds = time.monotonic() - started
+        log.info("review of match %s, game(s) %s, done in %.1f s", row.id, games, seconds)
+        return review
 
     async def _review_games(
         self,
