@@ -268,6 +268,14 @@ class Publisher:
             (png,) = await self.services.workers.render_many([(game, options)], lane=True)
         return png_file(png, "position.png", say(board_description(game, names), language))
 
+    async def private_board(self, report: Report, locale: object) -> dict[str, Any]:
+        """A board for one reader alone (someone watching a DM game), in their language: its
+        picture and text, no buttons and no pings."""
+        kwargs = await self._message(report, None, language_of(locale))
+        kwargs.pop("view", None)
+        kwargs["allowed_mentions"] = NO_MENTIONS
+        return kwargs
+
     async def _message(
         self, report: Report, requester: int | None, language: str, notes: Sequence[Text] = ()
     ) -> dict[str, Any]:

@@ -253,13 +253,16 @@ class ReviewService:
         """
         events = await self.store.events(row.id)
         games = sorted({event.game_number for event in events})
-        if game_number is None:
-            return await self._review_games(row, events, games)
-        review = await self._review_games(row, events, [game_number])
-        if not row.live and len(games) > 1 and game_number == games[-1]:
+        reviewed_games = games if game_number is None else [game_number]
+        started = time.monotonic()
+        log.info("review of match %s, game(s) %s, started", row.id, reviewed_games)
+        review = await self._review_games(row, events, reviewed_games)
+        if game_number is not None and not row.live and len(games) > 1 and game_number == games[-1]:
             # The match's last game: the others were reviewed as they ended (read back now,
             # or worked out if they were not), so the whole match's analysis exists.
             await self._review_games(row, events, games)
+        seconds = time.monotonic() - started
+        log.info("review of match %s, game(s) %s, done in %.1f s", row.id, reviewed_games, seconds)
         return review
 
     async def _review_games(
