@@ -32,6 +32,7 @@ from discord.ext import commands
 
 from bot import present
 from bot.computer import computer_available
+from bot.core.errors import UserError
 from bot.core.facts import ComputerStuck, Fact, PlayedElsewhere, TurnResumed
 from bot.core.matfile import mat_filename
 from bot.core.records import Action, MatchRow, Notify
@@ -400,6 +401,8 @@ class Publisher:
             row, text = await self.services.club.match_file(
                 report.match.guild_id, report.match.channel_id, report.match.id
             )
+        except UserError:
+            return []  # a match no file can say (played on from a position)
         except Exception:
             log.exception("could not export match %s", report.match.id)
             return []

@@ -12,6 +12,7 @@ from bot.computer import CubeAction, PlayHint
 from bot.computer.position_service import PositionService
 from bot.computer.positions import combine, deep_candidates, deep_cube, deep_kind
 from bot.computer.rollouts import CubeRollout, RolledOut
+from bot.core.club import ClubService
 from bot.core.errors import Refusal, UserError
 from bot.core.replay import replay
 from bot.core.reports import SessionSettings
@@ -260,6 +261,11 @@ async def test_a_practice_game_plays_on_from_a_position_and_replays_from_its_log
         assert replay(row.options, events) == row.game
         first = frames(row, events)[0]  # the replay page starts from the position
         assert first["action"] == "start" and first["game"] == game_json(game)
+        club = ClubService(store, session, clock=session.clock)
+        with pytest.raises(UserError) as refused:  # a match file would start at the opening
+            await club.match_file(1, 7)
+        assert refused.value.reason is Refusal.EXPORT_FROM_POSITION
+        assert refused.value.params["xgid"] == game.xgid()
         assert await store.leaderboard(1) == []
     finally:
         await store.close()

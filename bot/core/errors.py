@@ -87,6 +87,7 @@ class Refusal(StrEnum):
     NOT_A_BOARD = "not-a-board"
     BOARD_WITHOUT_POSITION = "board-without-position"
     DICE_WITH_DOUBLE = "dice-with-double"
+    EXPORT_FROM_POSITION = "export-from-position"  # xgid
     # puzzles
     PUZZLE_GONE = "puzzle-gone"
     NO_PUZZLES_YET = "no-puzzles-yet"

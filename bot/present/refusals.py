@@ -241,6 +241,10 @@ REFUSALS: dict[Refusal, Text] = {
         "A double is waiting for an answer in that position: there are no dice to roll. "
         "Leave out the dice."
     ),
+    Refusal.EXPORT_FROM_POSITION: _(
+        "That game was played on from a position, and a match file always starts from the "
+        "opening: it has none. Its position: {xgid}"
+    ),
     Refusal.PUZZLE_GONE: _("This puzzle is gone. Ask for another with /puzzle get."),
     Refusal.NO_PUZZLES_YET: _(
         "This server has no puzzles yet: they come from finished games, "
