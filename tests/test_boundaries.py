@@ -81,6 +81,7 @@ PACKAGE_FOLDERS = [
     "bot/features/puzzles",
     "bot/features/chouette",
     "bot/features/chouette/rules",
+    "bot/features/performance",
     "bot/web",
     "bot/present",
     "cogs",
@@ -103,6 +104,7 @@ SESSION_LAYER = [
     *(p for p in _modules("bot/features") if "rules" not in p.parts),
     Path("bot/services.py"),
     Path("bot/computer/reviews.py"),
+    Path("bot/computer/position_service.py"),
     Path("bot/web/activity.py"),
 ]
 MARKERS = {"_", "N_"}

@@ -25,12 +25,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.computer import DEFAULT_LEVEL, CubeHint, PlayHint
+from bot.computer import DEFAULT_LEVEL, CubeHint, PlayerAnalysis, PlayHint
 from bot.computer.analysis import combined
 from bot.computer.luck import MatchLuck
 from bot.computer.reviewcodec import GameReview, review_from_text, review_to_text
 from bot.core.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.core.errors import NoGameError, NotYourTurnError, Refusal, UnreadableMatchError, UserError
+from bot.core.facts import FactBus, MatchReviewed
 from bot.core.fairdice import VerifyResult, verify_events
 from bot.core.records import ComputerResults, EventRecord, MatchRow, Status
 from bot.core.reports import Player, Review, SessionSettings
@@ -121,23 +122,37 @@ def merge_reviews(parts: Sequence[GameReview], players: Sequence[int]) -> GameRe
     return merged, luck
 
 
+def reviewed(row: MatchRow, analyses: dict[int, PlayerAnalysis], luck: MatchLuck) -> MatchReviewed:
+    """The fact that every game of ``row`` (finished) has been analysed."""
+    return MatchReviewed(
+        row,
+        {player: analysis.performance for player, analysis in analyses.items()},
+        {player: luck.luck_adjusted(player) for player in analyses},
+    )
+
+
 # (games done, games in all) as an analysis goes: for a front end's progress line.
 Progress = Callable[[int, int], Awaitable[None]]
 
 
 class GameReader(Protocol):
-    """What reviews read of the session: the channel's live game, or its last one."""
+    """What reviews read of the session: the channel's live game, or its last one, and a
+    server's live games."""
 
     async def current(self, channel_id: int) -> MatchRow | None: ...
 
     async def latest(self, channel_id: int) -> MatchRow | None: ...
+
+    async def live_in(self, guild_id: int) -> list[MatchRow]: ...
 
 
 class ReviewService:
     """Hints, analysis with luck, dice verification and dice statistics.
 
     Reads only: the games come from ``games`` (the session), the records from the store,
-    the evaluations from the workers' analysis lane.
+    the evaluations from the workers' analysis lane. Once every game of a finished match
+    has been analysed it says so on ``facts`` (:class:`~bot.core.facts.MatchReviewed`, each
+    player's PR over the match: the PR ladder keeps it).
     """
 
     def __init__(
@@ -148,12 +163,14 @@ class ReviewService:
         *,
         settings: SessionSettings,
         clock: Callable[[], float],
+        facts: FactBus | None = None,
     ) -> None:
         self.store = store
         self.workers = workers
         self.games = games
         self.settings = settings
         self.clock = clock
+        self.facts = facts or FactBus()
         self.cache = ReviewCache()  # finished games' reviews; /analyze cooldowns
 
     async def hint(
@@ -230,9 +247,17 @@ class ReviewService:
         """
         events = await self.store.events(row.id)
         games = sorted({event.game_number for event in events})
-        if game_number is not None:
-            games = [game_number]
-        return await self._review_games(row, events, games)
+        reviewed_games = games if game_number is None else [game_number]
+        started = time.monotonic()
+        log.info("review of match %s, game(s) %s, started", row.id, reviewed_games)
+        review = await self._review_games(row, events, reviewed_games)
+        if game_number is not None and not row.live and len(games) > 1 and game_number == games[-1]:
+            # The match's last game: the others were reviewed as they ended (read back now,
+            # or worked out if they were not), so the whole match's analysis exists.
+            await self._review_games(row, events, games)
+        seconds = time.monotonic() - started
+        log.info("review of match %s, game(s) %s, done in %.1f s", row.id, reviewed_games, seconds)
+        return review
 
     async def _review_games(
         self,
@@ -296,6 +321,9 @@ class ReviewService:
 
         parts = await asyncio.gather(*(counted(number) for number in games))
         analyses, luck = merge_reviews(parts, humans)
+        played = {event.game_number for event in events}
+        if row.status == Status.FINISHED and played and played <= set(games):
+            await self.facts.publish([reviewed(row, analyses, luck)])
         return Review(row, analyses, luck)
 
     async def _review_game(
@@ -381,5 +409,6 @@ __all__ = [
     "ReviewCache",
     "ReviewService",
     "merge_reviews",
+    "reviewed",
     "server_dice_report",
 ]

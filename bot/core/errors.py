@@ -82,6 +82,13 @@ class Refusal(StrEnum):
     ANALYSIS_COOLDOWN = "analysis-cooldown"  # seconds
     ANALYSIS_FINISHED_ONLY = "analysis-finished-only"
     NO_SUCH_PUBLIC = "no-such-public"  # public
+    # any position analysed
+    POSITION_IN_RATED_GAME = "position-in-rated-game"
+    NOTHING_DEEPER = "nothing-deeper"
+    NOT_A_BOARD = "not-a-board"
+    BOARD_WITHOUT_POSITION = "board-without-position"
+    DICE_WITH_DOUBLE = "dice-with-double"
+    EXPORT_FROM_POSITION = "export-from-position"  # xgid
     # puzzles
     PUZZLE_GONE = "puzzle-gone"
     NO_PUZZLES_YET = "no-puzzles-yet"

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.computer.pr import LuckAdjustedResult, PerformanceRating
 from bot.core.records import (
     Action,
     EndReason,
@@ -135,6 +136,19 @@ class PlayedElsewhere:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchReviewed:
+    """Every game of a finished match has been analysed (after its last game's review, an
+    ``/analyze`` or the replay page's): each human player's PR over the whole match (the
+    games' decisions pooled) and luck-adjusted result (None when the engine could not value
+    the stakes). Published whenever that analysis is put together again; a listener keeps
+    it once."""
+
+    match: MatchRow
+    performance: dict[int, PerformanceRating]
+    luck: dict[int, LuckAdjustedResult | None]
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentOver:
     """A tournament ended (finished, or cancelled by its directors): its matches may now
     become puzzles, whose positions would have helped its players while it ran."""
@@ -162,6 +176,7 @@ Fact = (
     | ComputerStuck
     | TurnResumed
     | PlayedElsewhere
+    | MatchReviewed
     | TournamentOver
     | FeatureFact
 )
@@ -284,6 +299,7 @@ __all__ = [
     "FeatureFact",
     "GameOver",
     "MatchOver",
+    "MatchReviewed",
     "MatchStarted",
     "PlayedElsewhere",
     "Step",

@@ -67,6 +67,7 @@ from bot.core.reports import (
 from bot.core.turn import Turn, check_button
 from bot.engine import (
     EngineError,
+    Game,
     MatchOptions,
     Phase,
     ResultKind,
@@ -569,6 +570,7 @@ class SessionService:
         *,
         level: str | None = None,
         ctx: ActionContext = NO_CONTEXT,
+        start: Game | None = None,
         venue: Venue = Venue.SERVER,
     ) -> Report:
         """Start a game or match against the computer; it accepts at once.
@@ -576,12 +578,20 @@ class SessionService:
         The human is player 0 and the computer player 1. Games against the computer are
         never rated and stay out of the human leaderboard. The acceptance, the opening roll
         and the computer's first turn (when it wins the opening) are stored together.
+
+        ``start``: play on from this state instead of the opening (practice from an
+        analysed position): its options are the match's, and the human (player 0) must be
+        the one to act in it.
         """
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
             raise UserError(Refusal.PICK_LEVEL, levels=tuple(LEVELS))
         if self._computer_factory is None and not computer_available():
             raise UserError(Refusal.COMPUTER_UNAVAILABLE)
+        if start is not None:
+            if start.actor != 0 or start.phase is Phase.OPENING:
+                raise ValueError(f"the human (player 0) must act first in {start!r}")
+            options = start.options
         options = options or MatchOptions()
         async with self.channel_lock(channel_id):
             await self._create_challenge(
@@ -589,7 +599,7 @@ class SessionService:
             )
             report = await self._act_locked(
                 channel_id,
-                lambda turn: actions.accept(turn, computer, ctx.public),
+                lambda turn: actions.accept(turn, computer, ctx.public, start),
                 ctx,
                 True,
                 human,

@@ -18,6 +18,7 @@ from bot.core.records import UNREADABLE
 from bot.core.replay import replay
 from bot.storage.chouette import COPY_TABLES as CHOUETTE_TABLES
 from bot.storage.competitions import COPY_TABLES as COMPETITION_TABLES
+from bot.storage.performance import COPY_TABLES as PERFORMANCE_TABLES
 from bot.storage.protocol import Storage
 from bot.storage.rows import MATCH_COLUMNS, PLAYER_COLUMNS
 
@@ -67,6 +68,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("puzzle_optouts", "user_id, since"),
     *COMPETITION_TABLES,  # tournaments, entrants, pairings, settings, ladders
     *CHOUETTE_TABLES,  # chouette sessions, their event logs, the all-time points
+    *PERFORMANCE_TABLES,  # the PR ladder's recorded matches (bot/storage/performance.py)
 )
 
 

@@ -343,7 +343,31 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
         CHECK (venue IN ('server', 'bot_dm', 'private', 'guest'));
     """,
-    # 13: chouette sessions (issue 39, bot/storage/chouette.py): each session's state as JSON
+    # 13: the PR ladder (bot/storage/performance.py): each player's PR and luck in each rated
+    # match recorded in full, once its analysis exists.
+    """
+    CREATE TABLE match_performance (
+        match_id          INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id           INTEGER NOT NULL,
+        guild_id          INTEGER NOT NULL,
+        name              TEXT NOT NULL,
+        played_at         REAL NOT NULL,
+        money             INTEGER NOT NULL,
+        checker_decisions INTEGER NOT NULL,
+        checker_error     REAL NOT NULL,
+        cube_decisions    INTEGER NOT NULL,
+        cube_error        REAL NOT NULL,
+        rolls             INTEGER NOT NULL,
+        luck              REAL NOT NULL,
+        actual            REAL,
+        own_luck          REAL,
+        opponent_luck     REAL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX match_performance_by_player
+        ON match_performance (guild_id, user_id, played_at);
+    """,
+    # 14: chouette sessions (issue 39, bot/storage/chouette.py): each session's state as JSON
     # at a version (one live session per channel), its event log, and each server's
     # all-time chouette points (apart from the rated leaderboard).
     """

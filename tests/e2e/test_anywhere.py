@@ -189,6 +189,11 @@ async def test_a_group_dm_game_refuses_its_third_member_privately(anywhere: Harn
     assert "you are not playing in it" in await h.error_of(carol_rolls)
     fresh = await h.service.store.live_match(group.id)
     assert fresh is not None and fresh.version == row.version
+    # Watching is allowed: her Board shows the board to her alone, and the players' board
+    # keeps its buttons.
+    look = await (await h.fake.click(h.carol, latest, _cid(latest, "board"))).response()
+    assert look.ephemeral and look.files and not look.custom_ids
+    assert h.fake.message(latest.id).custom_ids == latest.custom_ids
     assert bot_calls_about(h, group) == []
     h.fake.assert_clean()
 

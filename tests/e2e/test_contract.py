@@ -50,6 +50,7 @@ async def test_the_real_command_tree_is_accepted_by_discords_contract(harness: H
     h = harness
     trees = {t["name"]: t for t in h.fake.commands(h.fake.guild.id)}
     assert sorted(trees) == [
+        "Analyse this position",
         "Challenge to backgammon",
         "backgammon",
         "chouette",
@@ -57,6 +58,8 @@ async def test_the_real_command_tree_is_accepted_by_discords_contract(harness: H
         "puzzle",
         "tournament",
     ]
+    menu = trees["Analyse this position"]  # a message command: capitals and spaces allowed
+    assert menu["type"] == 3 and menu["name_localizations"]["fr"] == "Analyser cette position"
     tree = trees["backgammon"]
     assert [e for e in h.fake.errors if "/commands" in e.path] == []
     options = _walk(tree["options"])
@@ -155,14 +158,8 @@ async def test_a_sync_that_fails_for_a_while_is_retried(
     try:
         assert rule.hits == count
         names = sorted(c["name"] for c in fake.commands(fake.guild.id))
-        assert names == [
-            "Challenge to backgammon",
-            "backgammon",
-            "chouette",
-            "ladder",
-            "puzzle",
-            "tournament",
-        ]
+        menus = ["Analyse this position", "Challenge to backgammon"]
+        assert names == [*menus, "backgammon", "chouette", "ladder", "puzzle", "tournament"]
     finally:
         await h.stop()
 

@@ -110,16 +110,9 @@ async def test_a_global_sync_keeps_the_entry_point_command(
     entry = FakeOAuth(fake).enable_activities()
     async with web_bot(fake, tmp_path, global_sync=True):
         commands = {c["name"]: c for c in fake.commands()}
-        menu = "Challenge to backgammon"
-        assert set(commands) == {
-            "backgammon",
-            menu,
-            "puzzle",
-            "tournament",
-            "ladder",
-            "chouette",
-            "launch",
-        }
+        menus = {"Challenge to backgammon", "Analyse this position"}
+        groups = {"backgammon", "puzzle", "tournament", "ladder", "chouette"}
+        assert set(commands) == {*menus, *groups, "launch"}
         assert commands["launch"]["id"] == entry["id"] and commands["launch"]["type"] == 4
     fake.assert_clean()
 
