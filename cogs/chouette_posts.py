@@ -37,6 +37,7 @@ from bot.services import Services
 from cogs.chouette_views import view_for
 from cogs.kit import Kit
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
+from cogs.weblinks import WATCH, WebLinks
 from renderers.board import render_board
 from renderers.chouette import render_chouette, render_table
 
@@ -90,6 +91,11 @@ class ChouettePoster:
         if files:
             kwargs["files"] = files
         view = view_for(s, report.row.id, language)
+        watch = WebLinks.of(self.bot).chouette(report.row.web_key)
+        if watch is not None:  # the web board shows every cube to spectators
+            view = view or discord.ui.View(timeout=None)
+            link = discord.ui.Button[Any](label=say(WATCH, language), url=watch, row=4)
+            view.add_item(link)
         if view is not None:
             kwargs["view"] = view
         return kwargs

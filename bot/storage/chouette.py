@@ -22,10 +22,11 @@ from typing import Any, Protocol
 
 from bot.core.errors import ConflictError
 from bot.storage.base import Database
+from bot.storage.web_keys import new_web_key
 
 COLUMNS = (
     "id, guild_id, channel_id, home_channel_id, status, state, version, started_by, "
-    "created_at, updated_at"
+    "created_at, updated_at, web_key"
 )
 LIVE = ("open", "playing")
 
@@ -50,6 +51,7 @@ class ChouetteRow:
     started_by: int
     created_at: float
     updated_at: float
+    web_key: str = ""  # the session's page on the web board (bot.web.chouette_pages)
 
     @property
     def live(self) -> bool:
@@ -94,6 +96,7 @@ def _row(r: Sequence[Any]) -> ChouetteRow:
         started_by=int(r[7]),
         created_at=float(r[8]),
         updated_at=float(r[9]),
+        web_key=str(r[10]),
     )
 
 
@@ -116,6 +119,8 @@ class ChouetteStorage(Protocol):
     async def live(self, channel_id: int) -> ChouetteRow | None: ...
 
     async def get(self, chouette_id: int) -> ChouetteRow | None: ...
+
+    async def by_web_key(self, key: str) -> ChouetteRow | None: ...
 
     async def latest(self, channel_id: int) -> ChouetteRow | None: ...
 
@@ -164,8 +169,8 @@ class ChouetteStore:
                 async with self._db.transaction() as tx:
                     rows = await tx.fetch(
                         "INSERT INTO chouettes (id, guild_id, channel_id, home_channel_id, "
-                        "status, state, version, started_by, created_at, updated_at) "
-                        "SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5, 1, $6, $7, $7 "
+                        "status, state, version, started_by, created_at, updated_at, web_key) "
+                        "SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5, 1, $6, $7, $7, $8 "
                         f"FROM chouettes RETURNING {COLUMNS}",
                         guild_id,
                         channel_id,
@@ -174,6 +179,7 @@ class ChouetteStore:
                         state,
                         started_by,
                         now,
+                        new_web_key(),
                     )
                     row = _row(rows[0])
                     await self._log(tx, row.id, events, now)
@@ -220,6 +226,12 @@ class ChouetteStore:
 
     async def get(self, chouette_id: int) -> ChouetteRow | None:
         rows = await self._db.fetch(f"SELECT {COLUMNS} FROM chouettes WHERE id = $1", chouette_id)
+        return _row(rows[0]) if rows else None
+
+    async def by_web_key(self, key: str) -> ChouetteRow | None:
+        """The session whose web page ``key`` names (any status: an ended session's page
+        shows how it ended)."""
+        rows = await self._db.fetch(f"SELECT {COLUMNS} FROM chouettes WHERE web_key = $1", key)
         return _row(rows[0]) if rows else None
 
     async def live_sessions(self) -> list[ChouetteRow]:

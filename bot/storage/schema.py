@@ -369,7 +369,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 14: chouette sessions (issue 39, bot/storage/chouette.py): each session's state as JSON
     # at a version (one live session per channel), its event log, and each server's
-    # all-time chouette points (apart from the rated leaderboard).
+    # all-time chouette points (apart from the rated leaderboard); a session's web key names
+    # its page on the web board (128 random bits, never its number).
     """
     CREATE TABLE chouettes (
         id              INTEGER PRIMARY KEY,
@@ -381,11 +382,13 @@ MIGRATIONS: tuple[str, ...] = (
         version         INTEGER NOT NULL DEFAULT 1,
         started_by      INTEGER NOT NULL,
         created_at      REAL NOT NULL,
-        updated_at      REAL NOT NULL
+        updated_at      REAL NOT NULL,
+        web_key         TEXT NOT NULL
     );
     CREATE UNIQUE INDEX chouettes_one_live_per_channel
         ON chouettes (channel_id) WHERE status IN ('open', 'playing');
     CREATE INDEX chouettes_by_guild ON chouettes (guild_id, id);
+    CREATE UNIQUE INDEX chouettes_by_web_key ON chouettes (web_key);
     CREATE TABLE chouette_events (
         chouette_id INTEGER NOT NULL REFERENCES chouettes (id) ON DELETE CASCADE,
         seq         INTEGER NOT NULL,

@@ -154,6 +154,11 @@ class ChouetteService:
         row = await self.store.latest(channel_id)
         return None if row is None else (row, codec.loads(row.state))
 
+    async def by_web_key(self, key: str) -> tuple[ChouetteRow, Chouette] | None:
+        """The session a web page's key names, if any."""
+        row = await self.store.by_web_key(key)
+        return None if row is None else (row, codec.loads(row.state))
+
     async def get(self, chouette_id: int) -> tuple[ChouetteRow, Chouette] | None:
         row = await self.store.get(chouette_id)
         return None if row is None else (row, codec.loads(row.state))
