@@ -383,6 +383,50 @@ async def test_the_computer_takes_the_box_and_answers_in_the_same_change(
     h.fake.assert_clean()
 
 
+async def test_the_computer_boxes_one_table_while_people_play_another(
+    with_computer: Harness,
+) -> None:
+    """Two sessions at once on one server: people alone at one table, the computer in the
+    box at another; each table's actions stay its own."""
+    h = with_computer
+    dave = h.fake.create_member("dave")
+    erin = h.fake.create_member("erin")
+    club = h.fake.add_channel(None, "club")
+    await posted(h, await chouette(h, h.alice, "start", "games"))
+    await posted(h, await chouette(h, dave, "start", club.id, computer="box"))
+    threads = {c.parent_id: c.id for c in h.fake.guild.channels.values() if c.is_thread}
+    people, boxed = threads[h.fake.channel_id("games")], threads[club.id]
+    for player in (h.bob, h.carol):
+        await posted(h, await press(h, player, board(h, people), "join"))
+    await posted(h, await press(h, erin, board(h, boxed), "join"))
+    # People: alice in the box, bob captain; bob wins the opening 3-1.
+    h.roller.extend([6, 5, 4, 1, 3])
+    await posted(h, await press(h, h.alice, board(h, people), "begin"))
+    # The computer's table: dave and erin roll for their places; the computer wins the
+    # opening 5-2 and plays it in the same change: the team's window opens.
+    h.roller.extend([6, 5, 5, 2])
+    begun = await posted(h, await press(h, erin, board(h, boxed), "begin"))
+    assert "GammonBot plays" in (begun.content or "")
+    robot = h.bot.user.id if h.bot is not None and h.bot.user is not None else 0
+    first, second = await state(h, people), await state(h, boxed)
+    assert first.game is not None and first.game.box == h.alice.id
+    assert first.game.stage is Stage.MOVE and not first.is_computer(first.game.box)
+    assert second.game is not None and second.game.box == robot
+    assert second.game.stage is Stage.WINDOW
+
+    # A move at the people's table leaves the computer's as it was, and the other way.
+    await posted(h, await chouette(h, h.bob, "move", people, play="8/5 6/5"))
+    assert await state(h, boxed) == second
+    await posted(h, await press(h, erin, board(h, boxed), "double"))
+    h.roller.extend([3, 1])
+    rolled = await posted(h, await press(h, dave, board(h, boxed), "roll"))
+    assert "takes erin's double: cube at 2" in (rolled.content or "")
+    after = await state(h, people)
+    assert after.game is not None and after.game.stage is Stage.BOX_TURN
+    assert after.game.cube(h.carol.id).value == 1
+    h.fake.assert_clean()
+
+
 async def test_without_threads_the_table_stays_in_the_channel_and_says_why(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
