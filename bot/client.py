@@ -45,7 +45,13 @@ from renderers.standings_warm import warm_up as warm_up_standings
 log = logging.getLogger(__name__)
 
 # The cogs, each an extension loaded on its own (a failure is logged and the rest still run).
-EXTENSIONS = ("cogs.backgammon", "cogs.tournament", "cogs.ladder", "cogs.puzzle")
+EXTENSIONS = (
+    "cogs.backgammon",
+    "cogs.tournament",
+    "cogs.ladder",
+    "cogs.puzzle",
+    "cogs.chouette",
+)
 
 # Guilds is all the bot needs: commands, buttons and autocomplete arrive as interactions,
 # which carry the users and members they mention.

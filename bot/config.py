@@ -51,7 +51,8 @@ class Settings:
     challenge_timeout_minutes: float = 15.0
     inactivity_timeout_minutes: float = 60.0
     leaderboard_min_matches: int = 1
-    game_reviews: bool = True  # post each finished game's luck and error rates
+    pr_min_decisions: int = 100  # counted decisions a player needs on the PR ladder
+    game_reviews: bool = True  # post each finished game's PR and luck
     workers: int | None = None  # processes drawing boards and thinking (None: cores - 1)
     # Sharding: how many gateway shards the bot has in all, and which this process runs
     # (None: one process, no sharding). The process running shard 0 syncs the commands.
@@ -122,6 +123,7 @@ class Settings:
                 get("LEADERBOARD_MIN_MATCHES"), "LEADERBOARD_MIN_MATCHES", minimum=1
             )
             or 1,
+            pr_min_decisions=_int(get("PR_MIN_DECISIONS"), "PR_MIN_DECISIONS", minimum=1) or 100,
             game_reviews=_bool(get("GAME_REVIEWS"), "GAME_REVIEWS", True),
             workers=_int(get("WORKERS"), "WORKERS", minimum=0),
             **shards,

@@ -3,7 +3,9 @@
 :class:`Services` holds them: the session (game actions under the channel's lock, with
 the computer opponent it owns), reviews (hints, analyses, dice), club life (rematches,
 threads, settings, reminders, match files), puzzles (made from the server's finished
-games), tournaments and ladders (these listen to the session's facts to learn results).
+games), tournaments and ladders (these listen to the session's facts to learn results),
+any position analysed (``positions``), the PR ladder (``performance``, which hears that a
+match has been analysed) and chouettes (on the session's lock, dice, workers and facts).
 :func:`build_services` is the one place they are
 made, from the store, the workers, the roller, the settings and the clock; the bot's
 start-up, offline play and the tests all call it. Pure of Discord.
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.computer.position_service import PositionService
 from bot.computer.reviews import ReviewService
 from bot.core.club import ClubService
 from bot.core.dice import Roller
@@ -23,13 +26,17 @@ from bot.core.facts import FactBus
 from bot.core.records import MatchRow
 from bot.core.reports import SessionSettings
 from bot.core.session import SessionService
+from bot.features.chouette.service import ChouetteService
+from bot.features.performance.service import PerformanceService
 from bot.features.puzzles.rules.selection import TournamentStage
 from bot.features.puzzles.service import PuzzleService
 from bot.features.tournaments.ladders import LadderService
 from bot.features.tournaments.rules.lifecycle import OVER
 from bot.features.tournaments.service import TournamentService
 from bot.storage import Storage
+from bot.storage.chouette import ChouetteStore
 from bot.storage.competitions import CompetitionStore
+from bot.storage.performance import PerformanceStore
 from bot.workers import Workers
 
 
@@ -43,6 +50,9 @@ class Services:
     puzzles: PuzzleService
     tournaments: TournamentService
     ladders: LadderService
+    positions: PositionService
+    performance: PerformanceService
+    chouette: ChouetteService
 
     @property
     def facts(self) -> FactBus:
@@ -77,7 +87,16 @@ def build_services(
         computer=computer,
         workers=workers,
     )
-    reviews = ReviewService(store, session.workers, session, settings=session.settings, clock=clock)
+    reviews = ReviewService(
+        store,
+        session.workers,
+        session,
+        settings=session.settings,
+        clock=clock,
+        facts=session.facts,
+    )
+    positions = PositionService(session.workers, session, settings=session.settings, clock=clock)
+    performance = PerformanceService(PerformanceStore(store), session, session.facts)
     club = ClubService(store, session, clock=clock)
     competitions = CompetitionStore(store)
 
@@ -95,7 +114,10 @@ def build_services(
     )
     tournaments = TournamentService(competitions, session, clock=clock)
     ladders = LadderService(competitions, session, clock=clock)
-    return Services(session, reviews, club, puzzles, tournaments, ladders)
+    chouette = ChouetteService(ChouetteStore(store), session, clock=clock, computer=computer)
+    return Services(
+        session, reviews, club, puzzles, tournaments, ladders, positions, performance, chouette
+    )
 
 
 __all__ = ["Services", "build_services"]

@@ -56,10 +56,13 @@ from bot.computer import (
     PlayHint,
     computer_available,
 )
+from bot.computer.evaluator import CubeContext
 from bot.computer.luck import MatchLuck, match_luck
+from bot.computer.positions import CUBE_DEEP, DEEP
+from bot.computer.rollouts import BgsageRollout, CubeRollout, RolledOut
 from bot.core.records import EventRecord
 from bot.core.replay import Decision, decisions_from_events
-from bot.engine import Game, MatchOptions, Play
+from bot.engine import Game, MatchOptions, Play, Position
 from bot.pool import PoolError, ProcessPool
 from renderers import render_board, warm_up
 from renderers.standings_warm import warm_up as warm_up_standings
@@ -186,6 +189,24 @@ def render_many(jobs: Sequence[tuple[Game, dict[str, Any]]]) -> list[bytes]:
 def think(level: str, thought: Thought, game: Game, args: tuple[Any, ...]) -> Any:
     """``ComputerPlayer(level).<thought>(game, *args)`` with this process's player."""
     return getattr(_player(level), Thought(thought).value)(game, *args)
+
+
+def position_hints(game: Game, count: int) -> list[PlayHint] | CubeHint:
+    """The analysis of a position (the best ``count`` plays, or the cube), at the
+    analysis depth, with this process's player."""
+    return _player(DEFAULT_LEVEL).hints(game, count)
+
+
+def rollout_play(game: Game, result: Position, seed: int) -> RolledOut:
+    """One truncated rollout (:data:`bot.computer.positions.DEEP`) of the play that leads
+    from ``game`` (Phase.MOVE) to ``result``, for the player who moves."""
+    return BgsageRollout.shared(DEEP).play(game.position, result, CubeContext.for_game(game), seed)
+
+
+def rollout_cube(game: Game, seed: int) -> CubeRollout:
+    """One truncated rollout (:data:`bot.computer.positions.CUBE_DEEP`) of the cube
+    decision of the player on roll in ``game``."""
+    return BgsageRollout.shared(CUBE_DEEP).cube(game.position, CubeContext.for_game(game), seed)
 
 
 def analyze(
@@ -406,6 +427,21 @@ class Workers:
         """Advice for whoever acts in ``game``: the best ``count`` plays, or the cube."""
         advice: list[PlayHint] | CubeHint = await self.think(level, Thought.HINTS, game, count)
         return advice
+
+    async def position_hints(self, game: Game, count: int) -> list[PlayHint] | CubeHint:
+        """The analysis of a position a player asked about, in the analysis lane: the
+        best ``count`` plays, or the cube decision (the hint machinery, noise-free)."""
+        if self.in_process and self._factory is not None:
+            return await asyncio.to_thread(self._local(DEFAULT_LEVEL).hints, game, count)
+        return await self.lane_call(position_hints, game, count)
+
+    async def rollout_play(self, game: Game, result: Position, seed: int) -> RolledOut:
+        """:func:`rollout_play` in the analysis lane."""
+        return await self.lane_call(rollout_play, game, result, seed)
+
+    async def rollout_cube(self, game: Game, seed: int) -> CubeRollout:
+        """:func:`rollout_cube` in the analysis lane."""
+        return await self.lane_call(rollout_cube, game, seed)
 
     async def think(self, level: str, thought: Thought, game: Game, *args: Any) -> Any:
         """``ComputerPlayer(level).<thought>(game, *args)`` in a board worker (in a thread

@@ -34,11 +34,14 @@ from bot.core.errors import Refusal, UserError
 from bot.core.records import Action, ClaimRule, Venue, WebLinkRule
 from bot.core.session import ActionContext, Player, Report
 from bot.engine import MatchOptions, ResultKind
-from bot.i18n import LANGUAGE_NAMES, _, language_of, say
+from bot.features.performance.rules import MIN_DECISIONS
+from bot.i18n import LANGUAGE_NAMES, Text, _, language_of, say
 from bot.present import notices
+from bot.present import performance as performance_words
 from bot.present import tournaments as tournament_words
 from bot.present.puzzle_words import kept_out_line
 from bot.services import Services
+from cogs import positions
 from cogs.helpers import (
     board_report,
     games_text,
@@ -50,6 +53,7 @@ from cogs.helpers import (
 )
 from cogs.kit import Kit
 from cogs.picker import PickerButton, PickerSelect
+from cogs.positions import PositionButton
 from cogs.publishing import Publisher
 from cogs.replies import NO_MENTIONS, Reply, code_safe, safe_name
 from cogs.scope import can_view, same_place
@@ -128,6 +132,7 @@ class Backgammon(
         self.kit = kit
         settings = getattr(bot, "settings", None)
         self.leaderboard_min_matches = getattr(settings, "leaderboard_min_matches", 1)
+        self.pr_min_decisions = getattr(settings, "pr_min_decisions", MIN_DECISIONS)
         super().__init__()
         if not WebLinks.of(bot).activity and self.app_command is not None:
             self.app_command.remove_command("play-here")  # no Activity: no command for it
@@ -325,13 +330,10 @@ class Backgammon(
         await self.kit.perform(interaction, Action.TAKE)
 
     @app_commands.command(
-        name="drop", description=locale(_("Refuse your opponent's double (lose the game)"))
+        name="drop",
+        description=locale(_("Drop (pass): refuse your opponent's double and lose the game")),
     )
     async def drop(self, interaction: Interaction) -> None:
-        await self.kit.perform(interaction, Action.DROP)
-
-    @app_commands.command(name="pass", description=locale(_("Same as drop: refuse the double")))
-    async def pass_(self, interaction: Interaction) -> None:
         await self.kit.perform(interaction, Action.DROP)
 
     @app_commands.command(
@@ -403,7 +405,16 @@ class Backgammon(
         await self.kit.run(interaction, work)
 
     @app_commands.command(name="leaderboard", description=locale(_("This server's rated players")))
-    async def leaderboard(self, interaction: Interaction) -> None:
+    @app_commands.describe(
+        sort=locale(_("By rating (default), or by PR over the rated matches played in full"))
+    )
+    async def leaderboard(
+        self, interaction: Interaction, sort: Literal["rating", "pr"] = "rating"
+    ) -> None:
+        if sort == "pr":
+            await self.kit.run(interaction, self._pr_ladder)
+            return
+
         async def work(reply: Reply) -> None:
             _server_only(interaction)
             rows = await self.session.leaderboard(
@@ -425,6 +436,43 @@ class Backgammon(
             await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
 
         await self.kit.run(interaction, work)
+
+    async def _pr_ladder(self, reply: Reply) -> None:
+        """The leaderboard by PR: every rated match played in full, lowest PR first."""
+        interaction = reply.interaction
+        _server_only(interaction)  # a server's ladder: its rated matches
+        least = self.pr_min_decisions
+        entries = await self.services.performance.ladder(
+            interaction.guild_id or 0, min_decisions=least
+        )
+        language = await self._language(interaction)
+        lines = performance_words.ladder_lines(entries, display=safe_name, language=language)
+        embed = discord.Embed(
+            title=say(performance_words.PR_LADDER_TITLE, language),
+            description="\n".join(lines)
+            or say(Text(performance_words.PR_LADDER_EMPTY.msgid, {"decisions": least}), language),
+        )
+        footer = Text(performance_words.PR_LADDER_FOOTER.msgid, {"decisions": least})
+        embed.set_footer(text=say(footer, language))
+        await reply.send(embed=embed, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(
+        name="position",
+        description=locale(_("Analyse any position: an XGID, or a GNU Position ID (and Match ID)")),
+    )
+    @app_commands.describe(
+        id=locale(_("The XGID, or the Position ID with its Match ID, as the program copies it")),
+        dice=locale(_("The dice to play, like 52 (default: the position's own, if any)")),
+        public=locale(_("on: show the analysis to everyone here (default: only you)")),
+    )
+    async def position(
+        self,
+        interaction: Interaction,
+        id: app_commands.Range[str, 1, 200],
+        dice: app_commands.Range[str, 1, 10] | None = None,
+        public: Literal["on", "off"] = "off",
+    ) -> None:
+        await positions.analyse_text(self.kit, interaction, id, dice, public == "on")
 
     @app_commands.command(
         name="play-here",
@@ -706,11 +754,35 @@ def challenge_menu(cog: Backgammon) -> app_commands.ContextMenu:
     )
 
 
+ANALYSE_THIS_POSITION = pgettext("menu", "Analyse this position")  # the message command's name
+
+
+async def analyse_this_position(interaction: Interaction, message: discord.Message) -> None:
+    """Apps > Analyse this position, on any board the bot posted."""
+    await positions.analyse_message(interaction, message)
+
+
+def position_menu() -> app_commands.ContextMenu:
+    """The message command "Analyse this position", wherever /backgammon is."""
+    return app_commands.ContextMenu(
+        name=app_commands.locale_str(ANALYSE_THIS_POSITION),
+        callback=analyse_this_position,
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        ),
+    )
+
+
 async def setup(bot: commands.Bot) -> None:
     """The extension's entry (``bot.load_extension("cogs.backgammon")``): /backgammon, the
-    user command "Challenge to backgammon", the game's restart-proof buttons, the tap
-    picker and the Activity's Launch button."""
+    user command "Challenge to backgammon", the message command "Analyse this position", the
+    game's restart-proof buttons, the tap picker, the Activity's Launch button and the
+    position analysis's buttons."""
     cog = Backgammon(bot, bot.services, bot.kit)  # type: ignore[attr-defined]
     await bot.add_cog(cog)
     bot.tree.add_command(challenge_menu(cog), override=True)
-    bot.add_dynamic_items(ActionButton, ResignSelect, PickerButton, PickerSelect, LaunchButton)
+    bot.tree.add_command(position_menu(), override=True)
+    bot.add_dynamic_items(
+        ActionButton, ResignSelect, PickerButton, PickerSelect, LaunchButton, PositionButton
+    )

@@ -178,9 +178,21 @@ class Kit:
             )
             return
         if action == Action.BOARD:  # a look: whatever the board is now, stores nothing
+            row = await self.session.match(match_id)
+            if row is not None and row.player_index(interaction.user.id) is None:
+                # Someone watching (a group DM's third member): the board for them alone;
+                # the players' board and its buttons stay as they are.
+                await self.run(
+                    interaction, lambda reply: self._show(reply, channel_id, match_id), private=True
+                )
+                return
             await self.act(interaction, lambda _ctx: self._look(channel_id, match_id), pressed=True)
             return
         await self.perform(interaction, action, button=button)
+
+    async def _show(self, reply: Reply, channel_id: int, match_id: int) -> None:
+        report = await self._look(channel_id, match_id)
+        await reply.private(**await self.publisher.private_board(report, reply.interaction.locale))
 
     async def _look(self, channel_id: int, match_id: int) -> Report:
         """The current board of the match a Board button names (its last board, once over;

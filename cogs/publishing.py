@@ -32,13 +32,16 @@ from discord.ext import commands
 
 from bot import present
 from bot.computer import computer_available
+from bot.core.errors import UserError
 from bot.core.facts import ComputerStuck, Fact, PlayedElsewhere, TurnResumed
 from bot.core.matfile import mat_filename
 from bot.core.records import Action, MatchRow, Notify
 from bot.core.session import Report, Review
-from bot.engine import Phase
+from bot.engine import Game, Phase
 from bot.i18n import LANGUAGES, Text, language_of, say
 from bot.present import notices
+from bot.present.performance import record_lines
+from bot.present.positions import board_description
 from bot.services import Services
 from cogs.helpers import (
     message_content,
@@ -49,16 +52,22 @@ from cogs.helpers import (
 from cogs.replies import NO_MENTIONS, Reply, mentions_for, safe_name
 from cogs.views import view_for
 from cogs.weblinks import WebLinks
-from renderers.charts import rating_chart, win_chance_chart
+from renderers.charts import pr_chart, rating_chart, win_chance_chart
 
 log = logging.getLogger(__name__)
 
 REMINDER_INTERVAL = 60.0  # seconds between looks for players to remind
 MISTAKE_BOARDS = 5  # the most mistake boards an analysis attaches
+ALT_TEXT_LIMIT = 1024  # Discord's limit on an attachment's description
 
 
-def png_file(png: bytes, filename: str) -> discord.File:
-    return discord.File(io.BytesIO(png), filename=filename)
+def png_file(png: bytes, filename: str, description: str | None = None) -> discord.File:
+    """A picture to attach; ``description``: its alt text (at most Discord's 1024)."""
+    return discord.File(
+        io.BytesIO(png),
+        filename=filename,
+        description=description[:ALT_TEXT_LIMIT] if description else None,
+    )
 
 
 def text_file(text: str, filename: str) -> discord.File:
@@ -213,6 +222,7 @@ class Publisher:
         """
         names = report.match.player_names
         jobs = []
+        described = [say(board_description(game, names), language) for game in report.boards]
         for game in report.boards:
             options: dict[str, Any] = {
                 "perspective": present.perspective(game),
@@ -234,7 +244,38 @@ class Publisher:
             pngs = await asyncio.to_thread(draw)
         else:
             pngs = await self.services.workers.render_many(jobs, lane=lane)
-        return [png_file(png, f"board-{index}.png") for index, png in enumerate(pngs, start=1)]
+        # Each picture's alt text names its position (its XGID last): the "Analyse this
+        # position" message command reads it back, whenever the board was posted.
+        return [
+            png_file(png, f"board-{index}.png", text)
+            for index, (png, text) in enumerate(zip(pngs, described, strict=True), start=1)
+        ]
+
+    async def render_position(
+        self, game: Game, names: tuple[str, str], language: str
+    ) -> discord.File:
+        """The picture of an analysed position (``names``: what its players are called),
+        from the side that must decide, drawn in the analysis lane; its alt text names it."""
+        options: dict[str, Any] = {
+            "perspective": present.perspective(game),
+            "names": names,
+            "words": present.board_words(language),
+            "last_play": None,
+        }
+        render = self.renderer
+        if render is not None:
+            png = await asyncio.to_thread(lambda: render(game, **options))
+        else:
+            (png,) = await self.services.workers.render_many([(game, options)], lane=True)
+        return png_file(png, "position.png", say(board_description(game, names), language))
+
+    async def private_board(self, report: Report, locale: object) -> dict[str, Any]:
+        """A board for one reader alone (someone watching a DM game), in their language: its
+        picture and text, no buttons and no pings."""
+        kwargs = await self._message(report, None, language_of(locale))
+        kwargs.pop("view", None)
+        kwargs["allowed_mentions"] = NO_MENTIONS
+        return kwargs
 
     async def _message(
         self, report: Report, requester: int | None, language: str, notes: Sequence[Text] = ()
@@ -360,6 +401,8 @@ class Publisher:
             row, text = await self.services.club.match_file(
                 report.match.guild_id, report.match.channel_id, report.match.id
             )
+        except UserError:
+            return []  # a match no file can say (played on from a position)
         except Exception:
             log.exception("could not export match %s", report.match.id)
             return []
@@ -390,14 +433,19 @@ class Publisher:
     # --- charts and reviews --------------------------------------------------------------
 
     async def stats(self, guild_id: int, user: discord.abc.User, language: str) -> dict[str, Any]:
-        """A player's record on this server in ``language``, with their rating chart when
-        they have one, and a line for their games outside servers; for ``guild_id`` 0, their
-        record outside servers."""
+        """A player's record on this server in ``language``: results, their PR over the
+        rated matches recorded in full and their luck there, with their rating chart and
+        their PR chart when they have them, and a line for their games outside servers; for
+        ``guild_id`` 0, their record outside servers."""
         stats = await self.session.stats(guild_id, user.id)
         record = await self.services.reviews.computer_results(guild_id, user.id)
+        performance = await self.services.performance.player(guild_id, user.id)
         name = safe_name(user.display_name)
         server = bool(guild_id)  # 0: their games outside servers (DMs, servers without the bot)
         text = present.stats_text(stats, name, language=language, server=server)
+        played = record_lines(performance, language=language)
+        if played:
+            text += "\n" + played
         if record:
             text += "\n" + present.computer_record_text(record, language=language)
         if server:
@@ -407,24 +455,37 @@ class Publisher:
                 text += "\n" + line
         title = say(notices.record_title(name), language)
         embed = discord.Embed(title=title, description=text)
+        embeds, files = [embed], []
+        labels = present.chart_labels(language)
         history = await self.services.reviews.rating_history(guild_id, user.id)
-        if not history:
-            return {"embed": embed, "allowed_mentions": NO_MENTIONS}
-        png = await self.services.workers.lane_call(
-            functools.partial(
-                rating_chart, history, name=user.display_name, labels=present.chart_labels(language)
+        if history:
+            png = await self.services.workers.lane_call(
+                functools.partial(rating_chart, history, name=user.display_name, labels=labels)
             )
-        )
-        chart = png_file(png, "rating.png")
-        embed.set_image(url=f"attachment://{chart.filename}")
-        return {"embed": embed, "file": chart, "allowed_mentions": NO_MENTIONS}
+            files.append(png_file(png, "rating.png"))
+            embed.set_image(url="attachment://rating.png")
+        points = performance.history
+        if points:
+            png = await self.services.workers.lane_call(
+                functools.partial(pr_chart, points, name=user.display_name, labels=labels)
+            )
+            files.append(png_file(png, "pr.png"))
+            if history:  # one picture an embed: the PR chart in an embed of its own
+                embeds.append(discord.Embed().set_image(url="attachment://pr.png"))
+            else:
+                embed.set_image(url="attachment://pr.png")
+        answer: dict[str, Any] = {"embeds": embeds, "allowed_mentions": NO_MENTIONS}
+        if files:
+            answer["files"] = files
+        return answer
 
     async def analysis(self, review: Review, language: str) -> dict[str, Any]:
         """The last game's error rates and luck, its win-chance chart and worst mistakes,
         in ``language``."""
         row, analyses = review.match, review.analyses
         names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
-        text = present.analysis_text(names, analyses, review.luck, language=language)
+        money = row.options.is_money
+        text = present.analysis_text(names, analyses, review.luck, money=money, language=language)
         boards = [m.game for result in analyses.values() for m in result.mistakes]
         report = Report(Action.ANALYZE, row, boards[:MISTAKE_BOARDS])
         files = await self.render(report, last_play=False, language=language, lane=True)
@@ -502,7 +563,13 @@ class Publisher:
                 names = (safe_name(row.player_names[0]), safe_name(row.player_names[1]))
                 language = await self.language(row.guild_id)
                 title = say(notices.review_title(game_number), language)
-                luck = present.luck_lines(names, review.luck, review.analyses, language=language)
+                luck = present.luck_lines(
+                    names,
+                    review.luck,
+                    review.analyses,
+                    money=row.options.is_money,
+                    language=language,
+                )
                 text = f"{title}\n{luck}"
                 await channel.send(content=present.fit(text), allowed_mentions=NO_MENTIONS)
             # Posted, or nothing to post (no luck to tell, the channel is gone): settled.

@@ -7,17 +7,17 @@ unanswered after :data:`WATCHDOG_SECONDS` (a locked database, the computer think
 and :meth:`Reply.acknowledge` defers at once for work known to be slow (an analysis). The
 pressed message loses its buttons by an edit of its own, sent while the new board is drawn.
 A command whose answer is private (its Reply made with ``private=True``) is deferred
-privately, since Discord gives the first followup the deferral's visibility.
+privately, since Discord gives the first followup the deferral's visibility. Errors stay
+private whatever was acknowledged, and once the action is stored a Discord failure is never
+reported as "nothing changed" (the ``committed`` flag, read by the tree's error handler in
+:mod:`bot.client` through :meth:`Reply.of`).
 
 Where the bot is not in the channel (a DM or group DM between people, a server without the
 bot, and the bot's DM too: :mod:`cogs.where`), it may not touch a message except through the
 interaction: there the pressed message loses its buttons by the interaction's own answer
 (an update of the pressed message, type 7, or an edit of it after a deferral) and the new
 board is a followup, a new message that notifies the other player; nothing ever falls back
-to posting in the channel. Errors stay
-private whatever was acknowledged, and once the action is stored a Discord
-failure is never reported as "nothing changed" (the ``committed`` flag, read by the tree's
-error handler in :mod:`bot.client` through :meth:`Reply.of`).
+to posting in the channel.
 
 May import: discord, :mod:`bot.core.session` (the action context), :mod:`bot.i18n` and
 :mod:`cogs.where` (which imports no other ``cogs`` module).

@@ -71,7 +71,6 @@ NAMES = (
     pgettext("command", "double"),
     pgettext("command", "take"),
     pgettext("command", "drop"),
-    pgettext("command", "pass"),
     pgettext("command", "resign"),
     pgettext("command", "claim"),
     pgettext("command", "cancel"),
@@ -87,6 +86,7 @@ NAMES = (
     pgettext("command", "help"),
     pgettext("command", "play-here"),
     pgettext("command", "share"),
+    pgettext("command", "position"),
     pgettext("option", "opponent"),
     pgettext("option", "length"),
     pgettext("option", "cube"),
@@ -111,6 +111,9 @@ NAMES = (
     pgettext("option", "stop"),
     pgettext("option", "web_links"),
     pgettext("option", "web_leaderboard"),
+    pgettext("option", "id"),
+    pgettext("option", "dice"),
+    pgettext("option", "sort"),
     pgettext("choice", "beginner"),
     pgettext("choice", "intermediate"),
     pgettext("choice", "advanced"),
@@ -173,7 +176,9 @@ NAMES = (
     pgettext("choice", "live"),
     pgettext("choice", "random"),
     pgettext("choice", "rating"),
+    pgettext("choice", "pr"),
     pgettext("menu", "Challenge to backgammon"),
+    pgettext("menu", "Analyse this position"),
 )
 
 

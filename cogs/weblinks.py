@@ -49,6 +49,12 @@ class WebLinks:
         page = "m" if row.live else "r"
         return f"{self.url}/{page}/{row.web_key}"
 
+    def chouette(self, key: str) -> str | None:
+        """A chouette's page, by its session's web key (never its number)."""
+        if self.url is None or not key:
+            return None
+        return f"{self.url}/c/{key}"
+
     def leaderboard(self, key: str) -> str | None:
         """The server's leaderboard page, by the server's web key."""
         return None if self.url is None else f"{self.url}/g/{key}"

@@ -21,7 +21,7 @@ import io
 import math
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from PIL import Image, ImageDraw
@@ -34,6 +34,8 @@ __all__ = [
     "ChartScene",
     "Marker",
     "draw_chart",
+    "pr_chart",
+    "pr_scene",
     "rating_chart",
     "rating_scene",
     "win_chance_chart",
@@ -64,6 +66,7 @@ class ChartLabels:
     luckiest: str = "luckiest roll"
     unluckiest: str = "unluckiest roll"
     rating_title: str = "{name}'s rating"
+    pr_title: str = "{name}'s PR (lower is better)"
     no_data: str = "nothing to show yet"
     # Month abbreviations for the rating chart's dates (never the C library's locale).
     months: tuple[str, ...] = (
@@ -89,7 +92,7 @@ class ChartScene:
     into; the felt reaches a little further, so no line runs along the frame.
     """
 
-    kind: Literal["win", "rating"]
+    kind: Literal["win", "rating", "pr"]
     width: int
     height: int
     plot: tuple[int, int, int, int]
@@ -404,6 +407,55 @@ def rating_chart(
 ) -> bytes:
     """PNG of :func:`rating_scene` (``width`` x ``0.6 * width`` pixels)."""
     return draw_chart(rating_scene(points, name=name, width=width, theme=theme, labels=labels))
+
+
+def pr_scene(
+    points: Sequence[tuple[float, float]],
+    *,
+    name: str,
+    width: int = 1000,
+    theme: Theme | str = CLASSIC,
+    labels: ChartLabels | None = None,
+) -> ChartScene:
+    """A player's PR in each recorded match (y, from 0: lower is better) over time (x, Unix
+    seconds), with XG's world-class bound (5) as the guide when it is in view."""
+    labels = labels or ChartLabels()
+    scene = rating_scene(
+        points, name=name, width=width, theme=theme, labels=labels, start_rating=None
+    )
+    if not scene.values:
+        return replace(scene, kind="pr", title=labels.pr_title.format(name=name))
+    high = max(y for _, y in scene.values)
+    step = _nice_step(max(high, 5.0) * 1.15, 5)
+    y1 = math.ceil(max(high, 5.0) * 1.15 / step) * step
+    scene = replace(scene, y_range=(0.0, y1))
+    pixels = tuple(scene.to_pixel(x, y) for x, y in scene.values)
+    ticks = []
+    tick = 0.0
+    while tick <= y1 + 1e-9:
+        ticks.append((tick, f"{tick:g}"))
+        tick += step
+    return replace(
+        scene,
+        kind="pr",
+        pixels=pixels,
+        markers=(Marker("last", len(pixels) - 1, pixels[-1]),),
+        y_ticks=tuple(ticks),
+        reference=5.0,
+        title=labels.pr_title.format(name=name),
+    )
+
+
+def pr_chart(
+    points: Sequence[tuple[float, float]],
+    *,
+    name: str,
+    width: int = 1000,
+    theme: Theme | str = CLASSIC,
+    labels: ChartLabels | None = None,
+) -> bytes:
+    """PNG of :func:`pr_scene` (``width`` x ``0.6 * width`` pixels)."""
+    return draw_chart(pr_scene(points, name=name, width=width, theme=theme, labels=labels))
 
 
 # --- drawing ----------------------------------------------------------------------------------

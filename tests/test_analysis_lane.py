@@ -4,6 +4,7 @@ match reviewed apart then merged into what one review of the whole log gives."""
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
 
@@ -112,7 +113,7 @@ async def test_each_member_waits_between_two_analyses(services) -> None:
 
 
 async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_games(
-    services, monkeypatch
+    services, monkeypatch, caplog
 ) -> None:
     calls: list[int | None] = []
     review_log = services.workers.review_log
@@ -124,9 +125,13 @@ async def test_a_finished_game_is_reviewed_once_and_a_match_is_the_sum_of_its_ga
     monkeypatch.setattr(services.workers, "review_log", counted)
     await play_until_game_over(services.session, random.Random(4), games=2)
     row = await services.session.current(CHANNEL)
-    # the review posted when game 1 ended fills the cache
+    # the review posted when game 1 ended fills the cache; the log says when it ran
+    caplog.set_level(logging.INFO, logger="bot.computer.reviews")
     await services.reviews.review(row, 1)
     assert calls == [1]
+    logged = [r.getMessage() for r in caplog.records if r.name == "bot.computer.reviews"]
+    assert f"review of match {row.id}, game(s) [1], started" in logged
+    assert any(m.startswith(f"review of match {row.id}, game(s) [1], done in ") for m in logged)
     first = await services.reviews.analysis(CHANNEL, CAROL.id)
     assert calls == [1, 2]  # only game 2 was new
     again = await services.reviews.analysis(CHANNEL, ALICE.id)

@@ -43,6 +43,18 @@ def test_the_engine_imports_only_the_standard_library_and_itself(path: Path) -> 
         assert top in sys.stdlib_module_names, f"{path} imports {name}"
 
 
+@pytest.mark.parametrize("path", _modules("bot/features/chouette/rules"), ids=str)
+def test_the_chouette_rules_import_only_the_standard_library_the_engine_and_themselves(
+    path: Path,
+) -> None:
+    """The chouette core is as pure as the engine it plays the checkers with."""
+    for name in _imports(path):
+        top = name.split(".")[0]
+        if name.startswith(("bot.engine", "bot.features.chouette.rules")) or top == "__future__":
+            continue
+        assert top in sys.stdlib_module_names, f"{path} imports {name}"
+
+
 @pytest.mark.parametrize("path", [p for folder in PACKAGES for p in _modules(folder)], ids=str)
 def test_only_the_adapter_and_start_up_import_discord(path: Path) -> None:
     if path.parts[0] == "cogs" or path in DISCORD_ALLOWED:
@@ -67,6 +79,9 @@ PACKAGE_FOLDERS = [
     "bot/features",
     "bot/features/tournaments",
     "bot/features/puzzles",
+    "bot/features/chouette",
+    "bot/features/chouette/rules",
+    "bot/features/performance",
     "bot/web",
     "bot/present",
     "cogs",
@@ -89,6 +104,7 @@ SESSION_LAYER = [
     *(p for p in _modules("bot/features") if "rules" not in p.parts),
     Path("bot/services.py"),
     Path("bot/computer/reviews.py"),
+    Path("bot/computer/position_service.py"),
     Path("bot/web/activity.py"),
 ]
 MARKERS = {"_", "N_"}
@@ -318,7 +334,13 @@ def test_no_reach_into_the_store_outside_the_session_and_storage(path: Path) -> 
     assert not found, f"{path} reaches into a store:\n" + "\n".join(found)
 
 
-COG_MODULES = ("cogs.backgammon", "cogs.puzzle", "cogs.tournament", "cogs.ladder")
+COG_MODULES = (
+    "cogs.backgammon",
+    "cogs.puzzle",
+    "cogs.tournament",
+    "cogs.ladder",
+    "cogs.chouette",
+)
 
 
 @pytest.mark.parametrize("path", _modules("cogs"), ids=str)

@@ -163,3 +163,11 @@ def test_a_database_url_chooses_postgresql_and_keeps_its_password_private(tmp_pa
     with pytest.raises(SettingsError, match="DATABASE_URL") as caught:
         Settings.from_env({"DATABASE_URL": "mysql://u:s3cret@h/db"}, env_file=None)
     assert "s3cret" not in str(caught.value)
+
+
+def test_the_pr_ladder_ranks_from_a_number_of_decisions_one_may_set(tmp_path: Path) -> None:
+    assert Settings.from_env({}, env_file=tmp_path / "none").pr_min_decisions == 100
+    chosen = Settings.from_env({"PR_MIN_DECISIONS": "250"}, env_file=tmp_path / "none")
+    assert chosen.pr_min_decisions == 250
+    with pytest.raises(SettingsError, match="PR_MIN_DECISIONS"):
+        Settings.from_env({"PR_MIN_DECISIONS": "0"}, env_file=tmp_path / "none")

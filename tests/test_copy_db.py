@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.computer.pr import LuckAdjustedResult, PerformanceRating, PRPart
 from bot.core.dice import ScriptedRoller
 from bot.core.records import (
     Action,
@@ -26,10 +27,13 @@ from bot.core.records import (
 from bot.core.records import EndReason as MatchEnd
 from bot.core.session import Player, SessionService
 from bot.engine import EndReason, Game, GameResult, MatchOptions, ResultKind
+from bot.features.performance.rules import MatchPerformance
 from bot.features.tournaments.rules import Format, Result
 from bot.storage import Store, open_store
+from bot.storage.chouette import ChouetteStore, LogEntry
 from bot.storage.competitions import CompetitionStore, EntrantRow, PairingRow, TournamentOptions
 from bot.storage.copy import TABLES
+from bot.storage.performance import PerformanceStore
 from bot.storage.pg_schema import MIGRATIONS as PG_MIGRATIONS
 from bot.storage.schema import MIGRATIONS
 from tests.test_cli import run_bot
@@ -52,7 +56,24 @@ async def fill(path: Path) -> None:
         await service.accept(1, BOB)
         await service.move(1, ALICE, "8/5 6/5")
         await service.double(1, BOB)
-        await service.drop(1, ALICE)
+        money = (await service.drop(1, ALICE)).match
+        # Its players' PR, as the PR ladder keeps it (one with luck, one without).
+        rating = PerformanceRating(PRPart(1, 0.0), PRPart(1, 0.25))
+        await PerformanceStore(store).record(
+            [
+                MatchPerformance(
+                    money.id,
+                    GUILD,
+                    ALICE.id,
+                    "alice",
+                    2.5,
+                    True,
+                    rating,
+                    LuckAdjustedResult(-2.0, -0.5, 0.25, 1, -0.5),
+                ),
+                MatchPerformance(money.id, GUILD, BOB.id, "bob", 2.5, True, rating, None),
+            ]
+        )
         # A live match, Bob to roll; and a challenge waiting for an answer.
         await service.challenge(GUILD, 2, CAROL, BOB, MatchOptions(length=3))
         roller.extend([3, 1])
@@ -126,6 +147,26 @@ async def fill_competitions(store: Store) -> None:
     )
     await competitions.set_td_role(GUILD, 555)
     await competitions.save_ladder(GUILD, 1, '{"ranking": [1, 2]}', None)
+    chouettes = ChouetteStore(store)
+    session = await chouettes.create(
+        guild_id=GUILD,
+        channel_id=8,
+        home_channel_id=1,
+        started_by=ALICE.id,
+        status="open",
+        state='{"status": "open"}',
+        events=[LogEntry(0, "joined", '{"player": 1}')],
+        now=4.0,
+    )
+    assert session is not None
+    await chouettes.save(
+        session,
+        status="ended",
+        state='{"status": "ended"}',
+        events=[LogEntry(1, "over", '{"value": 1}'), LogEntry(1, "ended", "{}")],
+        points=[(ALICE.id, "alice", 3), (BOB.id, "bob", -3)],
+        now=5.0,
+    )
 
 
 async def dump(database: Path | str) -> dict[str, list[tuple]]:
@@ -201,3 +242,16 @@ def test_migrate_names_an_unreachable_server_in_one_line(tmp_path: Path) -> None
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "cannot open the database" in result.stderr
     assert "s3cret" not in result.stderr and "Traceback" not in result.stderr
+
+
+async def test_copy_db_copies_every_table_but_the_reviews_cache(tmp_path: Path) -> None:
+    """A table added by a migration is copied too (the PR ladder's among them); only the
+    stored game reviews stay behind: they are worked out again from the event log."""
+    store = await Store.open(tmp_path / "tables.db")
+    await store.close()
+    with sqlite3.connect(tmp_path / "tables.db") as raw:
+        tables = {
+            row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+    assert tables - {table for table, _ in TABLES} == {"game_reviews"}
+    assert "match_performance" in tables

@@ -522,11 +522,19 @@ def test_every_raise_site_gives_its_sentence_the_facts_it_names() -> None:
 
 
 def _pages() -> dict[str, Callable[[str], str]]:
+    from dataclasses import replace
     from types import SimpleNamespace as NS
+    from typing import Any, cast
 
     from bot import present
     from bot.computer.cube import CubeAction
+    from bot.computer.positions import DEEP, DeepAdvice, DeepPlay, PositionAdvice
+    from bot.computer.pr import LuckAdjustedResult, PerformanceRating, PRPart
     from bot.core.records import PlayerStats
+    from bot.engine import Play, PositionRecord
+    from bot.features.performance.rules import LadderEntry, MatchPerformance, PlayerPerformance
+    from bot.present import performance as performance_words
+    from bot.present import positions as position_words
 
     figure = NS(observed=0.17, expected=0.1667, sample=120, surprise="ordinary")
     dice = NS(
@@ -541,8 +549,19 @@ def _pages() -> dict[str, Callable[[str], str]]:
     )
     stats = PlayerStats(1, 2, "alice", 1512.5, 40, 3, 10, 6, 4, 3, 2, 1, 2, 0, 14, 9, 2, 3)
     mistake = NS(position_id="4HPwATDgc/ABMA", made="24/18 13/8", best="13/2", equity_lost=0.08)
-    analysis = NS(error_rate=7.5, rating="Expert", decisions=40, blunders=1, mistakes=[mistake])
-    luck = NS(players={0: NS(total=0.31, rolls=20, rate=15.5)})
+    performance = PerformanceRating(PRPart(30, 0.3), PRPart(10, 0.05))
+    analysis = NS(
+        error_rate=7.5,
+        rating="Expert",
+        decisions=40,
+        blunders=1,
+        mistakes=[mistake],
+        performance=performance,
+    )
+    luck = NS(
+        players={0: NS(total=0.31, rolls=20, rate=15.5)},
+        luck_adjusted=lambda player: LuckAdjustedResult(0.5, 0.31, 0.1, 20, 0.31),
+    )
     plays = [
         NS(notation="13/7 8/7", equity=0.21, difference=0.0),
         NS(notation="24/18 13/8", equity=0.19, difference=-0.02),
@@ -564,6 +583,21 @@ def _pages() -> dict[str, Callable[[str], str]]:
     record = NS(
         level="expert", games=3, game_wins=1, matches=1, match_wins=0, points_won=2, points_lost=5
     )
+    played = MatchPerformance(
+        1, 1, 1, "alice", 1.8e9, False, performance, LuckAdjustedResult(0.5, 0.2, 0.1, 30, 0.2)
+    )
+    position = PositionRecord.parse("XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:5:10")
+    advice = PositionAdvice(position, position.to_game(), cast(Any, plays))
+    deep_plays = DeepAdvice(
+        position,
+        position.to_game(),
+        DEEP,
+        plays=(DeepPlay(Play(()), 0.12, 0.01, 0.11), DeepPlay(Play(()), 0.05, 0.01, 0.07)),
+        rollouts=2,
+    )
+    deep_cube = DeepAdvice(
+        position, position.to_game(), DEEP, cube=cast(Any, cube), cube_errors=(0.01, 0.02)
+    )
     return {
         "stats": lambda lang: present.stats_text(stats, "alice", language=lang),
         "leaderboard": lambda lang: "\n".join(present.leaderboard_lines([stats], language=lang)),
@@ -574,6 +608,19 @@ def _pages() -> dict[str, Callable[[str], str]]:
         "analysis": lambda lang: present.analysis_text(
             ["alice", "bob"], {0: analysis}, luck, language=lang
         ),
+        "match analysis": lambda lang: present.analysis_text(
+            ["alice", "bob"], {0: analysis}, luck, money=False, language=lang
+        ),
+        "pr ladder": lambda lang: "\n".join(
+            performance_words.ladder_lines([LadderEntry(1, "alice", performance, 3)], language=lang)
+        ),
+        "pr record": lambda lang: performance_words.record_lines(
+            PlayerPerformance(1, (played, replace(played, match_id=2, money=True))),
+            language=lang,
+        ),
+        "position": lambda lang: position_words.position_text(advice, language=lang),
+        "deep plays": lambda lang: position_words.deep_text(deep_plays, language=lang),
+        "deep cube": lambda lang: position_words.deep_text(deep_cube, language=lang),
         "record": lambda lang: present.computer_record_text([record], language=lang),
         "dice": lambda lang: present.dice_text(dice, present.THIS_SERVER, language=lang),
     }

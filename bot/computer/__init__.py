@@ -9,7 +9,9 @@ the store, discord or the renderers. Its modules, each importing only those abov
 - :mod:`~bot.computer.evaluator`: the :class:`Evaluator` protocol, the values it takes and
   gives (:class:`CubeContext`, :class:`RankedResult`, :class:`CubeEquities`,
   :class:`WinChances`) and :class:`BgsageEvaluator`, the bgsage (Open Sage) neural network
-  behind it. The only module that imports bgsage.
+  behind it. With :mod:`~bot.computer.rollouts`, the only modules that import bgsage.
+- :mod:`~bot.computer.rollouts`: truncated rollouts of one play or one cube decision
+  (:class:`~bot.computer.rollouts.BgsageRollout`), the deeper analysis's engine.
 - :mod:`~bot.computer.cube`: cube theory on equities (:class:`CubeDecision`,
   :class:`CubeAction`, the proper double, take, drop or beaver). Pure.
 - :mod:`~bot.computer.pr`: eXtreme Gammon's Performance Rating: which decisions count, the
@@ -18,6 +20,9 @@ the store, discord or the renderers. Its modules, each importing only those abov
 - :mod:`~bot.computer.analysis`: hints (:class:`PlayHint`, :class:`CubeHint`) and match
   analysis (:class:`PlayerAnalysis`, :class:`Mistake`, :data:`BLUNDER_THRESHOLD`), with each
   player's PR.
+- :mod:`~bot.computer.positions`: any position's advice and the deeper analysis's values
+  (:class:`~bot.computer.positions.PositionAdvice`, :class:`~bot.computer.positions.
+  DeepAdvice`); :mod:`~bot.computer.position_service` asks the workers for them.
 - :mod:`~bot.computer.player`: the play policy (:class:`Level`, :data:`LEVELS`,
   :data:`ANALYSIS`, the depth of hints and analysis, :class:`ComputerPlayer`) and
   :func:`analyze`.

@@ -54,6 +54,7 @@ __all__ = [
     "PlayHint",
     "PlayerAnalysis",
     "analyze_decisions",
+    "combined",
     "cube_hint",
     "hints",
     "play_hints",
@@ -317,6 +318,25 @@ def cube_hint(evaluator: Evaluator, game: Game) -> CubeHint:
 
 
 # --- analysis -------------------------------------------------------------------------------
+
+
+def combined(player: int, parts: Iterable[PlayerAnalysis]) -> PlayerAnalysis:
+    """Several analyses of one player as one: a match's games, or a chouette player's games
+    in the box and in the team. Decisions and errors add up (the PR too: it is over all the
+    decisions), and the biggest three mistakes of all are kept, as one analysis of them all
+    would give."""
+    mine = list(parts)
+    mistakes = sorted((m for a in mine for m in a.mistakes), key=lambda m: -m.equity_lost)
+    return PlayerAnalysis(
+        player=player,
+        checker_decisions=sum(a.checker_decisions for a in mine),
+        checker_error=sum(a.checker_error for a in mine),
+        cube_decisions=sum(a.cube_decisions for a in mine),
+        cube_error=sum(a.cube_error for a in mine),
+        blunders=sum(a.blunders for a in mine),
+        mistakes=tuple(mistakes[:3]),
+        performance=PerformanceRating.total(a.performance for a in mine),
+    )
 
 
 def analyze_decisions(

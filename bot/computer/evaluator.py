@@ -1,6 +1,7 @@
 """The evaluator: what the computer asks of a backgammon engine, and bgsage answering it.
 
-This is the only module that imports bgsage (the Open Sage neural network). Everything else
+This module and :mod:`bot.computer.rollouts` (the deeper analysis's truncated rollouts) are
+the only ones that import bgsage (the Open Sage neural network). Everything else
 in :mod:`bot.computer` talks to the :class:`Evaluator` protocol and the small value types
 here (:class:`CubeContext` in, :class:`RankedResult` and :class:`CubeEquities` out), so
 another engine, or a stub in a test, can take bgsage's place.

@@ -25,11 +25,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.computer import DEFAULT_LEVEL, CubeHint, PerformanceRating, PlayerAnalysis, PlayHint
+from bot.computer import DEFAULT_LEVEL, CubeHint, PlayerAnalysis, PlayHint
+from bot.computer.analysis import combined
 from bot.computer.luck import MatchLuck
 from bot.computer.reviewcodec import GameReview, review_from_text, review_to_text
 from bot.core.dicestats import DiceReport, dice_report, rolls_from_events
 from bot.core.errors import NoGameError, NotYourTurnError, Refusal, UnreadableMatchError, UserError
+from bot.core.facts import FactBus, MatchReviewed
 from bot.core.fairdice import VerifyResult, verify_events
 from bot.core.records import ComputerResults, EventRecord, MatchRow, Status
 from bot.core.reports import Player, Review, SessionSettings
@@ -112,24 +114,21 @@ def merge_reviews(parts: Sequence[GameReview], players: Sequence[int]) -> GameRe
     """Games' reviews, in game order, as one review of them all: decisions and errors add
     up (the PR too: it is over all the games' decisions), the biggest three mistakes of all
     are kept (as one analysis of the whole log gives)."""
-    merged: dict[int, PlayerAnalysis] = {}
-    for player in players:
-        mine = [analyses[player] for analyses, _luck in parts if player in analyses]
-        mistakes = sorted(
-            (m for a in mine for m in a.mistakes), key=lambda mistake: -mistake.equity_lost
-        )
-        merged[player] = PlayerAnalysis(
-            player=player,
-            checker_decisions=sum(a.checker_decisions for a in mine),
-            checker_error=sum(a.checker_error for a in mine),
-            cube_decisions=sum(a.cube_decisions for a in mine),
-            cube_error=sum(a.cube_error for a in mine),
-            blunders=sum(a.blunders for a in mine),
-            mistakes=tuple(mistakes[:3]),
-            performance=PerformanceRating.total(a.performance for a in mine),
-        )
+    merged = {
+        player: combined(player, [analyses[player] for analyses, _ in parts if player in analyses])
+        for player in players
+    }
     luck = MatchLuck([game for _analyses, part in parts for game in part.games])
     return merged, luck
+
+
+def reviewed(row: MatchRow, analyses: dict[int, PlayerAnalysis], luck: MatchLuck) -> MatchReviewed:
+    """The fact that every game of ``row`` (finished) has been analysed."""
+    return MatchReviewed(
+        row,
+        {player: analysis.performance for player, analysis in analyses.items()},
+        {player: luck.luck_adjusted(player) for player in analyses},
+    )
 
 
 # (games done, games in all) as an analysis goes: for a front end's progress line.
@@ -137,18 +136,23 @@ Progress = Callable[[int, int], Awaitable[None]]
 
 
 class GameReader(Protocol):
-    """What reviews read of the session: the channel's live game, or its last one."""
+    """What reviews read of the session: the channel's live game, or its last one, and a
+    server's live games."""
 
     async def current(self, channel_id: int) -> MatchRow | None: ...
 
     async def latest(self, channel_id: int) -> MatchRow | None: ...
+
+    async def live_in(self, guild_id: int) -> list[MatchRow]: ...
 
 
 class ReviewService:
     """Hints, analysis with luck, dice verification and dice statistics.
 
     Reads only: the games come from ``games`` (the session), the records from the store,
-    the evaluations from the workers' analysis lane.
+    the evaluations from the workers' analysis lane. Once every game of a finished match
+    has been analysed it says so on ``facts`` (:class:`~bot.core.facts.MatchReviewed`, each
+    player's PR over the match: the PR ladder keeps it).
     """
 
     def __init__(
@@ -159,12 +163,14 @@ class ReviewService:
         *,
         settings: SessionSettings,
         clock: Callable[[], float],
+        facts: FactBus | None = None,
     ) -> None:
         self.store = store
         self.workers = workers
         self.games = games
         self.settings = settings
         self.clock = clock
+        self.facts = facts or FactBus()
         self.cache = ReviewCache()  # finished games' reviews; /analyze cooldowns
 
     async def hint(
@@ -208,8 +214,13 @@ class ReviewService:
             if not games:
                 raise UserError(Refusal.ANALYSIS_FINISHED_ONLY)
         if user_id is not None:
-            self.cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
+            self.charge(user_id)
         return AnalysisPlan(row, tuple(events), tuple(games))
+
+    def charge(self, user_id: int) -> None:
+        """Let ``user_id`` ask for an analysis now (of a match, or of a chouette), or raise
+        how long they must wait: once per ``analysis_cooldown`` seconds."""
+        self.cache.charge(user_id, self.clock(), self.settings.analysis_cooldown)
 
     async def run_analysis(self, plan: AnalysisPlan, progress: Progress | None = None) -> Review:
         """The review of a planned analysis (seconds of work in the analysis lane, or none
@@ -236,9 +247,17 @@ class ReviewService:
         """
         events = await self.store.events(row.id)
         games = sorted({event.game_number for event in events})
-        if game_number is not None:
-            games = [game_number]
-        return await self._review_games(row, events, games)
+        reviewed_games = games if game_number is None else [game_number]
+        started = time.monotonic()
+        log.info("review of match %s, game(s) %s, started", row.id, reviewed_games)
+        review = await self._review_games(row, events, reviewed_games)
+        if game_number is not None and not row.live and len(games) > 1 and game_number == games[-1]:
+            # The match's last game: the others were reviewed as they ended (read back now,
+            # or worked out if they were not), so the whole match's analysis exists.
+            await self._review_games(row, events, games)
+        seconds = time.monotonic() - started
+        log.info("review of match %s, game(s) %s, done in %.1f s", row.id, reviewed_games, seconds)
+        return review
 
     async def _review_games(
         self,
@@ -302,6 +321,9 @@ class ReviewService:
 
         parts = await asyncio.gather(*(counted(number) for number in games))
         analyses, luck = merge_reviews(parts, humans)
+        played = {event.game_number for event in events}
+        if row.status == Status.FINISHED and played and played <= set(games):
+            await self.facts.publish([reviewed(row, analyses, luck)])
         return Review(row, analyses, luck)
 
     async def _review_game(
@@ -387,5 +409,6 @@ __all__ = [
     "ReviewCache",
     "ReviewService",
     "merge_reviews",
+    "reviewed",
     "server_dice_report",
 ]

@@ -52,7 +52,12 @@ def may_move(row: MatchRow, user_id: int) -> MoveCheck:
     return MoveCheck.YES
 
 
-def accept(turn: Turn, user: Player, public: str | None = None) -> Action:
+def accept(
+    turn: Turn, user: Player, public: str | None = None, start: Game | None = None
+) -> Action:
+    """The challenged player accepts: the game begins with the opening roll, or, given a
+    ``start`` (a game against the computer played on from a position), from that state,
+    logged with its XGID so the log alone still rebuilds the match."""
     row = turn.row
     require_challenge(row)
     if user.id != row.player_ids[1]:
@@ -60,13 +65,18 @@ def accept(turn: Turn, user: Player, public: str | None = None) -> Action:
             raise NotYourTurnError(Refusal.WAITING_ACCEPT, player=turn.who(1))
         raise NotYourTurnError(Refusal.CHALLENGE_FOR, player=turn.who(1))
     turn.status = Status.PLAYING
-    turn.game = Game.new(row.options)
+    turn.game = Game.new(row.options) if start is None else start
     if row.dice is not None:
         # Fixed only now, after the commitment was posted: nobody could choose the
         # secret to suit it. Without one from the front end, a fresh random value.
         turn.public = public or secrets.token_hex(8)
-    turn.log(Action.START, user.id, 1)
-    turn.opening()
+    if start is None:
+        turn.log(Action.START, user.id, 1)
+        turn.opening()
+    else:
+        turn.log(Action.START, user.id, 1, notation=start.xgid())
+        if start.phase is Phase.MOVE:
+            turn.after_roll()  # a roll with no legal play passes at once
     return Action.ACCEPT
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.errors import Name, NoGameError, NotYourTurnError, Refusal, UserError
 from bot.core.matfile import export_text
 from bot.core.records import (
+    Action,
     BoardSide,
     ClaimRule,
     GuildSettings,
@@ -214,6 +215,10 @@ class ClubService:
         """
         row = await self._named_match(guild_id, channel_id, match_id, visible)
         events = await self.store.events(row.id)
+        if events and events[0].action == Action.START and events[0].notation:
+            # Played on from a position (a practice game): a match file always starts
+            # from the opening, so it would tell another game. Its log keeps the XGID.
+            raise UserError(Refusal.EXPORT_FROM_POSITION, xgid=events[0].notation)
         text = await asyncio.to_thread(export_text, row, events, kind)
         return row, text
 

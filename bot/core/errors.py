@@ -1,9 +1,10 @@
 """Errors the session layer raises for the player: typed refusals, never sentences.
 
-A refusal is a :class:`Refusal` (or an engine's :class:`~bot.engine.EngineErrorCode`, or a
-tournament's or the ladder's :class:`CompetitionRefusal`) with its parameters, the facts it
-names: ``UserError(Refusal.NOT_YOUR_TURN, player=Name("bob"))``. The words are chosen by the
-front end that shows it, in its reader's language (:func:`bot.present.refusal`), with names
+A refusal is a :class:`Refusal` (or an engine's :class:`~bot.engine.EngineErrorCode`, a
+tournament's or the ladder's :class:`CompetitionRefusal`, a chouette's
+:class:`ChouetteRefusal`) with its parameters, the facts it names:
+``UserError(Refusal.NOT_YOUR_TURN, player=Name("bob"))``. The words are chosen by the front
+end that shows it, in its reader's language (:func:`bot.present.refusal`), with names
 formatted its way (a :class:`Name` parameter is a person's name: escaped for Discord, plain
 in a terminal). A front end's own refusals (a failed permission check, a stale picker) may
 still carry finished words in ``text``.
@@ -81,6 +82,13 @@ class Refusal(StrEnum):
     ANALYSIS_COOLDOWN = "analysis-cooldown"  # seconds
     ANALYSIS_FINISHED_ONLY = "analysis-finished-only"
     NO_SUCH_PUBLIC = "no-such-public"  # public
+    # any position analysed
+    POSITION_IN_RATED_GAME = "position-in-rated-game"
+    NOTHING_DEEPER = "nothing-deeper"
+    NOT_A_BOARD = "not-a-board"
+    BOARD_WITHOUT_POSITION = "board-without-position"
+    DICE_WITH_DOUBLE = "dice-with-double"
+    EXPORT_FROM_POSITION = "export-from-position"  # xgid
     # puzzles
     PUZZLE_GONE = "puzzle-gone"
     NO_PUZZLES_YET = "no-puzzles-yet"
@@ -151,13 +159,57 @@ class CompetitionRefusal(StrEnum):
     NO_LADDER_MATCH = "no-ladder-match"
 
 
+class ChouetteRefusal(StrEnum):
+    """Every refusal of a chouette session: the rules' own (the values of
+    :class:`bot.features.chouette.rules.Code`, one for one) and the chouette service's
+    (``bot.present.chouette`` words each)."""
+
+    # the rules
+    FULL = "full"  # most
+    ALREADY_SEATED = "already-seated"
+    NOT_SEATED = "not-seated"
+    ALREADY_BEGUN = "already-begun"
+    TOO_FEW = "too-few"  # most
+    SESSION_OVER = "session-over"
+    NO_GAME = "no-game"
+    NOT_IN_TEAM = "not-in-team"
+    NOT_THE_BOX = "not-the-box"
+    NOT_THE_CAPTAIN = "not-the-captain"  # captain
+    NOT_NOW = "not-now"
+    COMPUTER_DECIDES = "computer-decides"
+    CUBE_OUT = "cube-out"
+    BOX_OWNS_CUBE = "box-owns-cube"
+    MEMBER_OWNS_CUBE = "member-owns-cube"
+    ALREADY_DOUBLED = "already-doubled"
+    CUBE_AT_MAXIMUM = "cube-at-maximum"
+    NOTHING_TO_ANSWER = "nothing-to-answer"
+    ANSWER_EVERY_DOUBLE = "answer-every-double"
+    PICK_MEMBERS = "pick-members"
+    BEAVERS_OFF = "beavers-off"
+    TAKE_CAPTAIN = "take-captain"  # captain
+    TAKE_HALF = "take-half"  # most
+    WAIT_LINE = "wait-line"  # member
+    CAPTAIN_LAST = "captain-last"
+    MUST_BEAVER = "must-beaver"
+    NOT_LEGAL = "not-legal"
+    NO_ADVICE = "no-advice"
+    ADVICE_TEXT = "advice-text"  # most
+    # the service
+    NO_CHOUETTE = "no-chouette"
+    CHOUETTE_HERE = "chouette-here"
+    GAME_HERE = "game-here"
+    OLD_BUTTON = "old-button"
+    ENDS_BY_STARTER = "ends-by-starter"
+    CAPTAIN_READS = "captain-reads"
+
+
 class Name(str):
     """A person's name among a refusal's parameters: the front end formats it its way."""
 
     __slots__ = ()
 
 
-Reason = Refusal | CompetitionRefusal | EngineErrorCode
+Reason = Refusal | CompetitionRefusal | ChouetteRefusal | EngineErrorCode
 
 
 class UserError(Exception):
@@ -176,7 +228,7 @@ class UserError(Exception):
         self.params: dict[str, Any] = dict(params)
         if reason is None:
             reason = self.default
-        if isinstance(reason, Refusal | CompetitionRefusal | EngineErrorCode):
+        if isinstance(reason, Refusal | CompetitionRefusal | ChouetteRefusal | EngineErrorCode):
             self.reason = reason
         else:
             self.text = reason

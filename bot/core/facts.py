@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.computer.pr import LuckAdjustedResult, PerformanceRating
 from bot.core.records import (
     Action,
     EndReason,
@@ -135,12 +136,34 @@ class PlayedElsewhere:
 
 
 @dataclass(frozen=True, slots=True)
+class MatchReviewed:
+    """Every game of a finished match has been analysed (after its last game's review, an
+    ``/analyze`` or the replay page's): each human player's PR over the whole match (the
+    games' decisions pooled) and luck-adjusted result (None when the engine could not value
+    the stakes). Published whenever that analysis is put together again; a listener keeps
+    it once."""
+
+    match: MatchRow
+    performance: dict[int, PerformanceRating]
+    luck: dict[int, LuckAdjustedResult | None]
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentOver:
     """A tournament ended (finished, or cancelled by its directors): its matches may now
     become puzzles, whose positions would have helped its players while it ran."""
 
     tournament_id: int
     guild_id: int
+
+
+class FeatureFact:
+    """A fact a feature service publishes about its own values (a chouette session's
+    change): the feature subclasses it with a frozen dataclass of its own, so the core's
+    bus carries it without the core knowing the feature. Subscribers that do not know a
+    feature's facts pass over them, as they pass over any fact they do not use."""
+
+    __slots__ = ()
 
 
 Fact = (
@@ -153,7 +176,9 @@ Fact = (
     | ComputerStuck
     | TurnResumed
     | PlayedElsewhere
+    | MatchReviewed
     | TournamentOver
+    | FeatureFact
 )
 Subscriber = Callable[[Sequence[Fact]], Awaitable[None]]
 
@@ -271,8 +296,10 @@ __all__ = [
     "CubeTurned",
     "Fact",
     "FactBus",
+    "FeatureFact",
     "GameOver",
     "MatchOver",
+    "MatchReviewed",
     "MatchStarted",
     "PlayedElsewhere",
     "Step",

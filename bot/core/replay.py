@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from bot.computer import CubeDecision
 from bot.core.records import Action, ClaimRule, EventRecord
-from bot.engine import Game, MatchOptions, Play, ResultKind
+from bot.engine import Game, MatchOptions, Play, PositionRecord, ResultKind
 
 Decision = Play | CubeDecision
 
@@ -34,6 +34,10 @@ def replay_event(options: MatchOptions, game: Game | None, event: EventRecord) -
     """The state after one logged event; raises ValueError when it disagrees with the log."""
     action = event.action
     if action == Action.START:
+        if event.notation:  # a game played on from a position (its XGID): no opening roll
+            game = PositionRecord.parse(event.notation).to_game()
+            _check(game, event)
+            return game
         return Game.new(options)
     if game is None:
         raise ValueError(f"event {event.seq} ({action}) comes before the game started")
@@ -77,9 +81,13 @@ def replay_event(options: MatchOptions, game: Game | None, event: EventRecord) -
             pass
         case _:
             raise ValueError(f"unknown event action {action!r}")
-    if game.position_id() != event.position_id or game.match_id() != event.gnu_match_id:
-        raise ValueError(f"replay diverges from the log at event {event.seq} ({action})")
+    _check(game, event)
     return game
+
+
+def _check(game: Game, event: EventRecord) -> None:
+    if game.position_id() != event.position_id or game.match_id() != event.gnu_match_id:
+        raise ValueError(f"replay diverges from the log at event {event.seq} ({event.action})")
 
 
 def decisions_from_events(

@@ -67,6 +67,7 @@ from bot.core.reports import (
 from bot.core.turn import Turn, check_button
 from bot.engine import (
     EngineError,
+    Game,
     MatchOptions,
     Phase,
     ResultKind,
@@ -131,11 +132,13 @@ class SessionService:
         )
 
     @contextlib.asynccontextmanager
-    async def _lock(self, channel_id: int) -> AsyncIterator[None]:
+    async def channel_lock(self, channel_id: int) -> AsyncIterator[None]:
         """Hold the channel's lock: one action at a time per channel.
 
         The asyncio lock queues this process's actions; the store's lock then keeps other
         processes (shards on one PostgreSQL) out for the whole action, computer reply included.
+        A feature whose actions live in a channel (a chouette session) takes the same lock,
+        so its actions and the channel's game never interleave.
         """
         lock = self._locks.get(channel_id)
         if lock is None:
@@ -250,7 +253,7 @@ class SessionService:
             raise UserError(Refusal.BOT_OPPONENT)
         if venue is Venue.BOT_DM:
             raise UserError(Refusal.BOT_DM_CHALLENGE)
-        async with self._lock(channel_id):
+        async with self.channel_lock(channel_id):
             row = await self._create_challenge(
                 guild_id,
                 channel_id,
@@ -450,7 +453,7 @@ class SessionService:
         for attempt in range(CONFLICT_RETRIES):
             earlier: list[Fact] = []
             try:
-                async with self._lock(channel_id):
+                async with self.channel_lock(channel_id):
                     report = await self._act_locked(
                         channel_id, act, ctx, allow_challenge, actor, earlier
                     )
@@ -567,6 +570,7 @@ class SessionService:
         *,
         level: str | None = None,
         ctx: ActionContext = NO_CONTEXT,
+        start: Game | None = None,
         venue: Venue = Venue.SERVER,
     ) -> Report:
         """Start a game or match against the computer; it accepts at once.
@@ -574,20 +578,28 @@ class SessionService:
         The human is player 0 and the computer player 1. Games against the computer are
         never rated and stay out of the human leaderboard. The acceptance, the opening roll
         and the computer's first turn (when it wins the opening) are stored together.
+
+        ``start``: play on from this state instead of the opening (practice from an
+        analysed position): its options are the match's, and the human (player 0) must be
+        the one to act in it.
         """
         level = level or DEFAULT_LEVEL
         if level not in LEVELS:
             raise UserError(Refusal.PICK_LEVEL, levels=tuple(LEVELS))
         if self._computer_factory is None and not computer_available():
             raise UserError(Refusal.COMPUTER_UNAVAILABLE)
+        if start is not None:
+            if start.actor != 0 or start.phase is Phase.OPENING:
+                raise ValueError(f"the human (player 0) must act first in {start!r}")
+            options = start.options
         options = options or MatchOptions()
-        async with self._lock(channel_id):
+        async with self.channel_lock(channel_id):
             await self._create_challenge(
                 guild_id, channel_id, human, computer, options, False, level, False, venue
             )
             report = await self._act_locked(
                 channel_id,
-                lambda turn: actions.accept(turn, computer, ctx.public),
+                lambda turn: actions.accept(turn, computer, ctx.public, start),
                 ctx,
                 True,
                 human,
@@ -619,7 +631,7 @@ class SessionService:
     async def _retry_computer(self, channel_id: int) -> None:
         """The computer opponent's retry timer: finish the channel's open computer turn
         under its lock, and publish it (a front end posts a :class:`TurnResumed`)."""
-        async with self._lock(channel_id):
+        async with self.channel_lock(channel_id):
             row = await self._load(channel_id)
             report = await self._resume_row(row) if self.computer.to_act(row) else None
         if report is not None:
@@ -640,7 +652,7 @@ class SessionService:
             if not self.computer.to_act(row):
                 continue
             try:
-                async with self._lock(row.channel_id):
+                async with self.channel_lock(row.channel_id):
                     fresh = await self._load(row.channel_id)
                     report = None
                     # One left to a moderator is not tried again on a reconnect's ready

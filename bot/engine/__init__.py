@@ -28,7 +28,7 @@ from bot.engine.match_id import MatchIdFields
 from bot.engine.moves import Dice, LegalPlays, Move, Play, legal_plays
 from bot.engine.notation import format_moves, parse_play
 from bot.engine.position import Position
-from bot.engine.record import CubeOffer, PositionRecord
+from bot.engine.record import CubeOffer, PositionRecord, parse_dice
 from bot.engine.xgid import XgidFields
 
 __all__ = [
@@ -57,5 +57,6 @@ __all__ = [
     "XgidFields",
     "format_moves",
     "legal_plays",
+    "parse_dice",
     "parse_play",
 ]

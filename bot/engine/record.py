@@ -17,7 +17,7 @@ Imports the engine only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot.engine.errors import EngineErrorCode as Code
@@ -34,6 +34,24 @@ _GNU_LABELS = frozenset({"gnu", "gnubg", "backgammon", "position", "match", "id"
 _SEPARATORS = re.compile(r"[\s:,;`'\"]+")
 _QUOTES = "`'\""  # Discord's code marks and quotes around a pasted ID
 _XGID_START = re.compile("XGID=", re.IGNORECASE)
+_DICE = re.compile(r"\s*([1-6])\s*[-/,x ]?\s*([1-6])\s*", re.IGNORECASE)
+
+
+def parse_dice(text: str) -> Dice:
+    """A roll as players write it: ``52``, ``5-2``, ``5 2``, ``5,2`` or ``5x2`` (larger first).
+
+    >>> parse_dice("2-5")
+    (5, 2)
+
+    Raises :class:`InvalidIdError` (``DICE_INVALID``) for anything else.
+    """
+    found = _DICE.fullmatch(text)
+    if found is None:
+        raise InvalidIdError(
+            f"{text!r} is not a roll: two dice from 1 to 6", Code.DICE_INVALID, dice=text[:20]
+        )
+    high, low = sorted((int(found[1]), int(found[2])), reverse=True)
+    return high, low
 
 
 class CubeOffer(StrEnum):
@@ -356,6 +374,27 @@ class PositionRecord:
         )
 
     # --- writing ---------------------------------------------------------------------------
+
+    def swapped(self) -> PositionRecord:
+        """The same state with the players' numbers exchanged: player 0 becomes player 1
+        and the other way round (the board, seen by the player on roll, is unchanged).
+
+        >>> record = PositionRecord.parse('XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:1:0:5:10')
+        >>> record.on_roll, record.score, record.swapped().on_roll, record.swapped().score
+        (1, (1, 2), 0, (2, 1))
+        """
+        owner = None if self.cube_owner is None else 1 - self.cube_owner
+        return replace(
+            self,
+            on_roll=1 - self.on_roll,
+            cube_owner=owner,
+            score=(self.score[1], self.score[0]),
+        )
+
+    def with_dice(self, dice: Dice) -> PositionRecord:
+        """This state with ``dice`` rolled (they replace any the record had). A record with a
+        double waiting for its answer has no roll to make: :class:`InvalidIdError`."""
+        return replace(self, dice=dice)
 
     @property
     def double_pending(self) -> bool:

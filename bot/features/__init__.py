@@ -1,5 +1,5 @@
 """Features built on the core's seams: tournaments and the ladder (:mod:`.tournaments`),
-puzzles from the server's own games (:mod:`.puzzles`).
+puzzles from the server's own games (:mod:`.puzzles`), the PR ladder (:mod:`.performance`).
 
 Each is a package: its pure rules (``rules``) and the service the front ends ask, composed
 at start-up (:mod:`bot.services`). A feature reads matches through the session's read face

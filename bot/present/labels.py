@@ -71,6 +71,7 @@ def chart_labels(language: str) -> ChartLabels:
         luckiest=w(_("luckiest roll")),
         unluckiest=w(_("unluckiest roll")),
         rating_title=w(_("{name}'s rating")),
+        pr_title=w(_("{name}'s PR (lower is better)")),
         no_data=w(_("nothing to show yet")),
         months=tuple(w(month) for month in MONTHS),
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.core.records import PlayerStats
 from bot.i18n import N_, Language, Text, _, join, say
+from bot.present.performance import luck_adjusted_words, performance_words
 from bot.present.refusals import engine_sentence
 from bot.present.words import cube_action_words, fit, level_words, rolls_words
 
@@ -100,10 +101,15 @@ HELP = _(
     "**Writing moves**: from/to for each checker: `13/7 8/7`, `24/13` (one checker, both "
     "dice), `8/5(2) 6/5(2)` (doubles), `bar/22` to enter, `6/off` to bear off, `*` marks a "
     "hit (optional).\n"
-    "**Cube**: `double`, then your opponent `take`s or `drop`s (`pass`). No doubling in the "
+    "**Cube**: `double`, then your opponent `take`s or `drop`s (pass). No doubling in the "
     "Crawford game or a 1-point match.\n"
     "**Computer**: `/backgammon play [level]` (or challenge the bot itself); `hint` in casual "
-    "games; `analyze` after a game shows each player's error rate, luck and biggest mistakes.\n"
+    "games; `analyze` after a game shows each player's PR (XG's Performance Rating), luck and "
+    "biggest mistakes.\n"
+    "**Any position**: `position` with an XGID or GNU Position and Match IDs (and `dice`), or "
+    "Apps > Analyse this position on a board: the best plays or the cube, then Look deeper "
+    "or Play it out against the computer. `leaderboard sort:pr` ranks the rated matches "
+    "played in full by PR.\n"
     "**Your games**: `games` lists them; `settings` sets your turn notices (on, off, or after "
     "idle minutes) and board; `export` gives a match as a file for GNU Backgammon.\n"
     "**Dice**: every match commits to its dice before the first roll and reveals the secret "
@@ -195,9 +201,12 @@ def analysis_text(
     analyses: Mapping[int, Any],
     luck: Any = None,
     *,
+    money: bool = True,
     language: str | None = None,
 ) -> str:
-    """Per player: error rate (GNU style), blunders, the three biggest mistakes, and luck."""
+    """Per player: the PR (XG's, with its checker and cube parts and band), blunders, the
+    error rate (GNU Backgammon's, a detail), the three biggest mistakes; then skill and luck
+    (``money``: results in points, else in match-winning chances)."""
     if not analyses:
         return say(_("There is nothing to analyse yet."), language)
     if luck is not None and luck.players:
@@ -205,21 +214,25 @@ def analysis_text(
             "\n\n**"
             + say(_("Skill and luck"), language)
             + "**\n"
-            + luck_lines(names, luck, analyses, language=language)
+            + luck_lines(names, luck, analyses, money=money, language=language)
         )
         return fit(analysis_text(names, analyses, language=language) + tail)
     blocks: list[Text] = []
     for player, result in sorted(analyses.items()):
         head = _(
-            "**{name}**: {rate:.1f} millipoints per decision ({rating}) over {decisions} "
-            "decisions, {blunders}.",
+            "**{name}**: {performance}; {blunders}.",
             name=names[player],
+            performance=performance_words(result.performance),
+            blunders=N_("{n} blunder", "{n} blunders", result.blunders, n=result.blunders),
+        )
+        detail = _(
+            "GNU Backgammon's error rate: {rate:.1f} millipoints per decision ({rating}) over "
+            "{decisions} decisions.",
             rate=result.error_rate,
             rating=RATING_WORDS.get(str(result.rating), str(result.rating)),
             decisions=result.decisions,
-            blunders=N_("{n} blunder", "{n} blunders", result.blunders, n=result.blunders),
         )
-        lines: list[Text] = [head]
+        lines: list[Text] = [head, detail]
         for number, mistake in enumerate(result.mistakes, start=1):
             lines.append(
                 _(
@@ -349,23 +362,30 @@ def luck_lines(
     luck: Any,
     analyses: Mapping[int, Any] | None = None,
     *,
+    money: bool = True,
     language: str | None = None,
 ) -> str:
-    """Each player's luck (normalized equity, and per roll), beside their error rate."""
+    """Each player's luck (normalized equity, and per roll), beside their PR, and their
+    luck-adjusted result (GNU Backgammon's: the result with both sides' luck taken out, in
+    points when ``money``, else in match-winning chances)."""
     lines: list[Text] = []
     for player, total in sorted(luck.players.items()):
         if analyses and player in analyses:
-            lines.append(
-                _(
-                    "**{name}**: luck {luck:+.3f} over {rolls} rolls ({rate:+.1f} millipoints a "
-                    "roll); error rate {error:.1f} millipoints a decision.",
-                    name=names[player],
-                    luck=total.total,
-                    rolls=total.rolls,
-                    rate=total.rate,
-                    error=analyses[player].error_rate,
-                )
+            adjusted = luck.luck_adjusted(player)
+            line = _(
+                "**{name}**: {performance}. Luck {luck:+.3f} over {rolls} ({rate:+.1f} "
+                "millipoints a roll).",
+                name=names[player],
+                performance=performance_words(analyses[player].performance),
+                luck=total.total,
+                rolls=rolls_words(total.rolls),
+                rate=total.rate,
             )
+            if adjusted is not None:
+                line = join(
+                    [line, _("Result: {words}.", words=luck_adjusted_words(adjusted, money))]
+                )
+            lines.append(line)
         else:
             lines.append(
                 _(

@@ -1,15 +1,17 @@
 """Refusals in the player's words: a sentence for every engine error code and for every
 refusal of the session layer (:class:`bot.core.errors.Refusal`); the tournaments' and the
 ladder's (:class:`bot.core.errors.CompetitionRefusal`) are worded in
-:mod:`bot.present.tournaments`."""
+:mod:`bot.present.tournaments`, a chouette's (:class:`bot.core.errors.ChouetteRefusal`) in
+:mod:`bot.present.chouette`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from bot.core.errors import CompetitionRefusal, Name, Refusal, UserError
+from bot.core.errors import ChouetteRefusal, CompetitionRefusal, Name, Refusal, UserError
 from bot.engine import EngineError, EngineErrorCode
 from bot.i18n import Text, _, join
+from bot.present.chouette import CHOUETTE_REFUSALS
 from bot.present.tournaments import COMPETITION_REFUSALS
 from bot.present.words import minutes_words
 
@@ -224,6 +226,27 @@ REFUSALS: dict[Refusal, Text] = {
         "No match here used the public value {public}. Copy it from the message "
         "that ended the match."
     ),
+    Refusal.POSITION_IN_RATED_GAME: _(
+        "That is the position of a rated game being played on this server: hints are off "
+        "until it is over."
+    ),
+    Refusal.NOTHING_DEEPER: _(
+        "There is nothing to look at more deeply here: no choice of play, and no cube "
+        "decision to make."
+    ),
+    Refusal.NOT_A_BOARD: _("Pick a board the bot posted: only those carry a position."),
+    Refusal.BOARD_WITHOUT_POSITION: _(
+        "This message has no position to analyse: a finished game's last board, or a board "
+        "posted before boards carried their position. Try /backgammon position with its IDs."
+    ),
+    Refusal.DICE_WITH_DOUBLE: _(
+        "A double is waiting for an answer in that position: there are no dice to roll. "
+        "Leave out the dice."
+    ),
+    Refusal.EXPORT_FROM_POSITION: _(
+        "That game was played on from a position, and a match file always starts from the "
+        "opening: it has none. Its position: {xgid}"
+    ),
     Refusal.PUZZLE_GONE: _("This puzzle is gone. Ask for another with /puzzle get."),
     Refusal.NO_PUZZLES_YET: _(
         "This server has no puzzles yet: they come from finished games, "
@@ -284,6 +307,8 @@ def refusal(error: UserError, display: Callable[[str], str] = str) -> Text | str
         return engine_sentence(reason, params)
     if isinstance(reason, CompetitionRefusal):
         return Text(COMPETITION_REFUSALS[reason].msgid, params)
+    if isinstance(reason, ChouetteRefusal):
+        return Text(CHOUETTE_REFUSALS[reason].msgid, params)
     for key, speak in _SPOKEN.items():
         if key in params:
             params[key] = speak(params[key])

@@ -316,7 +316,16 @@ def _step_lines(
     lines: list[Text] = []
     match event.action:
         case Action.START:
-            lines.append(_("{player} accepts.", player=names[1]))
+            if event.notation:  # played on from an analysed position: its XGID
+                lines.append(
+                    _(
+                        "Play starts from the position {xgid} ({player} to act).",
+                        xgid=f"`{event.notation}`",
+                        player=names[after.actor] if after.actor is not None else "",
+                    )
+                )
+            else:
+                lines.append(_("{player} accepts.", player=names[1]))
             seal = report.match.dice
             if seal is not None:
                 lines.append(commitment_line(seal, seal.public))
@@ -481,6 +490,8 @@ def history_lines(
         who = names[event.player] if event.player is not None else ""
         dice = dice_words(event.dice)
         match event.action:
+            case Action.START if event.notation:
+                lines.append(_("Start: {xgid}", xgid=event.notation))
             case Action.OPENING:
                 assert event.dice is not None
                 lines.append(
@@ -523,17 +534,21 @@ def history_lines(
                 lines.append(_("cancelled by a moderator"))
     numbered = [f"{i}. {say(line, language)}" for i, line in enumerate(lines, start=1)]
     if game is not None:
-        numbered.append(
-            say(
-                _(
-                    "Position ID {position} · Match ID {match}",
-                    position=game.position_id(),
-                    match=game.match_id(),
-                ),
-                language,
-            )
-        )
+        numbered.append(say(ids_line(game), language))
     return numbered
+
+
+def ids_line(game: Game) -> Text:
+    """A position's IDs: GNU Backgammon's Position and Match IDs, and eXtreme Gammon's XGID
+    when the game has a player on roll (not before the opening roll, not once it is over)."""
+    ids = _(
+        "Position ID {position} · Match ID {match}",
+        position=game.position_id(),
+        match=game.match_id(),
+    )
+    if game.phase in (Phase.OPENING, Phase.OVER):
+        return ids
+    return join([ids, Text("{xgid}", {"xgid": game.xgid()})], " · ")
 
 
 RESIGN_KIND_WORDS: dict[ResultKind, Text] = {

@@ -1,11 +1,11 @@
 """Copy a whole database to another backend (``python -m bot copy-db SRC DEST``).
 
 Everything is copied with its ids: matches, events, game results, players, results against
-the computer, rating history, settings and competitions (tournaments, their entrants and
-pairings, ladders). The destination must be empty. Then every copied match is read back
-from the destination and its event log replayed (:mod:`bot.core.replay`): the state it rebuilds
-must be the state stored, so a copy that lost or garbled anything is caught before anyone
-plays on it.
+the computer, rating history, settings, competitions (tournaments, their entrants and
+pairings, ladders) and chouettes (sessions, their logs, the all-time points). The destination
+must be empty. Then every copied match is read back from the destination and its event log
+replayed (:mod:`bot.core.replay`): the state it rebuilds must be the state stored, so a copy
+that lost or garbled anything is caught before anyone plays on it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from typing import Any, Protocol
 from bot.core.errors import UnreadableMatchError
 from bot.core.records import UNREADABLE
 from bot.core.replay import replay
+from bot.storage.chouette import COPY_TABLES as CHOUETTE_TABLES
 from bot.storage.competitions import COPY_TABLES as COMPETITION_TABLES
+from bot.storage.performance import COPY_TABLES as PERFORMANCE_TABLES
 from bot.storage.protocol import Storage
 from bot.storage.rows import MATCH_COLUMNS, PLAYER_COLUMNS
 
@@ -65,6 +67,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ),
     ("puzzle_optouts", "user_id, since"),
     *COMPETITION_TABLES,  # tournaments, entrants, pairings, settings, ladders
+    *CHOUETTE_TABLES,  # chouette sessions, their event logs, the all-time points
+    *PERFORMANCE_TABLES,  # the PR ladder's recorded matches (bot/storage/performance.py)
 )
 
 

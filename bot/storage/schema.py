@@ -343,6 +343,70 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN venue TEXT NOT NULL DEFAULT 'server'
         CHECK (venue IN ('server', 'bot_dm', 'private', 'guest'));
     """,
+    # 13: the PR ladder (bot/storage/performance.py): each player's PR and luck in each rated
+    # match recorded in full, once its analysis exists.
+    """
+    CREATE TABLE match_performance (
+        match_id          INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+        user_id           INTEGER NOT NULL,
+        guild_id          INTEGER NOT NULL,
+        name              TEXT NOT NULL,
+        played_at         REAL NOT NULL,
+        money             INTEGER NOT NULL,
+        checker_decisions INTEGER NOT NULL,
+        checker_error     REAL NOT NULL,
+        cube_decisions    INTEGER NOT NULL,
+        cube_error        REAL NOT NULL,
+        rolls             INTEGER NOT NULL,
+        luck              REAL NOT NULL,
+        actual            REAL,
+        own_luck          REAL,
+        opponent_luck     REAL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX match_performance_by_player
+        ON match_performance (guild_id, user_id, played_at);
+    """,
+    # 14: chouette sessions (issue 39, bot/storage/chouette.py): each session's state as JSON
+    # at a version (one live session per channel), its event log, and each server's
+    # all-time chouette points (apart from the rated leaderboard); a session's web key names
+    # its page on the web board (128 random bits, never its number).
+    """
+    CREATE TABLE chouettes (
+        id              INTEGER PRIMARY KEY,
+        guild_id        INTEGER NOT NULL,
+        channel_id      INTEGER NOT NULL,
+        home_channel_id INTEGER,
+        status          TEXT NOT NULL CHECK (status IN ('open', 'playing', 'ended')),
+        state           TEXT NOT NULL,
+        version         INTEGER NOT NULL DEFAULT 1,
+        started_by      INTEGER NOT NULL,
+        created_at      REAL NOT NULL,
+        updated_at      REAL NOT NULL,
+        web_key         TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX chouettes_one_live_per_channel
+        ON chouettes (channel_id) WHERE status IN ('open', 'playing');
+    CREATE INDEX chouettes_by_guild ON chouettes (guild_id, id);
+    CREATE UNIQUE INDEX chouettes_by_web_key ON chouettes (web_key);
+    CREATE TABLE chouette_events (
+        chouette_id INTEGER NOT NULL REFERENCES chouettes (id) ON DELETE CASCADE,
+        seq         INTEGER NOT NULL,
+        game_number INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        data        TEXT NOT NULL,
+        created_at  REAL NOT NULL,
+        PRIMARY KEY (chouette_id, seq)
+    );
+    CREATE TABLE chouette_points (
+        guild_id INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        name     TEXT NOT NULL,
+        points   INTEGER NOT NULL DEFAULT 0,
+        games    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, user_id)
+    );
+    """,
 )
 
 

@@ -23,11 +23,13 @@ Pure of aiohttp and of discord.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from enum import StrEnum
 from typing import Protocol
 
 from bot.core.records import GuildSettings, MatchRow, WebLinkRule
 from bot.core.visibility import everyone_may_see, may_see
+from bot.storage.chouette import ChouetteRow
 from bot.web.directory import DirectoryUnavailable, WebReaders
 from bot.web.signin import SignedIn
 
@@ -71,6 +73,31 @@ class WebAccess:
             return Verdict.UNAVAILABLE
         return self._closed(visitor)
 
+    async def chouette(
+        self, row: ChouetteRow, players: Collection[int], visitor: SignedIn | None
+    ) -> Verdict:
+        """A chouette's page opens as a match's: for a player at its table, for a member who
+        can see its channel (the channel it was started from when it has a thread of its
+        own, as a match's thread is judged), or from its link alone when every member can
+        see that channel and the server lets links open."""
+        user = None if visitor is None else visitor.user_id
+        if user is not None and user in players:
+            return Verdict.OPEN
+        if self.readers is None:
+            return self._closed(visitor)
+        deciding = row.home_channel_id or row.channel_id
+        try:
+            settings = await self.settings.guild_settings(row.guild_id)
+            if settings.web_links is WebLinkRule.LINK and await self.readers.everyone_reads(
+                row.guild_id, deciding
+            ):
+                return Verdict.OPEN
+            if user is not None and await self.readers.member_reads(row.guild_id, deciding, user):
+                return Verdict.OPEN
+        except DirectoryUnavailable:
+            return Verdict.UNAVAILABLE
+        return self._closed(visitor)
+
     async def leaderboard(self, guild_id: int, visitor: SignedIn | None) -> Verdict:
         settings = await self.settings.guild_settings(guild_id)
         if settings.public_leaderboard:
@@ -97,6 +124,11 @@ class TerminalAccess:
     async def match(self, row: MatchRow, visitor: SignedIn | None) -> Verdict:
         mine = row.guild_id == self.guild_id and row.channel_id == self.channel_id
         return Verdict.OPEN if mine else Verdict.FORBIDDEN
+
+    async def chouette(
+        self, row: ChouetteRow, players: Collection[int], visitor: SignedIn | None
+    ) -> Verdict:
+        return Verdict.FORBIDDEN  # the terminal plays no chouette
 
     async def leaderboard(self, guild_id: int, visitor: SignedIn | None) -> Verdict:
         return Verdict.FORBIDDEN

@@ -176,6 +176,7 @@ class WebServer:
         # Imported here: the route groups take the server, which they type-check against.
         from bot.web.activity_routes import ActivityRoutes
         from bot.web.auth import SignInRoutes
+        from bot.web.chouette_pages import ChouettePages
         from bot.web.spectate import Spectate
 
         app = web.Application(client_max_size=64 * 1024, middlewares=[self._guard])
@@ -185,6 +186,7 @@ class WebServer:
         root = [web.get("/", self.terminal_landing)] if terminal else self.activity_routes.routes()
         routes: list[web.AbstractRouteDef] = [
             *Spectate(self).routes(),
+            *ChouettePages(self).routes(),
             *SignInRoutes(self).routes(),
             *root,
             web.static("/static", STATIC),

@@ -188,4 +188,56 @@ def leaderboard_page(
     )
 
 
-__all__ = ["landing_page", "leaderboard_page", "notice_page", "shell", "theme_json"]
+def chouette_page(
+    *,
+    title: str,
+    language: str,
+    picture: str,
+    heading: str,
+    seats: Sequence[tuple[str, str, str, str]],
+    footer: str,
+    table_title: str,
+    table: Sequence[tuple[str, str]],
+    note: str,
+    refresh: int,
+    base: str = "/",
+) -> str:
+    """A chouette's table as a plain page: the picture, each seat's row (role, name, cube,
+    note) and the session table; ``refresh`` seconds (0: never) before it reloads itself."""
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in seat) + "</tr>"
+        for seat in seats
+    )
+    standings = ""
+    if table:
+        lines = "".join(
+            f"<tr><td>{html.escape(name)}</td><td>{html.escape(points)}</td></tr>"
+            for name, points in table
+        )
+        standings = _template("chouette_table.html").substitute(
+            title=html.escape(table_title), rows=lines
+        )
+    reload = _template("refresh.html").substitute(seconds=refresh) if refresh > 0 else ""
+    return _template("chouette.html").substitute(
+        language=html.escape(language),
+        base=html.escape(base),
+        refresh=reload,
+        title=html.escape(title),
+        picture=html.escape(picture),
+        heading=html.escape(heading),
+        seats=rows,
+        footer=html.escape(footer),
+        table=standings,
+        note=html.escape(note),
+        version=asset_version(),
+    )
+
+
+__all__ = [
+    "chouette_page",
+    "landing_page",
+    "leaderboard_page",
+    "notice_page",
+    "shell",
+    "theme_json",
+]

@@ -12,8 +12,9 @@ Pure of Discord and of aiohttp.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from bot.computer import PlayerAnalysis
 from bot.computer.luck import MatchLuck
 from bot.core.records import Action, EventRecord, MatchRow
 from bot.core.replay import replay_event
@@ -73,8 +74,15 @@ def game_frames_body(row: MatchRow, events: Sequence[EventRecord]) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
-def analysis_json(luck: MatchLuck) -> Json:
-    """Per game, each play's win chance (player 0's) and equity lost, keyed by play index."""
+def analysis_json(luck: MatchLuck, analyses: Mapping[int, PlayerAnalysis] | None = None) -> Json:
+    """Per game, each play's win chance (player 0's) and equity lost, keyed by play index;
+    and per analysed player (``players``, keyed "0"/"1"), over the games reviewed: the PR
+    (eXtreme Gammon's Performance Rating: ``pr``, ``checker_pr``, ``cube_pr``, None where
+    no decision counted), its ``band`` (:class:`bot.computer.PRBand`'s value), the counted
+    ``decisions``, GNU Backgammon's ``error_rate`` (millipoints a decision), the luck
+    (``luck`` per roll in millipoints, ``rolls``) and the luck-adjusted result
+    (``luck_adjusted`` and ``actual``: points in a money game, match-winning chances in a
+    match; None when unknown)."""
     games: dict[str, Json] = {}
     for game in luck.games:
         games[str(game.game_number)] = {
@@ -89,7 +97,29 @@ def analysis_json(luck: MatchLuck) -> Json:
                 for point in game.points
             },
         }
-    return {"games": games}
+    players: dict[str, Json] = {}
+    for player, analysis in sorted((analyses or {}).items()):
+        performance = analysis.performance
+        band = performance.band
+        adjusted = luck.luck_adjusted(player)
+        rolls = luck.players.get(player)
+        players[str(player)] = {
+            "pr": _rounded(performance.pr, 2),
+            "checker_pr": _rounded(performance.checker_pr, 2),
+            "cube_pr": _rounded(performance.cube_pr, 2),
+            "band": band.value if band is not None else None,
+            "decisions": performance.decisions,
+            "error_rate": round(analysis.error_rate, 2),
+            "luck": round(rolls.rate, 2) if rolls is not None else None,
+            "rolls": rolls.rolls if rolls is not None else 0,
+            "luck_adjusted": _rounded(adjusted.adjusted if adjusted else None, 4),
+            "actual": _rounded(adjusted.actual if adjusted else None, 4),
+        }
+    return {"games": games, "players": players}
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 __all__ = ["analysis_json", "frames", "frames_body", "game_frames_body"]

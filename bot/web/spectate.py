@@ -240,7 +240,8 @@ class Spectate:
         async def work() -> Encoded:
             async with server.analysing:
                 review = await server.services.reviews.review(row)
-            return Encoded.of(json.dumps(analysis_json(review.luck)).encode())
+            analysis = analysis_json(review.luck, review.analyses)
+            return Encoded.of(json.dumps(analysis).encode())
 
         try:
             encoded = await server.analyses.get((row.id, row.version), work)

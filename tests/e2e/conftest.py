@@ -124,7 +124,8 @@ class Harness:
         bot = GammonBot(settings, services)
         after = self.fake.ready_count
         self._task = asyncio.create_task(bot.start(settings.require_token()))
-        ready = asyncio.create_task(self.fake.wait_until_ready(after=after))
+        # Generous: on two busy cores (the suite runs a worker a core) a start takes seconds.
+        ready = asyncio.create_task(self.fake.wait_until_ready(timeout=30, after=after))
         await asyncio.wait({self._task, ready}, return_when=asyncio.FIRST_COMPLETED)
         if self._task.done():
             ready.cancel()
@@ -134,7 +135,7 @@ class Harness:
                 await bot.close()
             raise AssertionError("the bot stopped before it was ready")
         await ready
-        await asyncio.wait_for(bot.synced.wait(), 10)
+        await asyncio.wait_for(bot.synced.wait(), 30)
         self.bot = bot
         return bot
 

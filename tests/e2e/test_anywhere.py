@@ -189,6 +189,11 @@ async def test_a_group_dm_game_refuses_its_third_member_privately(anywhere: Harn
     assert "you are not playing in it" in await h.error_of(carol_rolls)
     fresh = await h.service.store.live_match(group.id)
     assert fresh is not None and fresh.version == row.version
+    # Watching is allowed: her Board shows the board to her alone, and the players' board
+    # keeps its buttons.
+    look = await (await h.fake.click(h.carol, latest, _cid(latest, "board"))).response()
+    assert look.ephemeral and look.files and not look.custom_ids
+    assert h.fake.message(latest.id).custom_ids == latest.custom_ids
     assert bot_calls_about(h, group) == []
     h.fake.assert_clean()
 
@@ -385,7 +390,7 @@ async def test_only_the_game_commands_go_where_the_bot_is_not(anywhere: Harness)
     assert sorted(synced["backgammon"]["contexts"]) == [0, 1, 2]
     menu = synced["Challenge to backgammon"]
     assert (sorted(menu["integration_types"]), menu["type"]) == ([0, 1], 2)
-    for club in ("tournament", "ladder", "puzzle"):
+    for club in ("tournament", "ladder", "puzzle", "chouette"):
         assert synced[club]["integration_types"] == [0], club
         assert synced[club]["contexts"] == [0], club
     dm = h.fake.private_dm(h.alice, dave(h))

@@ -22,7 +22,7 @@ SUBCOMMANDS = {
     "double",
     "take",
     "drop",
-    "pass",
+    "position",
     "share",
     "resign",
     "board",

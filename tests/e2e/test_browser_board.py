@@ -481,7 +481,13 @@ async def test_the_replay_opens_at_the_start_names_the_winner_and_finds_blunders
             viewport(driver, DESKTOP, mobile=False)
             keep_screenshot(driver, "replay-desktop")
             await click(driver, "copy-link")
-            assert (body_data(driver, "copied") or "").endswith("?at=7")
+            # The copy awaits the clipboard (or its fallback) before it says so: wait for it.
+            await asyncio.to_thread(
+                wait_until,
+                lambda: (body_data(driver, "copied") or "").endswith("?at=7"),
+                10.0,
+                "the link copied at its position",
+            )
 
 
 async def test_the_landing_page_in_a_browser(tmp_path: Path) -> None:

@@ -50,12 +50,16 @@ async def test_the_real_command_tree_is_accepted_by_discords_contract(harness: H
     h = harness
     trees = {t["name"]: t for t in h.fake.commands(h.fake.guild.id)}
     assert sorted(trees) == [
+        "Analyse this position",
         "Challenge to backgammon",
         "backgammon",
+        "chouette",
         "ladder",
         "puzzle",
         "tournament",
     ]
+    menu = trees["Analyse this position"]  # a message command: capitals and spaces allowed
+    assert menu["type"] == 3 and menu["name_localizations"]["fr"] == "Analyser cette position"
     tree = trees["backgammon"]
     assert [e for e in h.fake.errors if "/commands" in e.path] == []
     options = _walk(tree["options"])
@@ -76,6 +80,14 @@ async def test_the_real_command_tree_is_accepted_by_discords_contract(harness: H
     # Every name is French, but for the words French writes the same (format, pause...).
     same = {"format", "consolation", "pause"}
     assert [name for name, fr in french_events.items() if not fr and name not in same] == []
+    table = trees["chouette"]
+    assert table["integration_types"] == [0] and table["contexts"] == [0]  # a club's
+    french_table = {
+        o["name"]: (o.get("name_localizations") or {}).get("fr") for o in _walk(table["options"])
+    }
+    assert french_table["start"] == "commencer" and french_table["computer"] == "ordinateur"
+    same = {"jacoby", "beavers", "consultation", "rotation"}  # the same words in French
+    assert [name for name, fr in french_table.items() if not fr and name not in same] == []
     check_request("PUT", "/api/v10/applications/1/guilds/2/commands", list(trees.values()))
 
 
@@ -146,7 +158,8 @@ async def test_a_sync_that_fails_for_a_while_is_retried(
     try:
         assert rule.hits == count
         names = sorted(c["name"] for c in fake.commands(fake.guild.id))
-        assert names == ["Challenge to backgammon", "backgammon", "ladder", "puzzle", "tournament"]
+        menus = ["Analyse this position", "Challenge to backgammon"]
+        assert names == [*menus, "backgammon", "chouette", "ladder", "puzzle", "tournament"]
     finally:
         await h.stop()
 

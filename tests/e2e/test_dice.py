@@ -192,7 +192,9 @@ async def test_analysis_and_each_game_end_show_luck_beside_skill(
         review = await fake.wait_for_message(
             "games", lambda m: "Game 1: skill and luck" in (m.content or ""), timeout=30
         )
-        assert "**alice**: luck" in review.content and "error rate" in review.content
+        # PR (XG's) beside the luck, and the luck-adjusted result (a money game: points).
+        assert "**alice**: PR " in review.content and ". Luck " in review.content
+        assert "luck-adjusted" in review.content and "points" in review.content
         assert fake.would_ping(review) == set()
 
         analysis = await (await h.slash(h.alice, "analyze")).followup(0, timeout=30)

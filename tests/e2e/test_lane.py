@@ -77,7 +77,7 @@ async def test_a_review_owed_at_shutdown_is_posted_after_the_restart(
         review = await fake.wait_for_message(
             "games", lambda m: "Game 1: skill and luck" in (m.content or ""), timeout=30
         )
-        assert "**alice**: luck" in review.content
+        assert "**alice**: PR " in review.content and ". Luck " in review.content
         for _ in range(50):
             if not await h.service.store.pending_reviews():
                 break

@@ -83,6 +83,23 @@ async def test_boards_link_to_the_page_and_launch_the_activity(
     fake.assert_clean()
 
 
+async def test_a_chouette_s_boards_link_to_its_page_by_its_key(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Spectators see every cube on the web: each chouette board links its page, by the
+    session's key, never its number (issue 39)."""
+    async with web_bot(fake, tmp_path, activity=False) as h:
+        opened = await h.fake.slash(h.alice, "games", "chouette", "start")
+        await opened.answer()
+        (thread,) = [c for c in h.fake.guild.channels.values() if c.is_thread]
+        board = [m for m in h.fake.messages_in(thread.id) if m.interactive][-1]
+        found = await h.services.chouette.current(thread.id)
+        assert found is not None and len(found[0].web_key) >= 22
+        (link,) = [b for b in board.buttons if b.url]
+        assert link.url == f"{WEB}/c/{found[0].web_key}" and link.label == "Watch live"
+        h.fake.assert_clean()
+
+
 async def test_without_the_activity_there_is_no_play_here_and_no_launch(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -110,8 +127,9 @@ async def test_a_global_sync_keeps_the_entry_point_command(
     entry = FakeOAuth(fake).enable_activities()
     async with web_bot(fake, tmp_path, global_sync=True):
         commands = {c["name"]: c for c in fake.commands()}
-        menu = "Challenge to backgammon"
-        assert set(commands) == {"backgammon", menu, "puzzle", "tournament", "ladder", "launch"}
+        menus = {"Challenge to backgammon", "Analyse this position"}
+        groups = {"backgammon", "puzzle", "tournament", "ladder", "chouette"}
+        assert set(commands) == {*menus, *groups, "launch"}
         assert commands["launch"]["id"] == entry["id"] and commands["launch"]["type"] == 4
     fake.assert_clean()
 

@@ -114,6 +114,9 @@ Interactions (each returns an ``InteractionResult`` right after the gateway disp
   the target must be in it; in a guild the invoker needs SEND_MESSAGES (PermissionError). Its
   answer is a CONTEXT_MENU_COMMAND message (type 23) whose ``interaction_metadata`` has
   ``command_type: 2`` and ``target_user``.
+- ``await fake.message_command(user, message, "Analyse this position")``: the message command
+  (type 3, a message's context menu) ``name`` run on a stored ``message`` in its channel:
+  ``data`` has ``type: 3``, ``target_id`` and ``resolved.messages`` (the message's payload).
 - ``await fake.click(user, message, custom_id, values=None)`` for buttons/selects on a stored
   message (raises if the component is missing/disabled; PermissionError if the message is
   someone else's ephemeral or ``user`` cannot see its channel: not a recipient of its (group)

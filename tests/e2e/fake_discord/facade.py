@@ -155,6 +155,7 @@ class FakeDiscord:
         self.slash = actions.slash
         self.autocomplete = actions.autocomplete
         self.user_command = actions.user_command
+        self.message_command = actions.message_command
         self.click = actions.click
         self.submit_modal = actions.submit_modal
         self.send_user_message = actions.send_user_message

@@ -1,5 +1,6 @@
-"""What people do in Discord, as a test asks: run a slash command or a user command, ask for
-autocomplete, press a button or pick in a select, submit a modal, post a message. Each
+"""What people do in Discord, as a test asks: run a slash command, a user command or a
+message command, ask for autocomplete, press a button or pick in a select, submit a modal,
+post a message. Each
 becomes the gateway event Discord would send the bot, built from what the bot synced
 (options are checked against the command's schema; a command Discord would not offer there
 raises LookupError) and from the world (the interaction context, the installations that
@@ -20,6 +21,7 @@ from tests.e2e.fake_discord.commands import Commands
 from tests.e2e.fake_discord.constants import (
     ATTACHMENT_SIZE_LIMIT,
     CALLBACK_MODAL,
+    COMMAND_MESSAGE,
     COMMAND_USER,
     COMPONENT_ACTION_ROW,
     COMPONENT_LABEL,
@@ -211,6 +213,52 @@ class UserActions:
             "type": COMMAND_USER,
             "target_id": str(t.id),
             "resolved": resolved,
+        }
+        if scope is not None:
+            data["guild_id"] = str(scope)
+        payload = self._interaction_base(
+            INTERACTION_APPLICATION_COMMAND, u, ch, data, locale=locale, owners=owners
+        )
+        return await self._send_interaction(
+            payload, user=u, channel=ch, command_name=name, timeout=timeout, session=session
+        )
+
+    async def message_command(
+        self,
+        user: FakeUser | FakeMember,
+        message: RecordedMessage | int,
+        name: str,
+        *,
+        locale: str = "en-US",
+        timeout: float = 5.0,
+        session: int | None = None,
+    ) -> InteractionResult:
+        """Run the message command (type 3, "Apps > ``name``" on a message) on a stored
+        ``message`` as ``user``, in the message's channel. ``data`` carries ``target_id``
+        and ``resolved.messages``, the message as Discord would send it, as
+        application-commands.mdx's example interaction. Raises LookupError where Discord
+        would not offer the command (or the message is gone), PermissionError where the
+        user cannot see the message."""
+        mid = message if isinstance(message, int) else message.id
+        msg = self._store.by_id.get(mid)
+        if msg is None or msg.deleted:
+            raise LookupError(f"message {mid} does not exist (or was deleted)")
+        u = self._world.find_user(user)
+        if msg.ephemeral and msg.interaction_user_id not in (None, u.id):
+            raise PermissionError(f"{u.username} cannot see ephemeral message {mid}")
+        ch = self._world.channel(msg.channel_id)
+        found = await self._traffic.wait_for(
+            lambda: self._commands.resolve(ch.guild_id, name, COMMAND_MESSAGE) or None,
+            timeout,
+            f"message command {name!r} to be synced (guild {ch.guild_id})",
+        )
+        cmd, scope, owners = self._offered(found, u, ch)
+        data: dict[str, Any] = {
+            "id": cmd["id"],
+            "name": cmd["name"],
+            "type": COMMAND_MESSAGE,
+            "target_id": str(msg.id),
+            "resolved": {"messages": {str(msg.id): msg.payload()}},
         }
         if scope is not None:
             data["guild_id"] = str(scope)
