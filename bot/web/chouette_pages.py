@@ -9,7 +9,8 @@ The key is the session's own 128 random bits (``chouettes.web_key``), never its 
 posted only in the table's messages; it opens as a match's page does
 (:meth:`bot.web.access.WebAccess.chouette`: a player at the table, a member who can see its
 channel, or anyone with the link when every member may see that channel and the server lets
-links open), else a sign-in page or a refusal. Nothing here changes a session.
+links open), else a sign-in page or a refusal. Nothing here changes a session. A picture is
+drawn once per session version and language, however many are watching.
 
 May import aiohttp, :mod:`bot` services and records, :mod:`bot.present`, renderers.
 """
@@ -28,6 +29,7 @@ from bot.present.chouette_table import panel
 from bot.present.web import web_words
 from bot.storage.chouette import ChouetteRow
 from bot.web.access import Verdict
+from bot.web.cache import TimedCache
 from bot.web.pages import chouette_page
 from bot.web.spectate import KEY
 from renderers.chouette import render_chouette, render_table
@@ -43,6 +45,7 @@ class ChouettePages:
 
     def __init__(self, server: WebServer) -> None:
         self.server = server
+        self.pictures = TimedCache(ttl=600.0, kept=64)  # per (session, version, language)
 
     def routes(self) -> list[web.RouteDef]:
         return [
@@ -100,8 +103,15 @@ class ChouettePages:
     async def picture(self, request: web.Request) -> web.Response:
         opened = await self._open(request, page=False)
         assert not isinstance(opened, web.Response)
-        _row, s = opened
+        row, s = opened
         language = self.server.language(request)
+        png = await self.pictures.get(
+            (row.id, row.version, language), lambda: self._draw(s, language)
+        )
+        return web.Response(body=png, content_type="image/png")
+
+    async def _draw(self, s: Chouette, language: str) -> bytes:
+        """The table's picture, drawn in the workers as the bot draws it."""
         shown = panel(s, language)
         g = s.game
         if g is not None and s.status is Status.PLAYING and not g.over:
@@ -115,8 +125,8 @@ class ChouettePages:
             )
         else:
             job = functools.partial(render_table, shown)
-        png = await self.server.services.workers.call(job)
-        return web.Response(body=png, content_type="image/png")
+        png: bytes = await self.server.services.workers.call(job)
+        return png
 
 
 __all__ = ["ChouettePages"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from PIL import Image
@@ -79,3 +80,24 @@ async def test_the_page_is_only_for_who_can_see_the_channel(tmp_path: Path) -> N
             GUILD, GuildSettings(web_links=WebLinkRule.MEMBERS)
         )
         assert (await get(f"{base}c/{row.web_key}"))[0] == 401
+
+
+async def test_a_picture_is_drawn_once_per_version_however_many_watch(tmp_path: Path) -> None:
+    roller = ScriptedRoller()
+    async with serving(tmp_path, roller=roller) as (_server, services, base):
+        row = await three_at_the_table(services, roller)
+        drawn: list[object] = []
+        call = services.workers.call
+
+        async def counted(job: Any) -> Any:
+            drawn.append(job)
+            return await call(job)
+
+        services.workers.call = counted  # type: ignore[method-assign,assignment]
+        address = f"{base}c/{row.web_key}/board.png"
+        pictures = {(await get(address))[1] for _ in range(5)}
+        assert len(pictures) == 1 and len(drawn) == 1
+        # The next action is a new version: drawn anew, once.
+        await services.chouette.act(CHANNEL, BOB, ChouetteAction.NO_DOUBLE)
+        after = {(await get(address))[1] for _ in range(3)}
+        assert len(drawn) == 2 and len(after) == 1
