@@ -198,6 +198,35 @@ async def test_a_staff_channels_match_opens_only_for_who_can_see_that_channel(
     clean_but_strangers(h, stranger)
 
 
+async def test_a_staff_channels_chouette_opens_only_for_who_can_see_that_channel(
+    harness: Harness,
+) -> None:
+    """A chouette's table (every member's cube) leaves its thread by the same rule as a
+    match: its players and who can see the staff channel it started from, nobody else, not
+    by its number either (issue 39)."""
+    h = harness
+    erin = h.fake.create_member("erin")  # a member who may see the staff channel
+    stranger = h.fake.create_user("zed")  # signed in with Discord, not a member
+    staff = staff_room(h, erin)
+    await known(h, staff)
+    await (await h.fake.slash(h.alice, "staff", "chouette", "start")).answer()
+    (thread,) = [c for c in h.fake.guild.channels.values() if c.is_thread]
+    found = await h.services.chouette.current(thread.id)
+    assert found is not None
+    key = found[0].web_key
+    async with activity(h) as a:
+        expected = {None: 401, h.carol: 403, stranger: 403, erin: 200, h.alice: 200}
+        for who, status in expected.items():
+            async with visitor(a, who) as http:
+                for path in (f"c/{key}", f"c/{key}/board.png"):
+                    got, text = await status_of(http, a.base + path)
+                    assert got == status, (who, path, got, text[:200])
+                    if status != 200:
+                        assert "alice" not in text, (who, path)
+                assert (await status_of(http, a.base + f"c/{found[0].id}"))[0] == 404
+    clean_but_strangers(h, stranger)
+
+
 async def test_a_public_channels_match_opens_from_its_link_until_the_server_says_members(
     harness: Harness,
 ) -> None:
