@@ -282,15 +282,14 @@ class BgsageEvaluator:
     replies the mover will have (:func:`replies`): :meth:`cost` estimates it, fitted on
     the 2-core development machine (40 ms at 1,000 replies, 0.2 s at 2,000, and above
     the real time in the most crowded positions). The 3-ply stage searches only the
-    plays that fit in ``budget`` seconds by that estimate (``BUDGET`` for hints and
-    analysis, ``DEEP_BUDGET`` within world-class's 4-ply search), best first (a forced play
+    plays that fit in ``budget`` seconds by that estimate, best first (a forced play
     that does not fit abandons the stage: its equity must be at the same depth as the
     best's); the estimate depends only on the position, so the choice stays deterministic.
     A cube decision at 3 plies or more is one ply less in a position where both sides
     together have more than ``CUBE_REPLIES`` replies (p99 3,000 in expert self-play).
 
     A 4-ply search (world-class's; GNU Backgammon's 3-ply) adds a stage for close calls:
-    the best two plays at 3 plies, when they are within its filter's 0.08, searched one
+    the best two plays at 3 plies, when they are within its filter's 0.02, searched one
     ply deeper on ``DEEP_THREADS`` threads. A 4-ply search of one play costs 0.05-1.7 s of
     CPU in a contact position, driven by the replies the opponent will have, so only a
     pair whose estimated cost (:meth:`cost` at 4 plies) fits ``close_budget`` is searched:
@@ -301,30 +300,25 @@ class BgsageEvaluator:
     spreads a cube decision over every core). Use :meth:`shared` to load the weights once.
     """
 
-    # GNU Backgammon's default filter before its 2-ply (our 3-ply): 8 plays within 0.16.
-    # Hints and analysis (3 plies) then keep the best 4 within 0.08 at 2-ply, a better
-    # judge than the raw network GNU filters with, for a 25-point match's analysis in
-    # half a minute. World-class (4 plies) spends the time a decision is allowed: every
-    # play GNU's world class would search at 3 plies (8 within 0.16 at 2-ply too; with 4
-    # it was -0.010 points a game against GNU's world class, luck-adjusted), then the best
-    # 2 within 0.08 at 3-ply searched a ply deeper, GNU's 3-ply, where affordable: where
-    # the two engines choose differently, 4 plies sides with GNU's play in most positions
-    # (docs/benchmarks.md, "Why two strength figures disagreed").
+    # GNU Backgammon's default filter before its 2-ply (our 3-ply): 8 plays within 0.16;
+    # then, before a 3-ply search, the best 4 within 0.08 at 2-ply (a far better judge
+    # than the raw network GNU filters with, so fewer candidates are needed); then, before
+    # a 4-ply search, the best 2 within 0.02 at 3-ply: where GNU's world class and ours
+    # choose differently, the two plays are almost always that close at 3-ply, and 4-ply
+    # sides with GNU's in most of them (docs/benchmarks.md). Searching more (GNU's 8
+    # within 0.16 at 3 plies, then 2 within 0.08 at 4) doubled world-class's CPU and did
+    # not play measurably better (docs/benchmarks.md, "Spending more time").
     FILTERS: dict[int, tuple[MoveFilter, ...]] = {  # noqa: RUF012 (read only)
         1: (),
         2: ((8, 0.16),),
         3: ((8, 0.16), (4, 0.08)),
-        4: ((8, 0.16), (8, 0.16), (2, 0.08)),
+        4: ((8, 0.16), (4, 0.08), (2, 0.02)),
     }
 
     CUBE_REPLIES = 4_000  # both sides' replies above which a cube decision is one ply less
     CUBE_PLIES = 3  # a cube decision searches at most this deep (4 plies took seconds)
-    BUDGET = 0.3  # seconds of estimated 3-ply search per decision (hints, analysis)
-    # The same in a 4-ply search's 3-ply stage (world-class): it binds only in the most
-    # crowded positions (3 of 3,000 in cubeless expert self-play; the estimate runs above
-    # the real time there), so a 1-1 with 1,470 plays cannot take world-class many seconds.
-    DEEP_BUDGET = 4.0
-    CLOSE_BUDGET = 0.8  # seconds of CPU of estimated 4-ply search per decision
+    BUDGET = 0.3  # seconds of estimated 3-ply search per decision
+    CLOSE_BUDGET = 0.6  # seconds of CPU of estimated 4-ply search per decision
     DEEP_THREADS = 2  # a 4-ply search spreads over this many threads
     BAR_REPLIES = 800  # the opponent's replies a 4-ply estimate assumes when they are hit
 
@@ -346,9 +340,7 @@ class BgsageEvaluator:
         )
         if len(self.filters) != plies - 1:
             raise ValueError(f"a {plies}-ply search takes {plies - 1} filters, not {filters}")
-        if budget is None:
-            budget = self.DEEP_BUDGET if plies >= 4 else self.BUDGET
-        self.budget = budget
+        self.budget = self.BUDGET if budget is None else budget
         self.close_budget = self.CLOSE_BUDGET if close_budget is None else close_budget
         _require_bgsage()
         self.plies = plies
@@ -670,9 +662,8 @@ class BgsageEvaluator:
     ) -> list[RankedResult] | None:
         """Each result at this evaluator's depth, as ``checker_play`` values a candidate;
         with the cube live, each candidate's tree spread over ``threads`` (world-class's
-        decisions: its 3-ply stage searches up to 8 plays, a third less wall clock on two
-        cores; hints and analysis stay on one, since the analysis lane already runs a
-        process a core)."""
+        decisions, whose 3-ply stage then takes less wall clock on two cores; hints and
+        analysis stay on one, since the analysis lane already runs a process a core)."""
         if context.live:
             return self._deep_cubeful(position, results, context, threads)
         return self._deep_cubeless(position, results, context)

@@ -82,9 +82,9 @@ LEVELS: dict[str, Level] = {
 DEFAULT_LEVEL = "expert"
 
 # Hints, reviews and match analysis search at this depth whatever the level playing (no
-# noise): GNU Backgammon's 2-ply, as world-class searches before its 4-ply look at close
-# calls, but with fewer plays searched at 3 plies (BgsageEvaluator.FILTERS), so that a
-# 25-point match's analysis takes half a minute, not minutes (benchmarks/computer.py).
+# noise): world-class's search without its 4-ply look at close calls, which would cost a
+# 25-point match's analysis up to 0.4 s more a decision (see benchmarks/computer.py).
+# They differ only where world-class's best two plays are within 0.04 at 3 plies.
 ANALYSIS = Level("analysis", 3, 0.0)
 
 
