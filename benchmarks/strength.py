@@ -13,8 +13,19 @@ gnubg package's own default filters are wider), ``--pairs N`` pairs of games
 per opponent, ``--jobs N`` worker processes, ``--seed``, ``--every N`` (print the running
 figures every N pairs), ``--no-prune`` (GNU searches its deepest ply without pruning; its
 named levels prune), ``--against`` our own levels instead of GNU Backgammon (comma-separated
-names: the ladder of levels, each against the next, needs no gnubg). It prints figures
-only; it asserts nothing.
+names: the ladder of levels, each against the next, needs no gnubg), ``--start N`` (the
+first pair's number: one seed's pairs split between runs). It prints figures only; it
+asserts nothing.
+
+Trying another search: ``--search 8:0.16,8:0.16,2:0.08`` (the stages after 1-ply, each
+``count:threshold``), ``--budget`` (seconds of the 3-ply stage's estimated search) and
+``--close-budget`` (seconds of CPU of the 4-ply stage's) set the computer's
+:class:`~bot.computer.BgsageEvaluator` instead of its level's. ``--record FILE`` appends
+each pair to FILE as a JSON line; ``--pool FILE ...`` prints recorded runs' figures, each
+and together (runs of one search with distinct seeds: independent samples), and
+``--compare BEFORE AFTER`` the second's luck-adjusted points a game less the first's over
+the pairs both played: with the same seed they had the same dice, so the difference shows
+only where their choices differ.
 
 Duplicate dice: each pair is two games played with one stream of dice, the computer in
 seat 0 in one and in seat 1 in the other, so the same rolls fall to each side once and
@@ -47,6 +58,7 @@ interval's lower bound at or above zero over 5,000 games or more, its decision p
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -89,7 +101,8 @@ class Outcome:
 
 def play_game(players: tuple, seed: str, outcome: Outcome, ours: int) -> tuple[int, float]:
     """One cubeless game with the dice of ``seed``: the computer's points (seat ``ours``),
-    and those points less the computer's luck plus the opponent's (see ``luck_of``)."""
+    and those points less the computer's luck plus the opponent's (the luck-adjusted
+    figure of the module's docstring)."""
     rng = random.Random(seed)
     game = Game.new(OPTIONS)
     luck = LuckEvaluations(BgsageEvaluator.shared(1))
@@ -129,7 +142,34 @@ def play_game(players: tuple, seed: str, outcome: Outcome, ours: int) -> tuple[i
     return points, points - luck_for_ours
 
 
-_players: dict[tuple[str, Opponent, bool], tuple[ComputerPlayer, GnuPlayer | ComputerPlayer]] = {}
+@dataclass(frozen=True)
+class Search:
+    """The computer's search when not its level's own (``--search``, ``--budget``,
+    ``--close-budget``): the filters of its stages and the budgets of its 3- and 4-ply
+    stages, as :class:`~bot.computer.BgsageEvaluator` takes them."""
+
+    filters: tuple[tuple[int, float], ...]
+    budget: float = BgsageEvaluator.BUDGET
+    close_budget: float = BgsageEvaluator.CLOSE_BUDGET
+
+    def describe(self) -> str:
+        stages = ",".join(f"{count}:{threshold:g}" for count, threshold in self.filters)
+        return f"{stages} budget {self.budget:g} s, close {self.close_budget:g} s"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One pair of games to play in a worker process."""
+
+    level: str
+    opponent: Opponent
+    pair: int
+    seed: int
+    prune: bool = True
+    search: Search | None = None
+
+
+_players: dict[tuple, tuple[ComputerPlayer, GnuPlayer | ComputerPlayer]] = {}
 
 
 def _warm(computer: ComputerPlayer) -> ComputerPlayer:
@@ -138,12 +178,24 @@ def _warm(computer: ComputerPlayer) -> ComputerPlayer:
     return computer
 
 
-def play_pair(job: tuple[str, Opponent, int, int, bool]) -> Outcome:
+def _computer(level: str, seed: int, search: Search | None) -> ComputerPlayer:
+    if search is None:
+        return ComputerPlayer(level, seed=seed)
+    evaluator = BgsageEvaluator(
+        LEVELS[level].plies,
+        filters=search.filters,
+        budget=search.budget,
+        close_budget=search.close_budget,
+    )
+    return ComputerPlayer(level, seed=seed, evaluator=evaluator)
+
+
+def play_pair(job: Job) -> Outcome:
     """Both games of one pair, in a worker process (players made once per process)."""
-    level, opponent, pair, seed, prune = job
-    key = (level, opponent, prune)
+    level, opponent, pair, seed, prune = job.level, job.opponent, job.pair, job.seed, job.prune
+    key = (level, opponent, prune, job.search)
     if key not in _players:
-        computer = _warm(ComputerPlayer(level, seed=seed))
+        computer = _warm(_computer(level, seed, job.search))
         if isinstance(opponent, int):
             _players[key] = (computer, GnuPlayer(opponent, prune=prune))
         else:  # another of our levels, its noise from a stream of its own
@@ -208,19 +260,126 @@ def times(wall: list[float], cpu: list[float]) -> str:
     )
 
 
+def record_line(outcome: Outcome, level: str, seed: int, search: Search | None) -> str:
+    """One pair as a JSON line of ``--record``: what ``--pool`` and ``--compare`` read."""
+    return json.dumps(
+        {
+            "level": level,
+            "opponent": outcome.opponent,
+            "seed": seed,
+            "pair": outcome.pair,
+            "search": search.describe() if search else None,
+            "points": outcome.points,
+            "adjusted": outcome.adjusted,
+            "ours_ms": outcome.ours_ms,
+            "theirs_ms": outcome.theirs_ms,
+            "ours_cpu_ms": outcome.ours_cpu_ms,
+            "theirs_cpu_ms": outcome.theirs_cpu_ms,
+        }
+    )
+
+
+def read_records(path: str) -> dict[tuple[Opponent, int, int], Outcome]:
+    """A ``--record`` file's pairs by opponent, seed and pair number (a pair played twice
+    counts once)."""
+    found: dict[tuple[Opponent, int, int], Outcome] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            row = json.loads(line)
+            outcome = Outcome(
+                row["opponent"],
+                row["pair"],
+                tuple(row["points"]),
+                tuple(row["adjusted"]),
+                row["ours_ms"],
+                row["theirs_ms"],
+                row["ours_cpu_ms"],
+                row["theirs_cpu_ms"],
+            )
+            found[(outcome.opponent, row["seed"], outcome.pair)] = outcome
+    return found
+
+
+def pool(paths: list[str], level: str) -> None:
+    """Each recorded run's figures, then all of them as one sample (distinct seeds are
+    independent samples)."""
+    everything: dict[Opponent, Tally] = {}
+    for path in paths:
+        tallies: dict[Opponent, Tally] = {}
+        for (opponent, _seed, _pair), outcome in sorted(read_records(path).items(), key=str):
+            tallies.setdefault(opponent, Tally()).add(outcome)
+            everything.setdefault(opponent, Tally()).add(outcome)
+        for opponent, tally in tallies.items():
+            print(f"{path}: {tally.line(level, opponent)}")
+    for opponent, tally in everything.items():
+        print(f"pooled: {tally.line(level, opponent)}")
+
+
+def compare(first: str, second: str) -> None:
+    """The second run's luck-adjusted points a game less the first's, pair by pair, over
+    the pairs both played (the same dice: they differ only where their choices do)."""
+    before, after = read_records(first), read_records(second)
+    common = sorted(set(before) & set(after), key=str)
+    if len(common) < 2:
+        sys.exit("the two records share fewer than two pairs: nothing to compare")
+    differences = [sum(after[key].adjusted) / 2 - sum(before[key].adjusted) / 2 for key in common]
+    alike = sum(after[key].points == before[key].points for key in common)
+    print(
+        f"{second} less {first}: {interval(differences)} luck-adjusted points a game over "
+        f"{len(common)} pairs ({alike} with the same points)"
+    )
+
+
+def parse_search(text: str) -> tuple[tuple[int, float], ...]:
+    """``--search``'s stages, ``count:threshold`` comma-separated (``8:0.16,4:0.08,2:0.02``)."""
+    stages = []
+    for stage in text.split(","):
+        count, _, threshold = stage.partition(":")
+        stages.append((int(count), float(threshold)))
+    return tuple(stages)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--level", default="world-class", choices=list(LEVELS))
     parser.add_argument("--opponents", default="0,1,2", help="GNU Backgammon's plies")
     parser.add_argument("--pairs", type=int, default=100, help="pairs of games per opponent")
+    parser.add_argument("--start", type=int, default=0, help="the first pair's number")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=25, help="print every N pairs")
     parser.add_argument("--no-prune", dest="prune", action="store_false")
     parser.add_argument("--against", help="our own levels to play instead of GNU Backgammon")
+    parser.add_argument("--search", help="the computer's stages instead of its level's")
+    parser.add_argument("--budget", type=float, help="seconds of its 3-ply stage")
+    parser.add_argument("--close-budget", type=float, help="seconds of CPU of its 4-ply stage")
+    parser.add_argument("--record", help="append each pair to this file (JSON lines)")
+    parser.add_argument("--pool", nargs="+", help="print the figures of recorded runs")
+    parser.add_argument("--compare", nargs=2, help="two recorded runs, pair by pair")
     args = parser.parse_args()
+    if args.pool:
+        pool(args.pool, args.level)
+        return
+    if args.compare:
+        compare(*args.compare)
+        return
     if not computer_available():
         sys.exit("bgsage is not installed: there is no computer to measure.")
+    search = None
+    if args.search or args.budget is not None or args.close_budget is not None:
+        level = LEVELS[args.level]
+        filters = (
+            parse_search(args.search)
+            if args.search
+            else level.filters or BgsageEvaluator.FILTERS[level.plies]
+        )
+        if len(filters) != level.plies - 1:
+            sys.exit(f"{args.level} searches {level.plies} plies: give {level.plies - 1} stages")
+        search = Search(
+            filters,
+            BgsageEvaluator.BUDGET if args.budget is None else args.budget,
+            BgsageEvaluator.CLOSE_BUDGET if args.close_budget is None else args.close_budget,
+        )
     opponents: list[Opponent]
     if args.against:
         names = [name.strip() for name in args.against.split(",")]
@@ -233,8 +392,8 @@ def main() -> None:
     else:
         opponents = [int(plies) for plies in args.opponents.split(",")]
     jobs = [
-        (args.level, opponent, pair, args.seed, args.prune)
-        for pair in range(args.pairs)
+        Job(args.level, opponent, pair, args.seed, args.prune, search)
+        for pair in range(args.start, args.start + args.pairs)
         for opponent in opponents
     ]
     against = (
@@ -244,16 +403,20 @@ def main() -> None:
         f"(prune {'on' if args.prune else 'off'})"
     )
     print(
-        f"{args.level} against {against}, {args.pairs} pairs each, "
-        f"{args.jobs} processes, seed {args.seed}",
+        f"{args.level}{f' ({search.describe()})' if search else ''} against {against}, "
+        f"{args.pairs} pairs each from pair {args.start}, {args.jobs} processes, "
+        f"seed {args.seed}",
         flush=True,
     )
     tallies: dict[Opponent, Tally] = {opponent: Tally() for opponent in opponents}
     start = time.perf_counter()
     done = 0
-    with multiprocessing.Pool(args.jobs) as pool:
-        for outcome in pool.imap_unordered(play_pair, jobs):
+    with multiprocessing.Pool(args.jobs) as workers:
+        for outcome in workers.imap_unordered(play_pair, jobs):
             tallies[outcome.opponent].add(outcome)
+            if args.record:
+                with open(args.record, "a", encoding="utf-8") as record:
+                    print(record_line(outcome, args.level, args.seed, search), file=record)
             done += 1
             if done % (args.every * len(opponents)) == 0 or done == len(jobs):
                 print(f"after {time.perf_counter() - start:.0f} s:", flush=True)

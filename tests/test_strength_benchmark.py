@@ -35,7 +35,7 @@ def strength() -> ModuleType:
 def test_the_luck_adjusted_pairs_spread_far_less_than_the_points(strength) -> None:
     raw, adjusted = [], []
     for pair in range(8):
-        outcome = strength.play_pair(("advanced", "expert", pair, 7, True))
+        outcome = strength.play_pair(strength.Job("advanced", "expert", pair, 7))
         raw.append(sum(outcome.points) / 2)
         adjusted.append(sum(outcome.adjusted) / 2)
     assert statistics.stdev(raw) > 0.3  # the dice decided these games: a real spread
@@ -43,7 +43,25 @@ def test_the_luck_adjusted_pairs_spread_far_less_than_the_points(strength) -> No
 
 
 def test_one_player_in_both_seats_cancels_in_points_and_in_luck(strength) -> None:
-    outcome = strength.play_pair(("expert", "expert", 3, 11, True))
+    outcome = strength.play_pair(strength.Job("expert", "expert", 3, 11))
     assert outcome.points[0] == -outcome.points[1] != 0
     assert outcome.adjusted[0] == pytest.approx(-outcome.adjusted[1], abs=1e-9)
     assert outcome.adjusted[0] != pytest.approx(outcome.points[0], abs=1e-3)
+
+
+def test_a_recorded_run_reads_back_and_compares_with_itself_as_nothing(
+    strength, tmp_path, capsys
+) -> None:
+    record = tmp_path / "run.jsonl"
+    outcomes = [strength.play_pair(strength.Job("advanced", "expert", pair, 5)) for pair in (0, 1)]
+    record.write_text(
+        "".join(strength.record_line(o, "advanced", 5, None) + "\n" for o in outcomes)
+    )
+    read = strength.read_records(str(record))
+    assert sorted(read) == [("expert", 5, 0), ("expert", 5, 1)]
+    assert read[("expert", 5, 1)].points == outcomes[1].points
+    assert read[("expert", 5, 1)].adjusted == pytest.approx(outcomes[1].adjusted)
+    strength.compare(str(record), str(record))
+    assert "+0.000 [+0.000, +0.000] luck-adjusted points a game over 2 pairs (2 with the same" in (
+        capsys.readouterr().out
+    )
