@@ -199,12 +199,12 @@ def test_a_level_may_name_its_own_filters(bgsage) -> None:
     "context", [CubeContext(), CubeContext(live=False)], ids=["money", "cubeless"]
 )
 def test_world_class_searches_a_close_call_four_plies_deep(bgsage, monkeypatch, context) -> None:
-    """Where the best two plays at 3 plies are within 0.08 and their 4-ply search fits its
-    budget, world-class ranks them by that search (GNU Backgammon's 3-ply); elsewhere its
-    choice is the 3-ply one. Counted, never timed."""
+    """Where the best two plays at 3 plies are within the last filter's threshold (0.02)
+    and their 4-ply search fits its budget, world-class ranks them by that search (GNU
+    Backgammon's 3-ply); elsewhere its choice is the 3-ply one. Counted, never timed."""
     world_class = ComputerPlayer("world-class").evaluator
     assert isinstance(world_class, BgsageEvaluator)
-    # Its own search without the last stage: GNU's world class's candidates at 3 plies.
+    # World-class's own search without its last stage.
     three = BgsageEvaluator(3, filters=world_class.filters[:-1], budget=world_class.budget)
     four = BgsageEvaluator.shared(4)
     searched: list[tuple[int, list[Position]]] = []
