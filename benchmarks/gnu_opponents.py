@@ -157,8 +157,8 @@ def compare_games(pairs: int, seed: int, every: int) -> None:
     for pair in range(pairs):
         outcome = Outcome(2, pair, (0, 0))
         stream = f"{seed}:{pair}"
-        first = play_game((old, new), stream, outcome, 0)
-        second = play_game((new, old), stream, outcome, 1)
+        first, _ = play_game((old, new), stream, outcome, 0)  # points (and luck-adjusted)
+        second, _ = play_game((new, old), stream, outcome, 1)
         results.append((first + second) / 2)
         if (pair + 1) % every == 0 or pair + 1 == pairs:
             n = len(results)
